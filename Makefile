@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rcu_perf: stage the suite into a real kernel tree, build it there with
+# kselftest's lib.mk, run it, and run this project's own tests.
+#
+#   make run            the suite on the running kernel (KTAP + JSON results)
+#   make check          every test of this project (unit, integration, live)
+#   make kernbench      the kernbench-style build timing (long)
+#   make report         SVG plots next to the newest JSON results
+#
+# KSRC=/path/to/linux uses that tree; otherwise Debian's linux-source-6.12
+# is installed and unpacked once under build/.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+SUITE := tools/testing/selftests/rcu_perf
+KVER_SRC := 6.12
+
+ifeq ($(KSRC),)
+TREE := $(BUILD)/linux-source-$(KVER_SRC)
+TREE_DEP := $(TREE)/.unpacked
+else
+TREE := $(abspath $(KSRC))
+TREE_DEP :=
+endif
+
+KSFT_O := $(BUILD)/kbuild
+BIN := $(KSFT_O)/kselftest/rcu_perf
+INSTALL_DIR := $(BUILD)/install
+RESULTS ?= $(TOP)/results/$(shell date +%Y%m%d-%H%M%S)
+
+# Debian packages each step needs; installed only when missing.
+PKGS_BUILD := gcc make libc6-dev rsync xz-utils
+PKGS_RUN := time
+PKGS_CHECK := qemu-system-x86 busybox-static cpio
+APT_INSTALL = $(TOP)/tests/apt-install.sh
+
+.PHONY: all deps build stage install run check kernbench report clean distclean
+
+all: build
+
+deps:
+	@$(APT_INSTALL) $(PKGS_BUILD) $(PKGS_RUN) $(if $(KSRC),,linux-source-$(KVER_SRC))
+
+$(BUILD)/linux-source-$(KVER_SRC)/.unpacked:
+	@$(APT_INSTALL) linux-source-$(KVER_SRC) xz-utils
+	@mkdir -p $(BUILD)
+	@echo "  UNPACK  /usr/src/linux-source-$(KVER_SRC).tar.xz -> $(BUILD)"
+	@rm -rf $(BUILD)/linux-source-$(KVER_SRC)
+	@tar -C $(BUILD) -xJf /usr/src/linux-source-$(KVER_SRC).tar.xz
+	@touch $@
+
+# Copy the suite into the tree (a symlink would break lib.mk's ../ paths).
+stage: deps $(TREE_DEP)
+	@test -f $(TREE)/tools/testing/selftests/lib.mk || \
+		{ echo "KSRC=$(TREE) is not a kernel tree with kselftests" >&2; exit 2; }
+	@rsync -a --delete $(SUITE)/ $(TREE)/$(SUITE)/
+
+build: stage
+	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+		TARGETS=rcu_perf O=$(KSFT_O) all
+
+install: stage
+	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+		TARGETS=rcu_perf O=$(KSFT_O) INSTALL_PATH=$(INSTALL_DIR) install
+
+# kselftest's own runner, as a CI bot would run it; non-zero on any failure.
+run: install
+	@mkdir -p $(RESULTS)
+	@cd $(INSTALL_DIR) && RCU_PERF_OUTDIR=$(RESULTS) \
+		./run_kselftest.sh -c rcu_perf 2>&1 | tee $(RESULTS)/ktap.log
+	@echo "results: $(RESULTS)"
+	@! grep -q '^not ok' $(RESULTS)/ktap.log
+
+check: build
+	@$(APT_INSTALL) $(PKGS_CHECK)
+	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
+		BUILD=$(BUILD) SUITE_DIR=$(TOP)/$(SUITE) all
+	@RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
+		RP_SUITE=$(TOP)/$(SUITE) tests/run.sh $(T)
+
+kernbench: build
+	@$(BIN)/kernbench.sh $(KB_ARGS)
+
+report: build
+	@$(BIN)/rcu_perf_compare --svg $(or $(DIR),$(lastword $(sort $(wildcard $(TOP)/results/*))))
+
+clean:
+	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests
+
+distclean:
+	rm -rf $(BUILD)

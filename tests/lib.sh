@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by every test script of this project. Scripts print TAP:
+# "ok N desc", "not ok N desc", "ok N desc # SKIP why"; anything else they
+# print must start with "# " (t_show) so that tests/run.sh counts only
+# their own results.
+
+: "${RP_BIN:?run through make check}"
+: "${RP_BUILD:?}"
+: "${RP_SUITE:?}"
+T_N=0
+
+t_ok() { T_N=$((T_N + 1)); echo "ok $T_N $*"; }
+t_fail() { T_N=$((T_N + 1)); echo "not ok $T_N $*"; }
+t_skip() { T_N=$((T_N + 1)); echo "ok $T_N $1 # SKIP $2"; }
+# t_check DESC CMD...: ok when CMD succeeds.
+t_check() { local d=$1; shift; if "$@"; then t_ok "$d"; else t_fail "$d"; fi; }
+# Show a file (a program's KTAP, a log) as diagnostics.
+t_show() { sed 's/^/# /' "$1"; }
+t_note() { echo "# $*"; }
+
+# t_run LOG PROG ARGS...: run a suite program, output to LOG; sets T_RC.
+t_run() {
+	local log=$1; shift
+	"$@" >"$log" 2>&1
+	T_RC=$?
+	t_show "$log"
+	return 0
+}
+
+# ktap_result LOG CHECK: prints pass, fail, skip, error or missing for the
+# top-level KTAP result of CHECK (the description) in LOG.
+ktap_result() {
+	local line
+	line=$(grep -E "^(ok|not ok) [0-9]+ $2( |\$)" "$1" | tail -n 1)
+	case "$line" in
+	"") echo missing ;;
+	*"# SKIP"*) echo skip ;;
+	"not ok "*"# error"*) echo error ;;
+	"not ok "*) echo fail ;;
+	*) echo pass ;;
+	esac
+}
+
+# The kernel state a test must leave as it found it.
+RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal
+/sys/module/rcutree/parameters/jiffies_till_first_fqs
+/sys/module/rcutree/parameters/jiffies_till_next_fqs
+/sys/devices/system/cpu/online
+/sys/kernel/tracing/current_tracer /sys/kernel/tracing/tracing_on"
+
+t_knob_snapshot() {
+	local k
+	for k in $RP_KNOBS; do
+		[ -r "$k" ] && echo "$k=$(cat "$k" 2>/dev/null)"
+	done
+}
+
+# t_knobs_unchanged BEFORE: ok when the knobs are as in BEFORE (a snapshot).
+t_knobs_unchanged() {
+	local now
+	now=$(t_knob_snapshot)
+	[ "$now" = "$1" ] && return 0
+	diff <(echo "$1") <(echo "$now") | sed 's/^/# knob changed: /'
+	return 1
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every test of this project: the unit test binaries built by
+# tests/Makefile, then the test scripts tests/t*.sh in name order. Each
+# prints TAP; its top-level results are counted. A test that exits non-zero
+# without reporting a failure counts as one failure. With arguments, only
+# tests whose name contains one of them run.
+#
+# Ends with "N passed, N failed, N skipped"; exit 1 if anything failed.
+
+cd "$(dirname "$0")" || exit 2
+logdir=$RP_BUILD/test-logs
+mkdir -p "$logdir"
+pass=0 fail=0 skip=0
+
+tests=()
+for t in "$RP_BUILD"/tests/test_* t[0-9]*.sh; do
+	[ -x "$t" ] || [ -f "$t" ] || continue
+	if [ $# -gt 0 ]; then
+		m=0
+		for pat in "$@"; do [[ $t == *"$pat"* ]] && m=1; done
+		[ $m = 1 ] || continue
+	fi
+	tests+=("$t")
+done
+
+for t in "${tests[@]}"; do
+	name=$(basename "$t")
+	echo "# === $name"
+	log=$logdir/$name.log
+	start=$(date +%s)
+	case $t in
+	*.sh) bash "$t" >"$log" 2>&1 ;;
+	*) "$t" >"$log" 2>&1 ;;
+	esac
+	rc=$?
+	cat "$log"
+	p=$(grep -cE '^ok [0-9]+' "$log")
+	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$log")
+	f=$(grep -cE '^not ok [0-9]+' "$log")
+	p=$((p - s))
+	if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$f" = 0 ]; then
+		echo "not ok - $name exited $rc without reporting a failure"
+		f=1
+	fi
+	if [ "$rc" = 4 ] && [ $((p + s + f)) = 0 ]; then
+		s=1
+	fi
+	echo "# --- $name: $p passed, $f failed, $s skipped ($(($(date +%s) - start)) s)"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

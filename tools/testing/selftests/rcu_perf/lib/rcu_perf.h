@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rcu_perf: the shared library of the RCU performance selftests.
+ *
+ * Every test program uses the same six pieces:
+ *   stats.c    - summaries of samples and two-sample tests
+ *   opts.c     - options, settings and thresholds (CLI, environment, config)
+ *   knob.c     - the guard that restores every sysfs/tracefs/hotplug change
+ *   load.c     - busy threads pinned to chosen CPUs
+ *   counters.c - libperf software and tracepoint counters
+ *   results.c  - KTAP checks ("measured vs limit") and the JSON results file
+ * plus json.c (JSON writer and reader) and kmsg.c (kernel log parsing).
+ *
+ * A test program reads top-down:
+ *
+ *	static struct rp_param params[] = {
+ *		RP_MAX("idle_penalty", "ratio", 3.0, "why this limit"),
+ *		RP_SETTING("samples", "count", 30, "why this many"),
+ *		{ }
+ *	};
+ *	static const struct rp_test test = {
+ *		.name = "gp_throttle", .summary = "...", .params = params,
+ *		.nr_checks = 3,
+ *	};
+ *
+ *	int main(int argc, char **argv)
+ *	{
+ *		rp_init(&test, argc, argv);
+ *		... measure, rp_metric_add(), rp_check() ...
+ *		return rp_finish();
+ *	}
+ */
+#ifndef RCU_PERF_H
+#define RCU_PERF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RP_RESULTS_SCHEMA	"rcu_perf-results"
+#define RP_RESULTS_VERSION	1
+
+/* ------------------------------------------------------------------ */
+/* stats.c                                                             */
+/* ------------------------------------------------------------------ */
+
+struct rp_samples {
+	double *v;
+	size_t n;
+	size_t cap;
+};
+
+int rp_samples_add(struct rp_samples *s, double x);	/* 0 or -ENOMEM */
+void rp_samples_free(struct rp_samples *s);
+
+struct rp_summary {
+	size_t n;
+	double min, max, mean, stddev;
+	double median, p10, p90;
+	double mad;		/* median absolute deviation (unscaled) */
+	double ci_lo, ci_hi;	/* ~95% confidence interval of the median */
+};
+
+/* Linear-interpolated percentile, p in [0, 100]; v need not be sorted. */
+double rp_percentile(const double *v, size_t n, double p);
+void rp_summarize(const double *v, size_t n, struct rp_summary *s);
+/* Relative spread used by the soundness checks: MAD / median (0 if n < 2). */
+double rp_rel_spread(const struct rp_summary *s);
+
+/* Two-sided p-values of two-sample tests on raw samples. */
+double rp_mann_whitney_p(const double *a, size_t na,
+			 const double *b, size_t nb);
+double rp_welch_p(const double *a, size_t na, const double *b, size_t nb);
+/*
+ * Smallest shift of the mean detectable at these sizes and spreads
+ * (two-sided alpha, given power), in the samples' unit.
+ */
+double rp_min_detectable_effect(const double *a, size_t na,
+				const double *b, size_t nb,
+				double alpha, double power);
+
+/* ------------------------------------------------------------------ */
+/* opts.c: parameters (settings and thresholds)                        */
+/* ------------------------------------------------------------------ */
+
+enum rp_param_kind {
+	RP_SETTING,		/* a knob of the measurement, not a limit */
+	RP_LIMIT_MAX,		/* check passes when measured <= value */
+	RP_LIMIT_MIN,		/* check passes when measured >= value */
+};
+
+struct rp_param {
+	const char *name;	/* [a-z0-9_]+, unique within a program */
+	const char *unit;
+	double def;
+	const char *reason;	/* one line: why this default */
+	enum rp_param_kind kind;
+	/* filled in by rp_init() */
+	double value;
+	const char *source;	/* "default", "config", "env" or "cli" */
+};
+
+#define RP_PARAM(n, u, d, r, k) \
+	{ .name = (n), .unit = (u), .def = (d), .reason = (r), .kind = (k) }
+#define RP_MAX(n, u, d, r)	RP_PARAM(n, u, d, r, RP_LIMIT_MAX)
+#define RP_MIN(n, u, d, r)	RP_PARAM(n, u, d, r, RP_LIMIT_MIN)
+#define RP_SETTING(n, u, d, r)	RP_PARAM(n, u, d, r, RP_SETTING)
+
+struct rp_test {
+	const char *name;	/* program name, JSON "test", config section */
+	const char *summary;	/* one line for --help */
+	struct rp_param *params;	/* terminated by { } */
+	int nr_checks;		/* KTAP plan */
+	/* Extra options of this program: handled before the common ones. */
+	const char *extra_usage;
+	/* Return 1 if consumed (and *consumed_args), 0 if not ours, -1 error. */
+	int (*extra_opt)(int argc, char **argv, int i, int *consumed_args);
+};
+
+/* Common options, shared by every program (see rp_usage()). */
+struct rp_options {
+	bool quick;		/* --quick / RCU_PERF_QUICK=1: shorter runs */
+	bool verbose;		/* --verbose: per-sample lines on stderr */
+	const char *json_path;	/* --json FILE / RCU_PERF_JSON */
+	const char *outdir;	/* --outdir DIR / RCU_PERF_OUTDIR: DIR/<test>.json */
+	const char *config_path; /* --config FILE / RCU_PERF_CONFIG / beside exe */
+	const char *knobs[16];	/* --knob PATH=VALUE: set through the guard */
+	int nr_knobs;
+};
+
+extern struct rp_options rp_opts;
+extern const struct rp_test *rp_current_test;
+
+/*
+ * Parse options, environment and config (precedence cli > env > config >
+ * default), initialise the guard (repairing leftovers of a killed run),
+ * apply --knob settings, print the KTAP header and plan. Exits 2 with a
+ * one-line error on bad input; exits 0 after --help or --list.
+ */
+void rp_init(const struct rp_test *test, int argc, char **argv);
+/* Parse-only part of rp_init() for unit tests: 0 or -1 (error printed). */
+int rp_parse(const struct rp_test *test, int argc, char **argv);
+struct rp_param *rp_param(const char *name);	/* NULL if unknown */
+double rp_val(const char *name);		/* aborts on unknown name */
+void rp_usage(FILE *f);
+void rp_list_params(FILE *f);
+/* Strict number parsing: whole string, finite. 0 or -1. */
+int rp_parse_double(const char *s, double *out);
+
+/* ------------------------------------------------------------------ */
+/* knob.c: the guard                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Every change to sysfs, tracefs or CPU online state goes through here.
+ * The first change of a path saves its original value, in memory and in a
+ * state file (RCU_PERF_STATE_DIR, default /run/rcu_perf) so that the next
+ * run repairs what a SIGKILL left behind. rp_guard_restore() runs at exit,
+ * on SIGINT/SIGTERM/SIGHUP and from rp_fatal().
+ */
+int rp_guard_init(void);
+int rp_knob_read(const char *path, char *buf, size_t len); /* trims '\n' */
+int rp_knob_write(const char *path, const char *value);	/* guarded */
+int rp_knob_exists(const char *path);
+void rp_guard_restore(void);			/* idempotent */
+/* Repair leftovers of dead runs now; returns how many knobs were restored. */
+int rp_guard_repair(void);
+/* tracefs mount point, mounting it (guarded) if needed; NULL if absent. */
+const char *rp_tracefs(void);
+int rp_cpu_set_online(int cpu, bool online);	/* guarded hotplug */
+int rp_nr_online_cpus(void);
+int rp_online_cpus(int *cpus, int max);	/* list of online CPU ids */
+
+/* ------------------------------------------------------------------ */
+/* load.c: busy threads                                                */
+/* ------------------------------------------------------------------ */
+
+struct rp_load;
+/* One spinning thread pinned to each of cpus[0..n); NULL on error. */
+struct rp_load *rp_load_start(const int *cpus, int n);
+void rp_load_stop(struct rp_load *l);		/* NULL is fine */
+/* Pin the calling thread to one CPU (cpu < 0: all online CPUs). */
+int rp_pin_self(int cpu);
+
+/* ------------------------------------------------------------------ */
+/* counters.c: libperf counters                                        */
+/* ------------------------------------------------------------------ */
+
+enum rp_ctr {
+	/* per-thread (the calling thread) */
+	RP_CTR_TASK_CLOCK,	/* ns */
+	RP_CTR_CTX_SWITCHES,
+	RP_CTR_MIGRATIONS,
+	RP_CTR_PAGE_FAULTS,
+	RP_CTR_CYCLES,
+	RP_CTR_INSTRUCTIONS,
+	/* system-wide, summed over online CPUs */
+	RP_CTR_RCU_UTIL,	/* rcu:rcu_utilization */
+	RP_CTR_CPU_IDLE,	/* power:cpu_idle */
+	RP_CTR_SOFTIRQ,		/* irq:softirq_entry */
+	RP_CTR_SCHED_SWITCH,	/* sched:sched_switch */
+	RP_CTR_RCU_GP,		/* rcu:rcu_grace_period, when the kernel has it */
+	RP_CTR_NR,
+};
+
+struct rp_counters {
+	bool supported[RP_CTR_NR];
+	const char *why[RP_CTR_NR];	/* reason when unsupported */
+	uint64_t delta[RP_CTR_NR];	/* from the last start/stop pair */
+	void *priv;
+};
+
+const char *rp_ctr_name(enum rp_ctr c);
+/* Open all counters that work here; never fails for an unsupported one. */
+int rp_counters_open(struct rp_counters *c);
+void rp_counters_start(struct rp_counters *c);
+void rp_counters_stop(struct rp_counters *c);	/* fills delta[] */
+void rp_counters_close(struct rp_counters *c);
+
+/* ------------------------------------------------------------------ */
+/* results.c: KTAP checks and the JSON results                         */
+/* ------------------------------------------------------------------ */
+
+enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
+
+struct rp_metric {
+	char *name;		/* e.g. "membarrier.idle.latency" */
+	char *unit;
+	double *samples;
+	size_t n;
+	struct rp_summary sum;
+	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
+	bool has_counters;
+};
+
+/* Copy samples, summarise; the metric lives until rp_finish(). */
+struct rp_metric *rp_metric_add(const char *name, const char *unit,
+				const double *v, size_t n);
+void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
+			double ops);
+/* Free-form facts for the JSON "info" object and a "# key: value" line. */
+void rp_info(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Compare measured against the limit parameter @limit (RP_LIMIT_MAX/MIN),
+ * print "# check: measured X unit vs limit <= Y unit (param)" and the KTAP
+ * result, record it in the JSON.
+ */
+enum rp_verdict rp_check(const char *check, double measured,
+			 const char *limit);
+void rp_check_skip(const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rp_check_error(const char *check, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Skip every check not reported yet (e.g. the whole test cannot run). */
+void rp_skip_rest(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
+void rp_exit_skip(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+/* Unrecoverable error: message, restore, exit KSFT_FAIL. */
+void rp_fatal(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+/* Write JSON, restore knobs, print totals; returns the exit code. */
+int rp_finish(void);
+
+/* System facts recorded in every results file. */
+int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
+int rp_hz(void);	/* CONFIG_HZ, or 0 when unknown */
+double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
+
+/* Write the whole results document (rp_finish() calls it). */
+int rp_results_write(FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* json.c: a small writer and a strict reader                          */
+/* ------------------------------------------------------------------ */
+
+struct rp_jw {			/* writer state */
+	FILE *f;
+	int depth;
+	bool first[32];
+	bool after_key;
+};
+
+void rp_jw_init(struct rp_jw *w, FILE *f);
+void rp_jw_obj_begin(struct rp_jw *w, const char *key);	/* key NULL in arrays */
+void rp_jw_obj_end(struct rp_jw *w);
+void rp_jw_arr_begin(struct rp_jw *w, const char *key);
+void rp_jw_arr_end(struct rp_jw *w);
+void rp_jw_str(struct rp_jw *w, const char *key, const char *v);
+void rp_jw_num(struct rp_jw *w, const char *key, double v); /* NaN: null */
+void rp_jw_int(struct rp_jw *w, const char *key, long long v);
+void rp_jw_bool(struct rp_jw *w, const char *key, bool v);
+void rp_jw_null(struct rp_jw *w, const char *key);
+
+enum rp_jtype { RP_JNULL, RP_JBOOL, RP_JNUM, RP_JSTR, RP_JARR, RP_JOBJ };
+
+struct rp_jval {
+	enum rp_jtype type;
+	bool b;
+	double num;
+	char *str;			/* RP_JSTR */
+	char **keys;			/* RP_JOBJ: keys[i] names items[i] */
+	struct rp_jval **items;		/* RP_JARR, RP_JOBJ */
+	size_t len;
+};
+
+/*
+ * Parse a whole document. NULL on error with a one-line message in err
+ * ("line L col C: what").
+ */
+struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen);
+struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen);
+void rp_json_free(struct rp_jval *v);
+struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
+
+/* ------------------------------------------------------------------ */
+/* kmsg.c: the kernel log                                              */
+/* ------------------------------------------------------------------ */
+
+struct rp_marker {
+	const char *name;	/* which marker matched */
+	double t;		/* seconds since boot */
+};
+
+/*
+ * Find the time to user space in a kernel log (dmesg text, /dev/kmsg
+ * records or a serial console capture). Markers are tried in order of
+ * preference; the first one present wins. 0 found, -1 not found,
+ * -2 malformed (errmsg set).
+ */
+int rp_find_boot_marker(const char *log, struct rp_marker *m,
+			char *err, size_t errlen);
+/* Read this boot's log from /dev/kmsg (non-blocking); malloc'd text. */
+char *rp_read_kmsg(void);
+
+#endif /* RCU_PERF_H */
