@@ -9,11 +9,12 @@
 #   make report         SVG plots next to the newest JSON results
 #
 # KSRC=/path/to/linux uses that tree; otherwise Debian's linux-source-6.12
-# is installed and unpacked once under build/.
+# is installed and unpacked once under build/ (RP_BUILD=DIR for another place).
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
-BUILD := $(TOP)/build
+RP_BUILD ?= $(TOP)/build
+BUILD := $(RP_BUILD)
 SUITE := tools/testing/selftests/rcu_perf
 KVER_SRC := 6.12
 
@@ -76,7 +77,7 @@ run: install
 check: build
 	@$(APT_INSTALL) $(PKGS_CHECK)
 	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
-		BUILD=$(BUILD) SUITE_DIR=$(TOP)/$(SUITE) all
+		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
 	@RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
 		RP_SUITE=$(TOP)/$(SUITE) tests/run.sh $(T)
 

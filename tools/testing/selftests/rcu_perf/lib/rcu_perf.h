@@ -81,6 +81,31 @@ double rp_min_detectable_effect(const double *a, size_t na,
 				const double *b, size_t nb,
 				double alpha, double power);
 
+/*
+ * Before/after verdict on raw samples of one metric, shared by the compare
+ * tool and the A/B boot tool. change_pct is the change of the median from
+ * a (baseline) to b (candidate), positive when b is larger.
+ */
+enum rp_cmp_verdict {
+	RP_CMP_SAME,		/* no significant change, enough power */
+	RP_CMP_IMPROVED,
+	RP_CMP_REGRESSED,	/* worse by more than allowed_pct, significant */
+	RP_CMP_INCONCLUSIVE,	/* too few samples or too noisy to tell */
+};
+
+struct rp_cmp {
+	struct rp_summary a, b;
+	double change_pct;
+	double p;		/* two-sided p-value of the two-sample test */
+	double mde_pct;		/* minimum detectable effect, % of a's median */
+	enum rp_cmp_verdict verdict;
+};
+
+void rp_compare(const double *a, size_t na, const double *b, size_t nb,
+		bool higher_is_better, double allowed_pct, double alpha,
+		struct rp_cmp *out);
+const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
+
 /* ------------------------------------------------------------------ */
 /* opts.c: parameters (settings and thresholds)                        */
 /* ------------------------------------------------------------------ */
@@ -233,6 +258,7 @@ struct rp_metric {
 	struct rp_summary sum;
 	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
 	bool has_counters;
+	bool higher_is_better;	/* throughput-like; default: lower is better */
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */
