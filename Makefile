@@ -7,6 +7,7 @@
 #   make check          every test of this project (unit, integration, live)
 #   make kernbench      the kernbench-style build timing (long)
 #   make report         SVG plots next to the newest JSON results
+#   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
 #
 # KSRC=/path/to/linux uses that tree; otherwise Debian's linux-source-6.12
 # is installed and unpacked once under build/ (RP_BUILD=DIR for another place).
@@ -37,7 +38,8 @@ PKGS_RUN := time
 PKGS_CHECK := qemu-system-x86 busybox-static cpio
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
-.PHONY: all deps build stage install run check kernbench report clean distclean
+.PHONY: all deps build stage install run check kernbench report clean distclean \
+	cloud-kernel
 
 all: build
 
@@ -74,18 +76,36 @@ run: install
 	@echo "results: $(RESULTS)"
 	@! grep -q '^not ok' $(RESULTS)/ktap.log
 
+# Debian's cloud kernel, booted under QEMU by the boot_ab tests: fetched once
+# into $(BUILD)/cloud-kernel (never installed). Offline, those tests skip.
+CLOUD_KERNEL := $(BUILD)/cloud-kernel/vmlinuz
+
+cloud-kernel: $(CLOUD_KERNEL)
+
+$(CLOUD_KERNEL):
+	@tests/cloud-kernel.sh $(BUILD)/cloud-kernel
+
 check: build
 	@$(APT_INSTALL) $(PKGS_CHECK)
+	@$(MAKE) --no-print-directory cloud-kernel || \
+		echo "  (no cloud kernel: the QEMU boot tests will skip)" >&2
 	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
 		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
 	@RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
-		RP_SUITE=$(TOP)/$(SUITE) tests/run.sh $(T)
+		RP_SUITE=$(TOP)/$(SUITE) RP_CLOUD_KERNEL=$(CLOUD_KERNEL) \
+		tests/run.sh $(T)
 
+# Builds at each CPU count under GNU time; KB_ARGS="--quick", "--tree DIR"
+# (or KBUILD_TREE=DIR: a kernel tree) and "--set NAME=VALUE" pass through.
 kernbench: build
-	@$(BIN)/kernbench.sh $(KB_ARGS)
+	@$(APT_INSTALL) $(PKGS_RUN)
+	@$(BIN)/kernbench $(KB_ARGS)
 
+# Plots of the newest results (or DIR=...) next to them; BASE=DIR compares.
 report: build
-	@$(BIN)/rcu_perf_compare --svg $(or $(DIR),$(lastword $(sort $(wildcard $(TOP)/results/*))))
+	@dir='$(or $(DIR),$(lastword $(sort $(wildcard $(TOP)/results/*))))'; \
+	test -n "$$dir" || { echo "no results yet: make run (or DIR=...)" >&2; exit 2; }; \
+	$(BIN)/rcu_perf_compare --svg "$$dir" $(if $(BASE),--base $(BASE) --cand "$$dir")
 
 clean:
 	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests

@@ -63,3 +63,26 @@ t_knobs_unchanged() {
 	diff <(echo "$1") <(echo "$now") | sed 's/^/# knob changed: /'
 	return 1
 }
+
+# ktap_valid LOG: the top-level KTAP in LOG is well-formed: a version line,
+# one plan "1..N" (before or after the results), N results numbered 1..N in
+# order, and only "#" diagnostics or indented subtests otherwise.
+ktap_valid() {
+	awk '
+	function bad(m) { printf "# ktap: line %d: %s: %s\n", NR, m, $0; err = 1 }
+	/^TAP version [0-9]+$/ || /^KTAP version [0-9]+$/ { ver++; next }
+	/^1\.\.[0-9]+/ { if (plan != "") bad("second plan"); split($0, a, /[. ]/); plan = a[3]; next }
+	/^(not )?ok [0-9]+/ {
+		n = ($1 == "not") ? $3 : $2
+		if (n != ++seen) bad("result " n " out of order")
+		next
+	}
+	/^#/ || /^[ \t]/ || /^$/ { next }
+	{ bad("stray line") }
+	END {
+		if (ver != 1) { print "# ktap: " ver + 0 " version lines"; err = 1 }
+		if (plan == "") { print "# ktap: no plan"; err = 1 }
+		else if (plan + 0 != seen) { print "# ktap: plan " plan " but " seen " results"; err = 1 }
+		exit err
+	}' "$1"
+}

@@ -15,8 +15,9 @@ mkdir -p "$logdir"
 pass=0 fail=0 skip=0
 
 tests=()
-for t in "$RP_BUILD"/tests/test_* t[0-9]*.sh; do
-	[ -x "$t" ] || [ -f "$t" ] || continue
+for t in unit/test_*.c t[0-9]*.sh; do
+	case $t in unit/*) t=$RP_BUILD/tests/$(basename "$t" .c) ;; esac
+	[ -e "$t" ] || [[ $t == "$RP_BUILD"/* ]] || continue
 	if [ $# -gt 0 ]; then
 		m=0
 		for pat in "$@"; do [[ $t == *"$pat"* ]] && m=1; done

@@ -1,2 +1,323 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Counters through libperf (tools/lib/perf of the tree being tested).
+ *
+ * Per-thread software and hardware events count the calling thread: what a
+ * measured operation costs the thread that waits for it (context switches,
+ * CPU time). System-wide tracepoints, one fd per online CPU summed, count
+ * what RCU does meanwhile on every CPU: grace periods, RCU softirqs, idle
+ * entries, the RCU core's own activity.
+ *
+ * A counter that cannot be opened here (no PMU in a VM, not root, a kernel
+ * without the tracepoint) is marked unsupported with the reason; opening
+ * never fails because of one. The reasons are static strings.
+ *
+ * The per-CPU tracepoint fds are opened on the CPUs online at
+ * rp_counters_open() time: open the counters after any CPU hotplug.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+
 #include "rcu_perf.h"
+
+/*
+ * In libperf.a but declared only in <internal/evsel.h>, which needs the
+ * tools/arch include path that a selftest does not have: declared here.
+ */
+int perf_evsel__apply_filter(struct perf_evsel *evsel, const char *filter);
+
+/* enum softirq_vec in include/linux/interrupt.h, stable since 2.6.33 */
+#define RP_RCU_SOFTIRQ	9
+
+static const struct {
+	const char *name;
+	__u32 type;		/* PERF_TYPE_*; TRACEPOINT: sys/event below */
+	__u64 config;
+	const char *tp;		/* "sys/event" */
+	const char *filter;	/* tracepoint filter, NULL for none */
+} ctr_def[RP_CTR_NR] = {
+	[RP_CTR_TASK_CLOCK] = { "task_clock", PERF_TYPE_SOFTWARE,
+				PERF_COUNT_SW_TASK_CLOCK },
+	[RP_CTR_CTX_SWITCHES] = { "context_switches", PERF_TYPE_SOFTWARE,
+				  PERF_COUNT_SW_CONTEXT_SWITCHES },
+	[RP_CTR_MIGRATIONS] = { "cpu_migrations", PERF_TYPE_SOFTWARE,
+				PERF_COUNT_SW_CPU_MIGRATIONS },
+	[RP_CTR_PAGE_FAULTS] = { "page_faults", PERF_TYPE_SOFTWARE,
+				 PERF_COUNT_SW_PAGE_FAULTS },
+	[RP_CTR_CYCLES] = { "cycles", PERF_TYPE_HARDWARE,
+			    PERF_COUNT_HW_CPU_CYCLES },
+	[RP_CTR_INSTRUCTIONS] = { "instructions", PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_INSTRUCTIONS },
+	[RP_CTR_RCU_UTIL] = { "rcu_utilization", PERF_TYPE_TRACEPOINT, 0,
+			      "rcu/rcu_utilization" },
+	[RP_CTR_CPU_IDLE] = { "cpu_idle", PERF_TYPE_TRACEPOINT, 0,
+			      "power/cpu_idle" },
+	/* only RCU_SOFTIRQ: the softirq that invokes callbacks */
+	[RP_CTR_SOFTIRQ] = { "rcu_softirq", PERF_TYPE_TRACEPOINT, 0,
+			     "irq/softirq_entry", "vec == 9" },
+	[RP_CTR_SCHED_SWITCH] = { "sched_switch", PERF_TYPE_TRACEPOINT, 0,
+				  "sched/sched_switch" },
+	/* one "end" event per completed grace period (CONFIG_RCU_TRACE) */
+	[RP_CTR_RCU_GP] = { "rcu_gp", PERF_TYPE_TRACEPOINT, 0,
+			    "rcu/rcu_grace_period", "gpevent == \"end\"" },
+};
+
+struct ctr_priv {
+	struct perf_evsel *ev[RP_CTR_NR];
+	__u64 start[RP_CTR_NR];
+	struct perf_cpu_map *self_cpus, *all_cpus;
+	struct perf_thread_map *self, *any;
+};
+
+const char *rp_ctr_name(enum rp_ctr c)
+{
+	if ((unsigned int)c >= RP_CTR_NR)
+		return "unknown";
+	return ctr_def[c].name;
+}
+
+/* libperf's own debug and warning output would break the KTAP stream. */
+static int quiet(enum libperf_print_level level, const char *fmt,
+		 va_list ap)
+{
+	return 0;
+}
+
+static const char *why_errno(int err, bool hw)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return "permission denied (needs root or a lower perf_event_paranoid)";
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+	case EINVAL:
+		return hw ? "not supported (no hardware PMU here, e.g. a VM)" :
+			    "not supported by this kernel";
+	case EMFILE:
+	case ENFILE:
+		return "too many open files";
+	default:
+		return "perf_event_open failed";
+	}
+}
+
+/* Tracepoint id from tracefs: > 0, or 0 with *why set. */
+static __u64 tp_id(const char *tp, const char **why)
+{
+	const char *tracefs = rp_tracefs();
+	char path[512], buf[32];
+	int r;
+
+	if (!tracefs) {
+		*why = geteuid() ? "no tracefs (not root)" :
+				   "no tracefs on this system";
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/id", tracefs, tp);
+	r = rp_knob_read(path, buf, sizeof(buf));
+	if (r == -EACCES || r == -EPERM) {
+		*why = "tracefs not readable (not root)";
+		return 0;
+	}
+	if (r <= 0) {
+		*why = "tracepoint not in this kernel";
+		return 0;
+	}
+	return strtoull(buf, NULL, 10);
+}
+
+/* Counts correctly with exclude_kernel (see open_one()). */
+static bool user_ok(int i)
+{
+	return i == RP_CTR_TASK_CLOCK || i == RP_CTR_PAGE_FAULTS ||
+	       i == RP_CTR_CYCLES || i == RP_CTR_INSTRUCTIONS;
+}
+
+static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = ctr_def[i].type,
+		.config = ctr_def[i].config,
+		.disabled = 1,
+	};
+	bool tp = ctr_def[i].type == PERF_TYPE_TRACEPOINT;
+	struct perf_evsel *ev;
+	int err;
+
+	c->supported[i] = false;
+	if (tp) {
+		attr.config = tp_id(ctr_def[i].tp, &c->why[i]);
+		if (!attr.config)
+			return;
+		/* counting only: the period never triggers a sample */
+		attr.sample_period = 1;
+	}
+	if (tp && !p->all_cpus) {
+		c->why[i] = "cannot read the online CPUs";
+		return;
+	}
+	ev = perf_evsel__new(&attr);
+	if (!ev) {
+		c->why[i] = "out of memory";
+		return;
+	}
+	if (tp)
+		err = perf_evsel__open(ev, p->all_cpus, p->any);
+	else
+		err = perf_evsel__open(ev, p->self_cpus, p->self);
+	if ((err == -EACCES || err == -EPERM) && !tp && user_ok(i)) {
+		/*
+		 * perf_event_paranoid > 1 without privileges: user space
+		 * only, as the perf tool falls back to. Task clock and page
+		 * faults still count; switches and migrations happen in the
+		 * kernel and would read 0, so they stay unsupported.
+		 */
+		perf_evsel__delete(ev);
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+		ev = perf_evsel__new(&attr);
+		if (!ev) {
+			c->why[i] = "out of memory";
+			return;
+		}
+		err = perf_evsel__open(ev, p->self_cpus, p->self);
+	}
+	if (err) {
+		c->why[i] = why_errno(-err,
+				      ctr_def[i].type == PERF_TYPE_HARDWARE);
+		perf_evsel__delete(ev);
+		return;
+	}
+	/*
+	 * A filter that does not apply would count the wrong thing under
+	 * the counter's name: better unsupported than wrong.
+	 */
+	if (ctr_def[i].filter && perf_evsel__apply_filter(ev, ctr_def[i].filter)) {
+		c->why[i] = "tracepoint filter rejected by this kernel";
+		perf_evsel__close(ev);
+		perf_evsel__delete(ev);
+		return;
+	}
+	p->ev[i] = ev;
+	c->supported[i] = true;
+	c->why[i] = NULL;
+}
+
+int rp_counters_open(struct rp_counters *c)
+{
+	static bool libperf_ready;
+	struct ctr_priv *p;
+	pid_t self = 0;		/* pid 0: the calling thread */
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	if (!libperf_ready) {
+		libperf_init(quiet);
+		libperf_ready = true;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->self_cpus = perf_cpu_map__new_any_cpu();
+	p->self = perf_thread_map__new_array(1, &self);
+	p->any = perf_thread_map__new_dummy();	/* pid -1: every task */
+	p->all_cpus = perf_cpu_map__new_online_cpus();
+	if (!p->self_cpus || !p->self || !p->any) {
+		c->priv = p;
+		rp_counters_close(c);
+		return -ENOMEM;
+	}
+	c->priv = p;
+	for (i = 0; i < RP_CTR_NR; i++)
+		open_one(c, p, i);
+	return 0;
+}
+
+/* Sum over every CPU and thread of one event. */
+static __u64 read_sum(struct perf_evsel *ev)
+{
+	struct perf_cpu_map *cpus = perf_evsel__cpus(ev);
+	struct perf_thread_map *threads = perf_evsel__threads(ev);
+	struct perf_counts_values v;
+	int ci, ti, nc, nt;
+	__u64 sum = 0;
+
+	nc = cpus ? perf_cpu_map__nr(cpus) : 1;
+	nt = threads ? perf_thread_map__nr(threads) : 1;
+	for (ci = 0; ci < nc; ci++) {
+		for (ti = 0; ti < nt; ti++) {
+			memset(&v, 0, sizeof(v));
+			if (!perf_evsel__read(ev, ci, ti, &v))
+				sum += v.val;
+		}
+	}
+	return sum;
+}
+
+void rp_counters_start(struct rp_counters *c)
+{
+	struct ctr_priv *p = c->priv;
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; i < RP_CTR_NR; i++) {
+		c->delta[i] = 0;
+		if (!p->ev[i])
+			continue;
+		p->start[i] = read_sum(p->ev[i]);
+		perf_evsel__enable(p->ev[i]);
+	}
+}
+
+void rp_counters_stop(struct rp_counters *c)
+{
+	struct ctr_priv *p = c->priv;
+	__u64 now;
+	int i;
+
+	if (!p)
+		return;
+	/* Disable all first so that they cover the same interval. */
+	for (i = 0; i < RP_CTR_NR; i++)
+		if (p->ev[i])
+			perf_evsel__disable(p->ev[i]);
+	for (i = 0; i < RP_CTR_NR; i++) {
+		if (!p->ev[i])
+			continue;
+		now = read_sum(p->ev[i]);
+		c->delta[i] = now >= p->start[i] ? now - p->start[i] : 0;
+	}
+}
+
+void rp_counters_close(struct rp_counters *c)
+{
+	struct ctr_priv *p = c->priv;
+	int i;
+
+	if (!p)
+		return;
+	for (i = 0; i < RP_CTR_NR; i++) {
+		if (!p->ev[i])
+			continue;
+		perf_evsel__close(p->ev[i]);
+		perf_evsel__delete(p->ev[i]);
+	}
+	perf_cpu_map__put(p->self_cpus);
+	perf_cpu_map__put(p->all_cpus);
+	perf_thread_map__put(p->self);
+	perf_thread_map__put(p->any);
+	free(p);
+	c->priv = NULL;
+}

@@ -1,2 +1,639 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel log: find when the kernel handed over to user space.
+ *
+ * The expedited-boot report measured the time of "Write protecting the
+ * kernel read-only data" (x86 mark_rodata_ro(), the last thing the kernel
+ * prints before it runs init). Other architectures and configurations do
+ * not print it, so later or nearby messages of the same path serve as
+ * fallbacks. The strings come from the printk formats of the kernel
+ * sources (v6.12 and older variants), not from captured logs.
+ *
+ * Three log shapes are accepted, line by line:
+ *	dmesg text		"[    0.445800] msg" (also "<6>[...]", and a
+ *				CONFIG_PRINTK_CALLER "[    T1]" after the time)
+ *	/dev/kmsg records	"6,123,445800,-;msg" (microseconds)
+ *	serial captures		dmesg text with noise before the time, ANSI
+ *				escape sequences, CR/CRLF, a partial last line
+ * A marker counts only at the start of a kernel message, so a program that
+ * echoes the marker text (e.g. boot_marker itself on a serial console) is
+ * not mistaken for the kernel.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
 #include "rcu_perf.h"
+
+struct marker_def {
+	const char *text;	/* start of the message */
+	const char *tail;	/* end of the message, for "Run %s ..." */
+	const char *name;	/* reported name, if not text */
+};
+
+/* Most preferred first: the first one present in the log wins. */
+static const struct marker_def markers[] = {
+	/* x86_64 and parisc mark_rodata_ro(): the marker of the report */
+	{ .text = "Write protecting the kernel read-only data" },
+	/* x86_32 mark_rodata_ro() */
+	{ .text = "Write protecting kernel text and read-only data" },
+	/* s390 mark_rodata_ro() */
+	{ .text = "Write protected read-only-after-init data" },
+	/* old x86_64: text and rodata were protected in two steps */
+	{ .text = "Write protecting the kernel text" },
+	/*
+	 * free_initmem(): free_reserved_area("unused kernel image (initmem)")
+	 * of x86 and of free_initmem_default() (riscv, powerpc, mips, ...).
+	 */
+	{ .text = "Freeing unused kernel image (initmem) memory" },
+	/* older x86 free_kernel_image_pages() */
+	{ .text = "Freeing unused kernel image memory" },
+	/* arm64 free_initmem(), older free_initmem_default() */
+	{ .text = "Freeing unused kernel memory" },
+	/* init/main.c run_init_process(), every architecture */
+	{ .text = "Run ", .tail = " as init process",
+	  .name = "Run %s as init process" },
+};
+
+/* Times of one printk agree to the microsecond in every format. */
+#define SAME_TIME	0.000001
+#define NR_MARKERS	ARRAY_SIZE(markers)
+
+static const char *marker_name(const struct marker_def *d)
+{
+	return d->name ? d->name : d->text;
+}
+
+struct marker_seen {
+	bool valid;		/* at least one occurrence with a time */
+	double t;		/* time of the first valid occurrence */
+	double t_other;		/* a different time of a later one */
+	bool conflict;
+	char bad[160];		/* first malformed occurrence, if any */
+};
+
+static __printf(3, 4) void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Quote at most 40 bytes of s..e for a one-line message. */
+static void quote(char *buf, size_t len, const char *s, const char *e)
+{
+	size_t i = 0;
+
+	while (s < e && i + 4 < len && i < 40) {
+		unsigned char c = *s++;
+
+		buf[i++] = (c >= 0x20 && c < 0x7f) ? c : '?';
+	}
+	if (s < e && i + 4 < len) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+}
+
+/*
+ * Copy one line without ANSI escape sequences and control characters
+ * (serial consoles are full of both); trailing blanks dropped.
+ */
+static size_t clean_line(char *dst, const char *s, const char *e)
+{
+	size_t n = 0;
+
+	while (s < e) {
+		unsigned char c = *s++;
+
+		if (c == 0x1b) {
+			if (s < e && *s == '[') {		/* CSI */
+				s++;
+				while (s < e && (unsigned char)*s >= 0x20 &&
+				       (unsigned char)*s < 0x40)
+					s++;
+				if (s < e)
+					s++;		/* final byte */
+			} else if (s < e && *s == ']') {	/* OSC */
+				while (s < e && *s != '\a' && *s != 0x1b)
+					s++;
+				if (s < e && *s == 0x1b)
+					s++;
+				if (s < e)
+					s++;
+			} else if (s < e) {
+				s++;
+			}
+			continue;
+		}
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			continue;
+		dst[n++] = c;
+	}
+	while (n && isspace((unsigned char)dst[n - 1]))
+		n--;
+	dst[n] = '\0';
+	return n;
+}
+
+/* "[  123.456789]": seconds since boot. */
+static int parse_time_bracket(const char *s, const char *e, double *t)
+{
+	const char *p = s + 1, *q;
+	char num[40];
+	char *end;
+
+	if (e - s < 3 || *s != '[' || e[-1] != ']' || e - s > 32)
+		return -1;
+	e--;
+	while (p < e && *p == ' ')
+		p++;
+	for (q = p; q < e && isdigit((unsigned char)*q); q++)
+		;
+	if (q == p || q >= e || *q != '.')
+		return -1;
+	for (q++; q < e && isdigit((unsigned char)*q); q++)
+		;
+	if (q != e || q[-1] == '.')
+		return -1;
+	memcpy(num, p, e - p);
+	num[e - p] = '\0';
+	*t = strtod(num, &end);
+	return (*end || !isfinite(*t)) ? -1 : 0;
+}
+
+/* "[    T1]" or "[   C0]" of CONFIG_PRINTK_CALLER. */
+static bool is_caller_bracket(const char *s, const char *e)
+{
+	const char *p = s + 1;
+
+	if (e - s < 4 || *s != '[' || e[-1] != ']')
+		return false;
+	while (p < e && *p == ' ')
+		p++;
+	if (p >= e - 1 || (*p != 'T' && *p != 'C'))
+		return false;
+	for (p++; p < e - 1; p++)
+		if (!isdigit((unsigned char)*p))
+			return false;
+	return isdigit((unsigned char)e[-2]);
+}
+
+/* Start of the last "[...]" ending at e[-1]; NULL if none. */
+static const char *last_bracket(const char *line, const char *e)
+{
+	const char *p = e - 1;
+
+	while (p > line && p[-1] != '[')
+		p--;
+	return p > line ? p - 1 : NULL;
+}
+
+enum occ { OCC_NONE, OCC_OK, OCC_BAD };
+
+/*
+ * The marker text starts at m inside line (cleaned, dmesg style): is it at
+ * the start of a kernel message, and when? OCC_NONE when the text is just
+ * part of some other line.
+ */
+static enum occ dmesg_time(const char *line, const char *m, double *t,
+			   char *bad, size_t badlen)
+{
+	const char *e = m, *b;
+	char q[48];
+
+	while (e > line && isspace((unsigned char)e[-1]))
+		e--;
+	if (e == line) {
+		snprintf(bad, badlen, "no timestamp (printk.time=0 or dmesg -t?)");
+		return OCC_BAD;
+	}
+	if (e[-1] != ']') {
+		b = memrchr(line, '[', e - line);
+		if (b && !memchr(b, ']', e - b)) {
+			quote(q, sizeof(q), b, e);
+			snprintf(bad, badlen, "unterminated timestamp '%s'", q);
+			return OCC_BAD;
+		}
+		return OCC_NONE;
+	}
+	b = last_bracket(line, e);
+	if (b && is_caller_bracket(b, e)) {
+		e = b;
+		while (e > line && e[-1] == ' ')
+			e--;
+		b = (e > line && e[-1] == ']') ? last_bracket(line, e) : NULL;
+	}
+	if (!b) {
+		quote(q, sizeof(q), line, e);
+		snprintf(bad, badlen, "malformed timestamp '%s'", q);
+		return OCC_BAD;
+	}
+	if (parse_time_bracket(b, e, t)) {
+		quote(q, sizeof(q), b, e);
+		snprintf(bad, badlen, "malformed timestamp '%s'", q);
+		return OCC_BAD;
+	}
+	return OCC_OK;
+}
+
+/* "prio,seq,usec[,flags...]" of a /dev/kmsg record. */
+static int kmsg_time(const char *s, const char *e, double *t)
+{
+	unsigned long long v[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const char *d = s;
+
+		v[i] = 0;
+		for (; s < e && isdigit((unsigned char)*s); s++) {
+			if (v[i] > (ULLONG_MAX - 9) / 10)
+				return -1;
+			v[i] = v[i] * 10 + (*s - '0');
+		}
+		if (s == d)
+			return -1;
+		if (i < 2 && (s >= e || *s++ != ','))
+			return -1;
+	}
+	if (s < e && *s != ',')
+		return -1;
+	*t = v[2] / 1e6;
+	return 0;
+}
+
+/* Does msg (the rest of the line) start with marker d? */
+static bool marker_at(const struct marker_def *d, const char *msg)
+{
+	size_t n = strlen(d->text), tn, len;
+
+	if (strncmp(msg, d->text, n))
+		return false;
+	if (d->tail) {
+		len = strlen(msg);
+		tn = strlen(d->tail);
+		return len > n + tn && !strcmp(msg + len - tn, d->tail);
+	}
+	/* "...: %luk", or cut right after the text in a partial line */
+	return msg[n] == ':' || msg[n] == '\0';
+}
+
+static bool looks_like_kmsg(const char *line)
+{
+	const char *p = line;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p > line && *p == ',' && strchr(p, ';');
+}
+
+static void record(struct marker_seen *ms, enum occ o, double t,
+		   const char *why, size_t lineno)
+{
+	if (o == OCC_BAD) {
+		if (!ms->bad[0])
+			snprintf(ms->bad, sizeof(ms->bad), "line %zu: %s",
+				 lineno, why);
+		return;
+	}
+	if (!ms->valid) {
+		ms->valid = true;
+		ms->t = t;
+	} else if (fabs(t - ms->t) > SAME_TIME && !ms->conflict) {
+		/* the same line echoed later (e.g. dmesg on a console) is fine */
+		ms->conflict = true;
+		ms->t_other = t;
+	}
+}
+
+/* Look for every marker in one cleaned line. */
+static void scan_line(const char *line, struct marker_seen *seen,
+		      size_t lineno, double *first_t)
+{
+	char why[128] = "";
+	const char *semi, *p;
+	enum occ o;
+	double t = 0;
+	size_t i;
+
+	if (looks_like_kmsg(line)) {
+		semi = strchr(line, ';');
+		o = kmsg_time(line, semi, &t) ? OCC_BAD : OCC_OK;
+		if (o == OCC_OK && *first_t < 0)
+			*first_t = t;
+		for (i = 0; i < NR_MARKERS; i++) {
+			if (!marker_at(&markers[i], semi + 1))
+				continue;
+			if (o == OCC_BAD) {
+				char q[48];
+
+				quote(q, sizeof(q), line, semi);
+				snprintf(why, sizeof(why),
+					 "malformed /dev/kmsg record prefix '%s'", q);
+			}
+			record(&seen[i], o, t, why, lineno);
+			return;
+		}
+		return;
+	}
+
+	if (*first_t < 0 && line[0] != '\0') {
+		p = strchr(line, '[');
+		if (p && strchr(p, ']') &&
+		    !parse_time_bracket(p, strchr(p, ']') + 1, &t))
+			*first_t = t;
+	}
+	for (i = 0; i < NR_MARKERS; i++) {
+		const char *text = markers[i].text;
+
+		for (p = strstr(line, text); p; p = strstr(p + 1, text)) {
+			if (!marker_at(&markers[i], p))
+				continue;
+			o = dmesg_time(line, p, &t, why, sizeof(why));
+			if (o == OCC_NONE)
+				continue;
+			record(&seen[i], o, t, why, lineno);
+			return;
+		}
+	}
+}
+
+int rp_find_boot_marker(const char *log, struct rp_marker *m,
+			char *err, size_t errlen)
+{
+	struct marker_seen seen[NR_MARKERS];
+	const char *s, *e;
+	double first_t = -1;
+	size_t lineno = 0, i;
+	char *line;
+
+	set_err(err, errlen, "%s", "");
+	if (!log || !*log) {
+		set_err(err, errlen, "empty kernel log");
+		return -1;
+	}
+	line = malloc(strlen(log) + 1);
+	if (!line) {
+		set_err(err, errlen, "out of memory");
+		return -2;
+	}
+	memset(seen, 0, sizeof(seen));
+	/*
+	 * A bare CR also ends a line: serial consoles send CRLF or CRCRLF and
+	 * whatever follows a bare CR overwrote the start of the line.
+	 */
+	for (s = log, lineno = 1; ; s = e + 1) {
+		e = s + strcspn(s, "\r\n");
+		if (e > s) {
+			clean_line(line, s, e);
+			scan_line(line, seen, lineno, &first_t);
+		}
+		if (!*e)
+			break;
+		if (*e == '\n')
+			lineno++;
+	}
+	free(line);
+
+	for (i = 0; i < NR_MARKERS; i++) {
+		struct marker_seen *ms = &seen[i];
+
+		if (!ms->valid && !ms->bad[0])
+			continue;
+		if (!ms->valid) {
+			set_err(err, errlen, "%s for '%s'", ms->bad, marker_name(&markers[i]));
+			return -2;
+		}
+		if (ms->conflict) {
+			set_err(err, errlen,
+				"'%s' at both %.6f s and %.6f s: several boots in one log?",
+				marker_name(&markers[i]), ms->t, ms->t_other);
+			return -2;
+		}
+		if (m) {
+			m->name = marker_name(&markers[i]);
+			m->t = ms->t;
+		}
+		return 0;
+	}
+	if (first_t > 1.0)
+		set_err(err, errlen,
+			"no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process); the log starts at %.3f s: wrapped since boot?",
+			first_t);
+	else
+		set_err(err, errlen,
+			"no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process) in %zu lines (a console needs loglevel>=7)",
+			lineno - (s > log && s[-1] == '\n'));
+	return -1;
+}
+
+/* Text buffer that grows; NUL-terminated. */
+struct tbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static int tbuf_add(struct tbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		char *p;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+/* /dev/kmsg from its first record on; one record per read(). */
+static char *read_dev_kmsg(void)
+{
+	struct tbuf b = { 0 };
+	char rec[16384];
+	ssize_t n;
+	int fd;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EPIPE)	/* overwritten while reading */
+			continue;
+		if (n <= 0)
+			break;
+		if (tbuf_add(&b, rec, n))
+			goto fail;
+	}
+	if (n < 0 && errno != EAGAIN)
+		goto fail;
+	close(fd);
+	if (!b.p)
+		tbuf_add(&b, "", 0);
+	return b.p;
+fail:
+	close(fd);
+	free(b.p);
+	return NULL;
+}
+
+/* syslog(2), what dmesg falls back to: "<6>[    0.445800] msg" lines. */
+static char *read_syslog(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+	int n;
+
+	if (size <= 0)
+		return NULL;
+	buf = malloc(size + 1);
+	if (!buf)
+		return NULL;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+char *rp_read_kmsg(void)
+{
+	char *log = read_dev_kmsg();
+	int saved = errno;
+
+	if (log)
+		return log;
+	log = read_syslog();
+	if (!log)
+		errno = saved;
+	return log;
+}
+
+char *rp_read_log(const char *path)
+{
+	struct tbuf b = { 0 };
+	char chunk[65536];
+	FILE *f;
+	size_t n, i;
+
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		/* a NUL would end the text early: serial captures have some */
+		for (i = 0; i < n; i++)
+			if (!chunk[i])
+				chunk[i] = ' ';
+		if (b.len + n > RP_LOG_MAX || tbuf_add(&b, chunk, n)) {
+			errno = b.len + n > RP_LOG_MAX ? EFBIG : ENOMEM;
+			goto fail;
+		}
+	}
+	if (ferror(f)) {
+		errno = EIO;
+		goto fail;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!b.p && tbuf_add(&b, "", 0))
+		return NULL;
+	return b.p;
+fail:
+	if (f != stdin)
+		fclose(f);
+	free(b.p);
+	return NULL;
+}
+
+int rp_log_cmdline(const char *log, char *buf, size_t len)
+{
+	static const char key[] = "Kernel command line: ";
+	const char *p = log, *e;
+	char *line;
+
+	if (!log || !len)
+		return -1;
+	/* the message, not an echo of it: after "] " or the record's ';' */
+	for (p = strstr(log, key); p; p = strstr(p + 1, key)) {
+		if (p > log && (p[-1] == ';' ||
+				(p[-1] == ' ' && p - 1 > log && p[-2] == ']')))
+			break;
+	}
+	if (!p)
+		return -1;
+	p += sizeof(key) - 1;
+	e = p + strcspn(p, "\r\n");
+	line = malloc(e - p + 1);
+	if (!line)
+		return -1;
+	clean_line(line, p, e);
+	snprintf(buf, len, "%s", line);
+	free(line);
+	return 0;
+}
+
+/* RCU's own parameters (rcupdate., rcutree., srcutree., rcu_nocbs=...). */
+static bool rcu_param(const char *tok, size_t n)
+{
+	static const char * const pfx[] = {
+		"rcupdate.", "rcutree.", "srcutree.", "rcu_", "rcutorture.",
+		"rcuscale.", "nohz_full=",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pfx); i++)
+		if (n > strlen(pfx[i]) && !strncmp(tok, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+int rp_rcu_params(const char *cmdline, char *buf, size_t len)
+{
+	const char *p = cmdline;
+	size_t n, used = 0;
+	int count = 0;
+
+	if (len)
+		buf[0] = '\0';
+	while (p && *p) {
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		if (!n)
+			break;
+		if (n == 2 && !strncmp(p, "--", 2))
+			break;		/* the rest is init's */
+		if (rcu_param(p, n)) {
+			if (used + n + 2 <= len) {
+				used += snprintf(buf + used, len - used, "%s%.*s",
+						 used ? " " : "", (int)n, p);
+			}
+			count++;
+		}
+		p += n;
+	}
+	return count;
+}

@@ -1,2 +1,927 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The guard: every sysfs, tracefs and CPU-hotplug change of rcu_perf goes
+ * through here so that the kernel is left as it was found, whatever way the
+ * program ends.
+ *
+ * - One rcu_perf program at a time changes knobs and measures: an exclusive
+ *   flock on <state dir>/lock, waited for with a bounded timeout.
+ * - The first change of a path saves the original value in memory and in
+ *   <state dir>/state.<pid>, fsync'ed before the new value is written, so
+ *   that a run killed by SIGKILL is repaired by the next one (the state dir
+ *   is on tmpfs: after a reboot the knobs are back to defaults anyway).
+ * - Originals are restored in reverse order of first change at exit(), on
+ *   SIGINT/SIGTERM/SIGHUP and the other fatal signals, crashes included
+ *   (then the signal is re-raised so that the exit status shows it), and
+ *   from rp_fatal()/rp_finish(). Only SIGKILL needs the next run's repair.
+ *
+ * The signal path only uses buffers built before the change (open, write,
+ * close, umount2, unlink): no malloc and no stdio.
+ *
+ * Values are written like "echo VALUE > PATH" (O_TRUNC, trailing newline).
+ * Files that read back a choice list such as "a [b] c" are restored with the
+ * selected word. Multi-line files cannot be guarded (-EINVAL).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "rcu_perf.h"
+
+#define RP_STATE_DIR_DEFAULT	"/run/rcu_perf"
+#define RP_LOCK_TIMEOUT_DEFAULT	300.0
+#define RP_MAX_ENTRIES		128
+#define RP_PATH_LEN		512
+#define RP_VAL_LEN		1024
+/* State file line of a mount made by the guard; knob lines start with '/'. */
+#define RP_UMOUNT_TAG		"@umount"
+
+enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT };
+
+struct rp_entry {
+	int kind;
+	int done;
+	char path[RP_PATH_LEN];
+	char orig[RP_VAL_LEN + 1];	/* restore value, '\n'-terminated */
+	size_t orig_len;
+};
+
+/*
+ * nr_entries and restoring are shared with the signal handler: accessed
+ * with __atomic builtins; an entry is complete before it is counted.
+ */
+static struct rp_entry entries[RP_MAX_ENTRIES];
+static int nr_entries;
+static int restoring;
+
+static char state_dir[PATH_MAX - 64];
+static char state_path[PATH_MAX];
+static bool state_created;
+static int lock_fd = -1;
+static pid_t owner_pid;		/* the process whose changes we hold */
+static int guard_err;		/* why knob writes are refused, or 0 */
+static int init_err;		/* the lock could not be taken */
+static bool guard_ready;
+static bool handlers_done;
+static char tracefs_dir[RP_PATH_LEN + 16];
+static bool tracefs_looked;
+
+/* ------------------------------------------------------------------ */
+/* Async-signal-safe helpers                                           */
+/* ------------------------------------------------------------------ */
+
+static pid_t raw_getpid(void)
+{
+	return (pid_t)syscall(SYS_getpid);
+}
+
+static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
+{
+	while (*s && pos + 1 < len)
+		buf[pos++] = *s++;
+	buf[pos] = '\0';
+	return pos;
+}
+
+static size_t put_int(char *buf, size_t pos, size_t len, long v)
+{
+	char tmp[24];
+	int i = 0;
+
+	if (v < 0) {
+		pos = put_str(buf, pos, len, "-");
+		v = -v;
+	}
+	do {
+		tmp[i++] = '0' + v % 10;
+		v /= 10;
+	} while (v && i < (int)sizeof(tmp) - 1);
+	while (i > 0 && pos + 1 < len)
+		buf[pos++] = tmp[--i];
+	buf[pos] = '\0';
+	return pos;
+}
+
+static void say(const char *msg)
+{
+	ssize_t r = write(STDERR_FILENO, msg, strlen(msg));
+
+	(void)r;
+}
+
+/* "echo VALUE > PATH": 0 or -errno. */
+static int write_value(const char *path, const char *val, size_t len)
+{
+	int fd, err = 0;
+	ssize_t r;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write(fd, val, len);
+	if (r < 0)
+		err = -errno;
+	else if ((size_t)r != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+static void report_restore_error(const char *what, const char *path, int err)
+{
+	char msg[RP_PATH_LEN + 96];
+	size_t p = 0;
+
+	p = put_str(msg, p, sizeof(msg), "rcu_perf: guard: cannot ");
+	p = put_str(msg, p, sizeof(msg), what);
+	p = put_str(msg, p, sizeof(msg), " ");
+	p = put_str(msg, p, sizeof(msg), path);
+	p = put_str(msg, p, sizeof(msg), ": errno ");
+	p = put_int(msg, p, sizeof(msg), -err);
+	put_str(msg, p, sizeof(msg), "\n");
+	say(msg);
+}
+
+/* 0 undone, 1 nothing to undo, -errno failed (and said so). */
+static int undo_entry(struct rp_entry *e)
+{
+	int err;
+
+	if (e->kind == RP_ENT_MOUNT) {
+		/* Lazy: our own tracepoint fds may still pin the mount. */
+		err = umount2(e->path, MNT_DETACH) ? -errno : 0;
+		if (err == -EINVAL)	/* not (or no longer) a mount point */
+			return 1;
+		if (err)
+			report_restore_error("unmount", e->path, err);
+		return err;
+	}
+	err = write_value(e->path, e->orig, e->orig_len);
+	if (err)
+		report_restore_error("restore", e->path, err);
+	return err;
+}
+
+/* The restore itself; async-signal-safe. */
+static void do_restore(void)
+{
+	int i, failed = 0;
+
+	if (raw_getpid() != owner_pid ||
+	    __atomic_exchange_n(&restoring, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (i = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE) - 1; i >= 0;
+	     i--) {
+		if (entries[i].done)
+			continue;
+		if (undo_entry(&entries[i]) < 0)
+			failed++;
+		entries[i].done = 1;
+	}
+	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+	/* Keep the state file after a failure: the next run retries once. */
+	if (state_created && !failed) {
+		unlink(state_path);
+		state_created = false;
+	}
+	__atomic_store_n(&restoring, 0, __ATOMIC_RELEASE);
+}
+
+static void guard_signal(int sig)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct sigaction sa;
+	sigset_t set;
+	int i;
+
+	/*
+	 * Another thread (signals are blocked in a restoring thread) may be
+	 * restoring: let it finish before the process dies.
+	 */
+	for (i = 0; i < 5000 && __atomic_load_n(&restoring, __ATOMIC_ACQUIRE);
+	     i++)
+		nanosleep(&ms, NULL);
+	do_restore();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/*
+ * Signals that end the program by default: restore, then die of them.
+ * SIGINT/SIGTERM/SIGHUP (kselftest's timeout sends SIGTERM) and the like
+ * are blocked while restoring; faults cannot be blocked, and a crashing
+ * test should not leave RCU slowed down either.
+ */
+static const int guard_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ,
+};
+
+static const int fault_signals[] = {
+	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS,
+};
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
+		sigaddset(&set, guard_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void rp_guard_restore(void)
+{
+	sigset_t old;
+
+	block_signals(&old);
+	do_restore();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void guard_atexit(void)
+{
+	rp_guard_restore();
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading knobs                                                       */
+/* ------------------------------------------------------------------ */
+
+int rp_knob_read(const char *path, char *buf, size_t len)
+{
+	ssize_t r;
+	size_t n = 0;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (n + 1 < len) {
+		r = read(fd, buf + n, len - 1 - n);
+		if (r < 0) {
+			int err = -errno;
+
+			close(fd);
+			buf[0] = '\0';
+			return err;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
+		     buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	return (int)n;
+}
+
+int rp_knob_exists(const char *path)
+{
+	return path && access(path, F_OK) == 0;
+}
+
+/*
+ * The value that restores what was read: the selected word of a choice list
+ * "a [b] c", else the value itself. -EINVAL for what cannot be written back.
+ */
+static int restore_value(const char *read, char *out, size_t len)
+{
+	const char *lb = strchr(read, '['), *rb;
+
+	if (strchr(read, '\n') || strchr(read, '\t'))
+		return -EINVAL;
+	if (lb) {
+		rb = strchr(lb, ']');
+		if (rb && rb > lb + 1 && !strchr(rb + 1, '[')) {
+			if ((size_t)(rb - lb) >= len)
+				return -E2BIG;
+			memcpy(out, lb + 1, rb - lb - 1);
+			out[rb - lb - 1] = '\0';
+			return 0;
+		}
+	}
+	if ((size_t)snprintf(out, len, "%s", read) >= len)
+		return -E2BIG;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The lock and the state files                                        */
+/* ------------------------------------------------------------------ */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int lock_timeout(double *out)
+{
+	const char *s = getenv("RCU_PERF_LOCK_TIMEOUT");
+	char *end;
+
+	*out = RP_LOCK_TIMEOUT_DEFAULT;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || *end || !(*out >= 0) || *out > 1e6) {
+		fprintf(stderr,
+			"rcu_perf: bad RCU_PERF_LOCK_TIMEOUT '%s' (seconds)\n",
+			s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Exclusive lock on <state dir>/lock: an fd, or -errno. */
+static int take_lock(bool *read_only)
+{
+	char path[PATH_MAX + 8], holder[32] = "";
+	double timeout, deadline;
+	bool waited = false;
+	int fd, err;
+
+	*read_only = false;
+	err = lock_timeout(&timeout);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/lock", state_dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* Not root: still wait for the others, but change nothing. */
+	if (fd < 0 && errno == EACCES) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		*read_only = fd >= 0;
+	}
+	if (fd < 0)
+		return -errno;
+	deadline = now_s() + timeout;
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (!waited) {
+			if (pread(fd, holder, sizeof(holder) - 1, 0) < 0)
+				holder[0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			printf("# waiting for %s (held by pid %s), up to %g s\n",
+			       path, holder[0] ? holder : "?", timeout);
+			fflush(stdout);
+			waited = true;
+		}
+		if (now_s() >= deadline) {
+			fprintf(stderr,
+				"rcu_perf: timed out after %g s waiting for %s (held by pid %s)\n",
+				timeout, path, holder[0] ? holder : "?");
+			close(fd);
+			return -ETIMEDOUT;
+		}
+		usleep(50000);
+	}
+	/* Who holds it, for the "waiting" line of the next one. */
+	snprintf(holder, sizeof(holder), "%d\n", (int)getpid());
+	if (!*read_only && !ftruncate(fd, 0) &&
+	    pwrite(fd, holder, strlen(holder), 0) < 0)
+		holder[0] = '\0';	/* only informative */
+	return fd;
+}
+
+/* Start time of a process (clock ticks since boot), 0 if it is gone. */
+static unsigned long long proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	int i, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	n = rp_knob_read(path, buf, sizeof(buf));
+	if (n <= 0)
+		return 0;
+	p = strrchr(buf, ')');	/* comm may contain spaces */
+	if (!p)
+		return 0;
+	/* field 22 (starttime); p points at the end of field 2 */
+	for (i = 2; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	return start;
+}
+
+/*
+ * A state file is stale when its process is gone; the start time in its
+ * header line tells a recycled pid from the writer.
+ */
+static bool state_is_stale(const char *path, pid_t pid)
+{
+	unsigned long long start, recorded = 0;
+	char line[128];
+	FILE *f;
+
+	if (pid == owner_pid && state_created)
+		return false;			/* our own, live */
+	if (pid == getpid())
+		return true;			/* an earlier holder of our pid */
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	start = proc_start(pid);
+	if (!start)
+		return true;
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			sscanf(line, "# rcu_perf guard pid %*d start %llu",
+			       &recorded);
+		fclose(f);
+	}
+	return recorded && recorded != start;
+}
+
+/* Replay one dead process's state file in reverse; returns knobs restored. */
+static int replay(const char *path, pid_t pid)
+{
+	struct rp_entry *list = NULL, *e;
+	int n = 0, cap = 0, restored = 0, i;
+	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *tab, *nl = strchr(line, '\n');
+
+		if (!nl)	/* torn last line of a killed writer */
+			break;
+		*nl = '\0';
+		if (line[0] == '#' || !line[0])
+			continue;
+		tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab = '\0';
+		if (n == cap) {
+			void *p;
+
+			cap = cap ? cap * 2 : 16;
+			p = realloc(list, cap * sizeof(*list));
+			if (!p)
+				break;
+			list = p;
+		}
+		e = &list[n];
+		memset(e, 0, sizeof(*e));
+		if (!strcmp(line, RP_UMOUNT_TAG)) {
+			e->kind = RP_ENT_MOUNT;
+			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
+		} else if (line[0] == '/' && strlen(line) < sizeof(e->path)) {
+			e->kind = RP_ENT_KNOB;
+			memcpy(e->path, line, strlen(line) + 1);
+			e->orig_len = snprintf(e->orig, sizeof(e->orig),
+					       "%s\n", tab + 1);
+			if (e->orig_len >= sizeof(e->orig))
+				continue;
+		} else {
+			continue;
+		}
+		n++;
+	}
+	fclose(f);
+	for (i = n - 1; i >= 0; i--) {
+		e = &list[i];
+		if (undo_entry(e))
+			continue;	/* failed (said so) or nothing to do */
+		if (e->kind == RP_ENT_MOUNT) {
+			printf("# repaired: unmounted %s (left by pid %d)\n",
+			       e->path, (int)pid);
+		} else {
+			e->orig[e->orig_len - 1] = '\0';
+			printf("# repaired %s = %s (left by pid %d)\n",
+			       e->path, e->orig, (int)pid);
+			restored++;
+		}
+	}
+	fflush(stdout);
+	free(list);
+	unlink(path);
+	return restored;
+}
+
+static int repair_locked(void)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *d;
+	int count = 0;
+	DIR *dir;
+
+	dir = opendir(state_dir);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		char *end;
+		long pid;
+
+		if (strncmp(d->d_name, "state.", 6))
+			continue;
+		pid = strtol(d->d_name + 6, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", state_dir, d->d_name);
+		if (state_is_stale(path, (pid_t)pid))
+			count += replay(path, (pid_t)pid);
+	}
+	closedir(dir);
+	return count;
+}
+
+static int setup_state_dir(void)
+{
+	const char *d = getenv("RCU_PERF_STATE_DIR");
+
+	if (!d || !*d)
+		d = RP_STATE_DIR_DEFAULT;
+	if ((size_t)snprintf(state_dir, sizeof(state_dir), "%s", d) >=
+	    sizeof(state_dir))
+		return -ENAMETOOLONG;
+	if (mkdir(state_dir, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int rp_guard_repair(void)
+{
+	int fd = lock_fd, count;
+	bool ro = false;
+
+	if (!state_dir[0] && setup_state_dir())
+		return 0;
+	if (fd < 0) {
+		fd = take_lock(&ro);
+		if (fd < 0)
+			return 0;
+	}
+	count = ro || guard_err ? 0 : repair_locked();
+	if (fd != lock_fd)
+		close(fd);
+	return count;
+}
+
+static void install_one(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	/* Leave alone what the program (or nohup) already decided. */
+	if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL &&
+	    !(old.sa_flags & SA_SIGINFO))
+		sigaction(sig, sa, NULL);
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = guard_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
+		sigaddset(&sa.sa_mask, guard_signals[i]);
+	for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
+		install_one(guard_signals[i], &sa);
+	for (i = 0; i < ARRAY_SIZE(fault_signals); i++)
+		install_one(fault_signals[i], &sa);
+	atexit(guard_atexit);
+}
+
+int rp_guard_init(void)
+{
+	pid_t self = getpid();
+	bool ro = false;
+	int err;
+
+	if (guard_ready && owner_pid == self)
+		return init_err;
+	if (guard_ready) {
+		/*
+		 * A forked child: the changes so far are its parent's to
+		 * restore; it shares the parent's lock (same open file).
+		 */
+		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+		state_created = false;
+		owner_pid = self;
+		tracefs_looked = false;
+		tracefs_dir[0] = '\0';
+		snprintf(state_path, sizeof(state_path), "%s/state.%d",
+			 state_dir, (int)self);
+		return guard_err;
+	}
+	owner_pid = self;
+	if (!handlers_done) {
+		install_handlers();
+		handlers_done = true;
+	}
+	err = setup_state_dir();
+	if (err) {
+		/* Not root: nothing can be changed anyway; say why once. */
+		printf("# guard: cannot use state dir %s: %s\n",
+		       state_dir[0] ? state_dir : RP_STATE_DIR_DEFAULT,
+		       strerror(-err));
+		guard_err = err;
+		guard_ready = true;
+		return 0;
+	}
+	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir,
+		 (int)self);
+	if (lock_fd < 0) {
+		lock_fd = take_lock(&ro);
+		if (lock_fd == -ETIMEDOUT || lock_fd == -EINVAL) {
+			/* An error for the caller; knob writes refused. */
+			guard_err = lock_fd;
+			init_err = lock_fd;
+			lock_fd = -1;
+			guard_ready = true;
+			return init_err;
+		}
+		if (lock_fd < 0) {
+			printf("# guard: cannot lock %s: %s\n", state_dir,
+			       strerror(-lock_fd));
+			guard_err = lock_fd;
+			lock_fd = -1;
+			guard_ready = true;
+			return 0;
+		}
+	}
+	guard_ready = true;
+	if (ro) {
+		guard_err = -EACCES;
+		return 0;
+	}
+	guard_err = 0;
+	repair_locked();
+	return 0;
+}
+
+/* Make the guard usable by this process: 0 or -errno. */
+static int guard_get(void)
+{
+	int err;
+
+	if (!guard_ready || owner_pid != getpid()) {
+		err = rp_guard_init();
+		if (err)
+			return err;
+	}
+	return guard_err;
+}
+
+/* Append a line to our state file and fsync it: 0 or -errno. */
+static int state_append(const char *line)
+{
+	char hdr[96];
+	int fd, err = 0;
+	size_t len;
+
+	fd = open(state_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (!state_created) {
+		snprintf(hdr, sizeof(hdr), "# rcu_perf guard pid %d start %llu\n",
+			 (int)owner_pid, proc_start(owner_pid));
+		if (write(fd, hdr, strlen(hdr)) != (ssize_t)strlen(hdr))
+			err = -EIO;
+		state_created = true;
+	}
+	len = strlen(line);
+	if (!err && write(fd, line, len) != (ssize_t)len)
+		err = errno ? -errno : -EIO;
+	if (!err && fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static struct rp_entry *find_entry(const char *path)
+{
+	int i;
+
+	for (i = 0; i < nr_entries; i++)
+		if (!entries[i].done && !strcmp(entries[i].path, path))
+			return &entries[i];
+	return NULL;
+}
+
+/* Record an entry (in the state file first), then publish it. */
+static int record(int kind, const char *path, const char *orig)
+{
+	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
+	struct rp_entry *e;
+	int err;
+
+	if (nr_entries >= RP_MAX_ENTRIES)
+		return -ENOSPC;
+	e = &entries[nr_entries];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	if (kind == RP_ENT_KNOB) {
+		e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
+		snprintf(line, sizeof(line), "%s\t%s\n", path, orig);
+	} else {
+		snprintf(line, sizeof(line), "%s\t%s\n", RP_UMOUNT_TAG, path);
+	}
+	err = state_append(line);
+	if (err)
+		return err;
+	__atomic_store_n(&nr_entries, nr_entries + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int rp_knob_write(const char *path, const char *value)
+{
+	char cur[RP_VAL_LEN + 2], orig[RP_VAL_LEN + 1], *buf;
+	size_t len;
+	int err;
+
+	if (!path || !value || path[0] != '/')
+		return -EINVAL;
+	if (strlen(path) >= RP_PATH_LEN || strlen(value) >= RP_VAL_LEN)
+		return -ENAMETOOLONG;
+	err = guard_get();
+	if (err)
+		return err;
+	if (!find_entry(path)) {
+		err = rp_knob_read(path, cur, sizeof(cur));
+		if (err < 0)
+			return err;
+		if ((size_t)err >= sizeof(cur) - 1)
+			return -E2BIG;
+		err = restore_value(cur, orig, sizeof(orig));
+		if (err)
+			return err;
+		err = record(RP_ENT_KNOB, path, orig);
+		if (err)
+			return err;
+	}
+	len = strlen(value);
+	buf = malloc(len + 2);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, value, len);
+	if (!len || value[len - 1] != '\n')
+		buf[len++] = '\n';
+	err = write_value(path, buf, len);
+	free(buf);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* tracefs                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Mount point of the first mount of fstype in /proc/mounts, or "". */
+static void find_mount(const char *fstype, char *out, size_t len)
+{
+	char dev[256], dir[RP_PATH_LEN], type[64];
+	char line[1024];
+	FILE *f = fopen("/proc/mounts", "re");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3)
+			continue;
+		if (strcmp(type, fstype))
+			continue;
+		/* prefer the standard place if it is mounted twice */
+		if (!out[0] || !strcmp(dir, "/sys/kernel/tracing"))
+			snprintf(out, len, "%s", dir);
+	}
+	fclose(f);
+}
+
+const char *rp_tracefs(void)
+{
+	static const char std[] = "/sys/kernel/tracing";
+	char dir[RP_PATH_LEN], probe[RP_PATH_LEN + 16];
+	struct stat st;
+
+	if (tracefs_looked)
+		return tracefs_dir[0] ? tracefs_dir : NULL;
+	find_mount("tracefs", dir, sizeof(dir));
+	if (dir[0]) {
+		snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir);
+		tracefs_looked = true;
+		return tracefs_dir;
+	}
+	if (!stat(std, &st) && S_ISDIR(st.st_mode) && !guard_get() &&
+	    !record(RP_ENT_MOUNT, std, NULL)) {
+		if (!mount("nodev", std, "tracefs", 0, NULL)) {
+			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", std);
+			tracefs_looked = true;
+			return tracefs_dir;
+		}
+		/* Not mounted: nothing to undo (the umount is harmless). */
+		entries[nr_entries - 1].done = 1;
+	}
+	/* Old kernels: tracing under debugfs (auto-mounted tracefs). */
+	find_mount("debugfs", dir, sizeof(dir));
+	if (dir[0]) {
+		snprintf(probe, sizeof(probe), "%s/tracing/trace", dir);
+		if (!access(probe, F_OK)) {
+			snprintf(tracefs_dir, sizeof(tracefs_dir),
+				 "%s/tracing", dir);
+			tracefs_looked = true;
+			return tracefs_dir;
+		}
+	}
+	tracefs_looked = true;
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* CPUs                                                                */
+/* ------------------------------------------------------------------ */
+
+int rp_cpu_set_online(int cpu, bool online)
+{
+	char path[96];
+
+	if (cpu < 0)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	if (!rp_knob_exists(path))
+		return -ENOENT;	/* not hot-pluggable (often CPU 0) */
+	return rp_knob_write(path, online ? "1" : "0");
+}
+
+int rp_online_cpus(int *cpus, int max)
+{
+	char buf[4096], *p;
+	int n = 0, r;
+
+	r = rp_knob_read("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	p = buf;
+	while (*p) {
+		char *end;
+		long lo, hi, c;
+
+		lo = strtol(p, &end, 10);
+		if (end == p || lo < 0)
+			return -EINVAL;
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo)
+				return -EINVAL;
+			p = end;
+		}
+		for (c = lo; c <= hi; c++) {
+			if (cpus && n < max)
+				cpus[n] = (int)c;
+			n++;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return cpus && n > max ? max : n;
+}
+
+int rp_nr_online_cpus(void)
+{
+	return rp_online_cpus(NULL, 0);
+}

@@ -1,2 +1,175 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Busy threads pinned to chosen CPUs: the "busy CPU" of the RCU regressions
+ * this suite guards against. A CPU running a user-space loop never passes
+ * through a quiescent state by itself, so RCU must force one (FQS, IPIs or
+ * the scheduler tick), which is exactly the path that regressed. The loop
+ * therefore makes no system calls at all.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "rcu_perf.h"
+
+struct rp_load_thread {
+	struct rp_load *load;
+	pthread_t tid;
+	int cpu;
+	int err;		/* pinning failed: -errno */
+	bool started;
+};
+
+struct rp_load {
+	int n;
+	int stop;		/* __atomic: set once to end the spinning */
+	int ready;		/* __atomic: threads pinned (or failed) */
+	struct rp_load_thread *t;
+};
+
+static void *spin(void *arg)
+{
+	struct rp_load_thread *t = arg;
+	struct rp_load *l = t->load;
+	unsigned long x = (unsigned long)t->cpu + 1;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(t->cpu, &set);
+	t->err = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	/* The affinity takes effect at once, but check where we run. */
+	if (!t->err && sched_getcpu() != t->cpu)
+		t->err = -EAGAIN;
+	__atomic_add_fetch(&l->ready, 1, __ATOMIC_RELEASE);
+	if (t->err)
+		return NULL;
+	while (!__atomic_load_n(&l->stop, __ATOMIC_RELAXED)) {
+		/* Cheap work that the compiler cannot drop. */
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		__asm__ __volatile__("" : "+r" (x));
+	}
+	return NULL;
+}
+
+static void load_free(struct rp_load *l)
+{
+	int i;
+
+	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < l->n; i++)
+		if (l->t[i].started)
+			pthread_join(l->t[i].tid, NULL);
+	free(l->t);
+	free(l);
+}
+
+struct rp_load *rp_load_start(const int *cpus, int n)
+{
+	struct rp_load *l;
+	int i, err = 0;
+
+	if (n <= 0 || !cpus) {
+		errno = EINVAL;
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->t = calloc(n, sizeof(*l->t));
+	if (!l->t) {
+		free(l);
+		errno = ENOMEM;
+		return NULL;
+	}
+	l->n = n;
+	for (i = 0; i < n && !err; i++) {
+		l->t[i].load = l;
+		l->t[i].cpu = cpus[i];
+		err = pthread_create(&l->t[i].tid, NULL, spin, &l->t[i]);
+		l->t[i].started = !err;
+	}
+	/*
+	 * Return only once every thread runs on its CPU. Sleep rather than
+	 * spin: we may share a CPU with one of them.
+	 */
+	while (!err && __atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) < n)
+		usleep(1000);
+	for (i = 0; i < n && !err; i++)
+		err = -l->t[i].err;
+	if (err) {
+		load_free(l);
+		errno = err;
+		return NULL;
+	}
+	return l;
+}
+
+void rp_load_stop(struct rp_load *l)
+{
+	if (l)
+		load_free(l);
+}
+
+int rp_pin_self(int cpu)
+{
+	cpu_set_t set;
+	int cpus[CPU_SETSIZE];
+	int i, n;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0) {
+		if (cpu >= CPU_SETSIZE)
+			return -EINVAL;
+		CPU_SET(cpu, &set);
+	} else {
+		n = rp_online_cpus(cpus, CPU_SETSIZE);
+		if (n <= 0)
+			return n < 0 ? n : -ENOENT;
+		for (i = 0; i < n; i++)
+			CPU_SET(cpus[i], &set);
+	}
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
+		 struct rp_cpu_time *all)
+{
+	double tick = 1.0 / sysconf(_SC_CLK_TCK);
+	unsigned long long v[8];
+	struct rp_cpu_time *t;
+	char line[512];
+	int id, n, err = -EINVAL;
+	FILE *f;
+
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3))
+			break;		/* the cpu lines come first */
+		memset(v, 0, sizeof(v));
+		if (line[3] == ' ') {
+			n = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
+				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+				   &v[6], &v[7]);
+			t = all;
+			err = n >= 5 ? 0 : -EINVAL;
+		} else {
+			n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu",
+				   &id, &v[0], &v[1], &v[2], &v[3], &v[4],
+				   &v[5], &v[6], &v[7]);
+			t = n >= 6 && id >= 0 && id < max ? &per_cpu[id] : NULL;
+		}
+		if (!t)
+			continue;
+		t->busy = (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
+		t->idle = (v[3] + v[4]) * tick;
+		t->steal = v[7] * tick;
+	}
+	fclose(f);
+	return err;
+}

@@ -1,2 +1,704 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Options, settings and thresholds of every rcu_perf program.
+ *
+ * A parameter starts at its built-in default and is then overridden, in
+ * this order, by the config file, the environment (RCU_PERF_<NAME>) and
+ * the command line (--set NAME=VALUE), so the last word is always the one
+ * typed by hand. Config file format (rcu_perf.conf):
+ *
+ *	# comment			(also after a value)
+ *	name = value			global: every program must know name
+ *	[gp_throttle]			names below apply to gp_throttle only
+ *	idle_penalty = 4
+ *
+ * Names under another program's [section] are ignored; an unknown name in
+ * the global scope or in this program's section is an error, as is any
+ * malformed line or value, so that a typo never silently leaves a default
+ * in place. Values are finite, non-negative decimal numbers.
+ *
+ * Nothing in the kernel is touched until everything parsed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../kselftest.h"
 #include "rcu_perf.h"
+
+struct rp_options rp_opts;
+const struct rp_test *rp_current_test;
+
+#define RP_MAX_KNOBS	((int)ARRAY_SIZE(rp_opts.knobs))
+#define RP_WHERE_LEN	(PATH_MAX + 32)
+
+/* Where each parameter's value came from, for the "# name = value" lines. */
+static char **origins;
+static size_t nr_params;
+static bool want_help, want_list;
+
+/* Option names reserved for the environment of the common options. */
+static const char * const reserved[] = {
+	"quick", "verbose", "json", "outdir", "config", "state_dir", "kconfig",
+	"lock_timeout",
+};
+
+static const char *prog(void)
+{
+	return rp_current_test && rp_current_test->name ?
+		rp_current_test->name : "rcu_perf";
+}
+
+static __printf(1, 2) int perr(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+int rp_parse_double(const char *s, double *out)
+{
+	const char *p;
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	/* Plain decimal only: strtod() would also take "0x1p3", "inf", " 1". */
+	for (p = s; *p; p++)
+		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
+			return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct rp_param *rp_param(const char *name)
+{
+	struct rp_param *p;
+
+	if (!rp_current_test || !rp_current_test->params || !name)
+		return NULL;
+	for (p = rp_current_test->params; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+double rp_val(const char *name)
+{
+	struct rp_param *p = rp_param(name);
+
+	if (!p)
+		rp_fatal("bug: unknown parameter '%s'", name);
+	return p->value;
+}
+
+static const char *kind_name(enum rp_param_kind k)
+{
+	switch (k) {
+	case RP_LIMIT_MAX:
+		return "max";
+	case RP_LIMIT_MIN:
+		return "min";
+	default:
+		return "setting";
+	}
+}
+
+/* Units whose values are whole numbers; "bool" is 0 or 1. */
+static bool integer_unit(const char *unit)
+{
+	static const char * const units[] = {
+		"count", "cpus", "threads", "jiffies", "iterations", "loops",
+		"bool",
+	};
+	size_t i;
+
+	for (i = 0; unit && i < ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i]))
+			return true;
+	return false;
+}
+
+/* Parse and validate a value for @p; NULL if fine, else why not. */
+static const char *check_value(const struct rp_param *p, const char *s,
+			       double *out)
+{
+	double v;
+
+	if (rp_parse_double(s, &v))
+		return "not a finite decimal number";
+	if (v < 0)
+		return "must not be negative";
+	/* Limits may be fractional in any unit: measurements are. */
+	if (p->kind == RP_SETTING && integer_unit(p->unit) && v != floor(v))
+		return "must be a whole number";
+	if (p->kind == RP_SETTING && p->unit && !strcmp(p->unit, "bool") &&
+	    v > 1)
+		return "must be 0 or 1";
+	*out = v;
+	return NULL;
+}
+
+static int set_param(struct rp_param *p, const char *val, const char *source,
+		     const char *where)
+{
+	const char *why;
+	double v;
+
+	why = check_value(p, val, &v);
+	if (why)
+		return perr("%s: bad value '%s' for %s: %s", where, val,
+			    p->name, why);
+	p->value = v;
+	p->source = source;
+	free(origins[p - rp_current_test->params]);
+	origins[p - rp_current_test->params] = strdup(where);
+	return 0;
+}
+
+static bool valid_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* The params table is code: complain loudly about mistakes in it. */
+static int check_table(const struct rp_test *t)
+{
+	struct rp_param *p, *q;
+	size_t i;
+
+	for (p = t->params; p && p->name; p++) {
+		if (!valid_name(p->name, strlen(p->name)))
+			return perr("bug: bad parameter name '%s'", p->name);
+		for (q = t->params; q < p; q++)
+			if (!strcmp(p->name, q->name))
+				return perr("bug: parameter '%s' twice",
+					    p->name);
+		for (i = 0; i < ARRAY_SIZE(reserved); i++)
+			if (!strcmp(p->name, reserved[i]))
+				return perr("bug: parameter name '%s' is reserved",
+					    p->name);
+		if (!isfinite(p->def) || p->def < 0)
+			return perr("bug: bad default of '%s'", p->name);
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int load_config(const char *path)
+{
+	const char *name = rp_current_test->name;
+	char where[RP_WHERE_LEN];
+	bool ours = true;	/* global scope, or our own [section] */
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+	int ret = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return perr("config %s: %s", path, strerror(errno));
+	while (getline(&line, &cap, f) > 0) {
+		char *s, *eq, *key, *val;
+		struct rp_param *p;
+
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		s = strchr(line, '#');
+		if (s)
+			*s = '\0';
+		s = trim(line);
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			size_t n = strlen(s);
+
+			if (s[n - 1] != ']') {
+				ret = perr("%s: malformed section header", where);
+				break;
+			}
+			s[n - 1] = '\0';
+			s = trim(s + 1);
+			if (!*s || strpbrk(s, " \t[]")) {
+				ret = perr("%s: malformed section header", where);
+				break;
+			}
+			ours = !strcmp(s, name);
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			ret = perr("%s: expected 'name = value'", where);
+			break;
+		}
+		*eq = '\0';
+		key = trim(s);
+		val = trim(eq + 1);
+		if (!valid_name(key, strlen(key))) {
+			ret = perr("%s: bad parameter name '%s'", where, key);
+			break;
+		}
+		if (!ours)
+			continue;
+		p = rp_param(key);
+		if (!p) {
+			ret = perr("%s: unknown parameter '%s' for %s", where,
+				   key, name);
+			break;
+		}
+		if (set_param(p, val, "config", where)) {
+			ret = -1;
+			break;
+		}
+	}
+	if (!ret && ferror(f))
+		ret = perr("config %s: read error", path);
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* rcu_perf.conf beside the executable, when there is one. */
+static const char *default_config(void)
+{
+	static char buf[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash - buf) + sizeof("/rcu_perf.conf") > sizeof(buf))
+		return NULL;
+	memcpy(slash + 1, "rcu_perf.conf", sizeof("rcu_perf.conf"));
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+static int env_bool(const char *var, bool *out)
+{
+	const char *s = getenv(var);
+
+	if (!s || !*s)
+		return 0;
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return perr("environment %s='%s': expected 0 or 1", var, s);
+	*out = s[0] == '1';
+	return 0;
+}
+
+static const char *env_str(const char *var)
+{
+	const char *s = getenv(var);
+
+	return s && *s ? s : NULL;
+}
+
+static int load_env(void)
+{
+	char var[128], where[160];
+	struct rp_param *p;
+	size_t i;
+
+	for (p = rp_current_test->params; p && p->name; p++) {
+		const char *s;
+
+		snprintf(var, sizeof(var), "RCU_PERF_");
+		for (i = 0; p->name[i] && i + 10 < sizeof(var); i++)
+			var[9 + i] = toupper((unsigned char)p->name[i]);
+		var[9 + i] = '\0';
+		s = getenv(var);
+		if (!s)
+			continue;
+		snprintf(where, sizeof(where), "environment %s", var);
+		if (set_param(p, s, "env", where))
+			return -1;
+	}
+	return 0;
+}
+
+/* One --set NAME=VALUE. */
+static int cli_set(const char *arg)
+{
+	char name[128];
+	const char *eq = strchr(arg, '=');
+	struct rp_param *p;
+	size_t n;
+
+	if (!eq)
+		return perr("--set %s: expected NAME=VALUE", arg);
+	n = eq - arg;
+	if (n >= sizeof(name) || !valid_name(arg, n))
+		return perr("--set %s: bad parameter name", arg);
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	p = rp_param(name);
+	if (!p)
+		return perr("--set %s: unknown parameter '%s' (see --list)",
+			    arg, name);
+	return set_param(p, eq + 1, "cli", "--set");
+}
+
+static int cli_knob(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || arg[0] != '/' || eq == arg + 1)
+		return perr("--knob %s: expected /ABSOLUTE/PATH=VALUE", arg);
+	if (strstr(arg, "/../") || strstr(arg, "/./"))
+		return perr("--knob %s: path must be canonical", arg);
+	if (rp_opts.nr_knobs >= RP_MAX_KNOBS)
+		return perr("--knob %s: at most %d knobs", arg, RP_MAX_KNOBS);
+	rp_opts.knobs[rp_opts.nr_knobs++] = arg;
+	return 0;
+}
+
+/* The common options that take a value: "--opt VALUE" or "--opt=VALUE". */
+enum { OPT_JSON, OPT_OUTDIR, OPT_CONFIG, OPT_SET, OPT_KNOB, OPT_NR };
+
+static const char * const value_opts[OPT_NR][2] = {
+	[OPT_JSON] = { "--json" },
+	[OPT_OUTDIR] = { "--outdir" },
+	[OPT_CONFIG] = { "--config" },
+	[OPT_SET] = { "--set", "-s" },
+	[OPT_KNOB] = { "--knob" },
+};
+
+/* Which value option @arg is (or -1); *inline_val for "--opt=VALUE". */
+static int value_opt(const char *arg, const char **inline_val)
+{
+	int k, j;
+
+	*inline_val = NULL;
+	for (k = 0; k < OPT_NR; k++) {
+		for (j = 0; j < 2 && value_opts[k][j]; j++) {
+			const char *o = value_opts[k][j];
+			size_t n = strlen(o);
+
+			if (strncmp(arg, o, n))
+				continue;
+			if (!arg[n])
+				return k;
+			if (arg[n] == '=' && o[1] == '-') {
+				*inline_val = arg + n + 1;
+				return k;
+			}
+		}
+	}
+	return -1;
+}
+
+static void free_origins(void)
+{
+	size_t i;
+
+	for (i = 0; origins && i < nr_params; i++)
+		free(origins[i]);
+	free(origins);
+	origins = NULL;
+}
+
+int rp_parse(const struct rp_test *test, int argc, char **argv)
+{
+	const char *sets[64];
+	int nr_sets = 0;
+	const char *config = NULL;
+	bool config_cli = false;
+	struct rp_param *p;
+	int a;
+
+	rp_current_test = test;
+	memset(&rp_opts, 0, sizeof(rp_opts));
+	want_help = false;
+	want_list = false;
+	if (check_table(test))
+		return -1;
+
+	free_origins();
+	nr_params = 0;
+	for (p = test->params; p && p->name; p++) {
+		p->value = p->def;
+		p->source = "default";
+		nr_params++;
+	}
+	origins = calloc(nr_params + 1, sizeof(*origins));
+	if (!origins)
+		return perr("out of memory");
+
+	/* Environment of the common options; the command line overrides. */
+	if (env_bool("RCU_PERF_QUICK", &rp_opts.quick))
+		return -1;
+	rp_opts.json_path = env_str("RCU_PERF_JSON");
+	rp_opts.outdir = env_str("RCU_PERF_OUTDIR");
+	if (getenv("RCU_PERF_CONFIG")) {
+		/* Set but empty: no config file at all. */
+		config = env_str("RCU_PERF_CONFIG");
+		config_cli = true;
+	}
+
+	for (a = 1; a < argc; a++) {
+		const char *arg = argv[a], *v;
+		int k;
+
+		if (test->extra_opt) {
+			int used = 1;
+			int r = test->extra_opt(argc, argv, a, &used);
+
+			if (r < 0)
+				return -1;
+			if (r > 0) {
+				a += (used > 0 ? used : 1) - 1;
+				continue;
+			}
+		}
+		if (!strcmp(arg, "-q") || !strcmp(arg, "--quick")) {
+			rp_opts.quick = true;
+			continue;
+		}
+		if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
+			rp_opts.verbose = true;
+			continue;
+		}
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			want_help = true;
+			continue;
+		}
+		if (!strcmp(arg, "--list")) {
+			want_list = true;
+			continue;
+		}
+		k = value_opt(arg, &v);
+		if (k < 0)
+			return perr("unknown option '%s' (see --help)", arg);
+		if (!v) {
+			if (a + 1 >= argc)
+				return perr("option %s needs a value", arg);
+			v = argv[++a];
+		}
+		switch (k) {
+		case OPT_JSON:
+			rp_opts.json_path = v;
+			break;
+		case OPT_OUTDIR:
+			rp_opts.outdir = v;
+			break;
+		case OPT_CONFIG:
+			config = *v ? v : NULL;
+			config_cli = true;
+			break;
+		case OPT_SET:
+			if (nr_sets >= (int)ARRAY_SIZE(sets))
+				return perr("too many --set options");
+			sets[nr_sets++] = v;
+			break;
+		default:
+			if (cli_knob(v))
+				return -1;
+		}
+	}
+
+	if (!config_cli)
+		config = default_config();
+	rp_opts.config_path = config;
+	if (config && load_config(config))
+		return -1;
+	if (load_env())
+		return -1;
+	for (a = 0; a < nr_sets; a++)
+		if (cli_set(sets[a]))
+			return -1;
+	return 0;
+}
+
+static void print_usage_options(FILE *f)
+{
+	fputs("Common options:\n"
+	      "  -q, --quick            shorter runs (also RCU_PERF_QUICK=1)\n"
+	      "  -v, --verbose          per-sample lines on stderr\n"
+	      "  --json FILE            write the JSON results to FILE (RCU_PERF_JSON)\n"
+	      "  --outdir DIR           write them to DIR/<test>.json (RCU_PERF_OUTDIR)\n"
+	      "  --config FILE          read parameters from FILE (RCU_PERF_CONFIG; default:\n"
+	      "                         rcu_perf.conf beside the executable; \"\" for none)\n"
+	      "  -s, --set NAME=VALUE   set a parameter (also RCU_PERF_<NAME>=VALUE)\n"
+	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
+	      "                         (repeatable, at most 16)\n"
+	      "  --list                 list the parameters and exit\n"
+	      "  -h, --help             this help\n"
+	      "Precedence: --set > environment > config file > default.\n"
+	      "Exit: 0 pass, 1 fail, 2 bad usage, 4 skip.\n", f);
+}
+
+void rp_usage(FILE *f)
+{
+	const struct rp_test *t = rp_current_test;
+
+	if (!t)
+		return;
+	fprintf(f, "usage: %s [options]\n", t->name);
+	if (t->summary)
+		fprintf(f, "%s\n", t->summary);
+	fputc('\n', f);
+	if (t->extra_usage) {
+		fputs(t->extra_usage, f);
+		if (*t->extra_usage &&
+		    t->extra_usage[strlen(t->extra_usage) - 1] != '\n')
+			fputc('\n', f);
+	}
+	print_usage_options(f);
+	fputs("\nParameters:\n", f);
+	rp_list_params(f);
+}
+
+/* Shortest readable form of a parameter value. */
+static void fmt_val(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.10g", v);
+}
+
+void rp_list_params(FILE *f)
+{
+	int wn = 4, wu = 4, wd = 7, wv = 5, ws = 6;
+	const struct rp_test *t = rp_current_test;
+	char d[32], v[32];
+	struct rp_param *p;
+
+	if (!t || !t->params || !t->params->name) {
+		fputs("(no parameters)\n", f);
+		return;
+	}
+	for (p = t->params; p->name; p++) {
+		fmt_val(d, sizeof(d), p->def);
+		fmt_val(v, sizeof(v), p->source ? p->value : p->def);
+		wn = (int)strlen(p->name) > wn ? (int)strlen(p->name) : wn;
+		if (p->unit && (int)strlen(p->unit) > wu)
+			wu = strlen(p->unit);
+		wd = (int)strlen(d) > wd ? (int)strlen(d) : wd;
+		wv = (int)strlen(v) > wv ? (int)strlen(v) : wv;
+		if (p->source && (int)strlen(p->source) > ws)
+			ws = strlen(p->source);
+	}
+	fprintf(f, "%-*s %-7s %-*s %*s %*s %-*s %s\n", wn, "NAME", "KIND",
+		wu, "UNIT", wd, "DEFAULT", wv, "VALUE", ws, "SOURCE", "REASON");
+	for (p = t->params; p->name; p++) {
+		fmt_val(d, sizeof(d), p->def);
+		fmt_val(v, sizeof(v), p->source ? p->value : p->def);
+		fprintf(f, "%-*s %-7s %-*s %*s %*s %-*s %s\n", wn, p->name,
+			kind_name(p->kind), wu, p->unit ? p->unit : "", wd, d,
+			wv, v, ws, p->source ? p->source : "default",
+			p->reason ? p->reason : "");
+	}
+}
+
+static void apply_knobs(void)
+{
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < rp_opts.nr_knobs; i++) {
+		const char *k = rp_opts.knobs[i];
+		const char *eq = strchr(k, '=');
+		size_t n = eq - k;
+		int r;
+
+		if (n >= sizeof(path)) {
+			perr("--knob %s: path too long", k);
+			goto fail;
+		}
+		memcpy(path, k, n);
+		path[n] = '\0';
+		r = rp_knob_write(path, eq + 1);
+		if (r < 0) {
+			perr("--knob %s: cannot write '%s': %s", path, eq + 1,
+			     strerror(-r));
+			goto fail;
+		}
+	}
+	return;
+fail:
+	rp_guard_restore();
+	exit(2);
+}
+
+void rp_init(const struct rp_test *test, int argc, char **argv)
+{
+	struct rp_param *p;
+	int r, i;
+
+	r = rp_parse(test, argc, argv);
+	if (want_help) {
+		rp_usage(r ? stderr : stdout);
+		exit(r ? 2 : 0);
+	}
+	if (r)
+		exit(2);
+	if (want_list) {
+		rp_list_params(stdout);
+		exit(0);
+	}
+
+	/*
+	 * The header first: the guard may print diagnostics (repairs of a
+	 * killed run), and kselftest sets stdout's buffering here.
+	 */
+	ksft_print_header();
+	r = rp_guard_init();
+	if (r < 0) {
+		perr("cannot take the rcu_perf lock: %s", strerror(-r));
+		exit(KSFT_FAIL);
+	}
+	apply_knobs();
+	rp_results_begin();
+	for (p = test->params; p && p->name; p++) {
+		char v[32];
+
+		if (!strcmp(p->source, "default"))
+			continue;
+		fmt_val(v, sizeof(v), p->value);
+		printf("# %s = %s%s%s (%s)\n", p->name, v,
+		       p->unit && *p->unit ? " " : "", p->unit ? p->unit : "",
+		       origins[p - test->params] ?: p->source);
+	}
+	for (i = 0; i < rp_opts.nr_knobs; i++) {
+		const char *eq = strchr(rp_opts.knobs[i], '=');
+
+		printf("# knob %.*s = %s\n", (int)(eq - rp_opts.knobs[i]),
+		       rp_opts.knobs[i], eq + 1);
+	}
+	if (rp_opts.quick)
+		printf("# quick: shorter runs\n");
+}

@@ -9,7 +9,8 @@
  *   load.c     - busy threads pinned to chosen CPUs
  *   counters.c - libperf software and tracepoint counters
  *   results.c  - KTAP checks ("measured vs limit") and the JSON results file
- * plus json.c (JSON writer and reader) and kmsg.c (kernel log parsing).
+ * plus json.c (JSON writer and reader), kmsg.c (kernel log parsing) and
+ * scaling.c (CPU-count sweeps, scaling efficiency, GNU time reports).
  *
  * A test program reads top-down:
  *
@@ -38,6 +39,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <linux/types.h>
+
+#include "../../kselftest.h"	/* __printf, __noreturn, KSFT_* */
 
 #define RP_RESULTS_SCHEMA	"rcu_perf-results"
 #define RP_RESULTS_VERSION	1
@@ -84,7 +88,9 @@ double rp_min_detectable_effect(const double *a, size_t na,
 /*
  * Before/after verdict on raw samples of one metric, shared by the compare
  * tool and the A/B boot tool. change_pct is the change of the median from
- * a (baseline) to b (candidate), positive when b is larger.
+ * a (baseline) to b (candidate), positive when b is larger. p is from
+ * Mann-Whitney, or from Welch's t-test when a side has fewer than 5
+ * samples (ranks of 3 vs 3 never reach p < 0.1); mde_pct at power 0.8.
  */
 enum rp_cmp_verdict {
 	RP_CMP_SAME,		/* no significant change, enough power */
@@ -140,8 +146,18 @@ struct rp_test {
 	int nr_checks;		/* KTAP plan */
 	/* Extra options of this program: handled before the common ones. */
 	const char *extra_usage;
-	/* Return 1 if consumed (and *consumed_args), 0 if not ours, -1 error. */
+	/*
+	 * Return 1 if consumed (*consumed_args: how many argv entries from
+	 * i on, 1 unless set), 0 if not ours, -1 error (after printing the
+	 * one-line reason to stderr).
+	 */
 	int (*extra_opt)(int argc, char **argv, int i, int *consumed_args);
+	/*
+	 * Optional, NULL-terminated: the names of the planned checks. Checks
+	 * never reported (rp_skip_rest(), rp_exit_skip(), rp_fatal(), a bug)
+	 * get the first unused of these names, else "check_<N>".
+	 */
+	const char * const *checks;
 };
 
 /* Common options, shared by every program (see rp_usage()). */
@@ -183,7 +199,11 @@ int rp_parse_double(const char *s, double *out);
  * The first change of a path saves its original value, in memory and in a
  * state file (RCU_PERF_STATE_DIR, default /run/rcu_perf) so that the next
  * run repairs what a SIGKILL left behind. rp_guard_restore() runs at exit,
- * on SIGINT/SIGTERM/SIGHUP and from rp_fatal().
+ * on SIGINT/SIGTERM/SIGHUP (and other fatal signals) and from rp_fatal().
+ * One program at a time holds RCU_PERF_STATE_DIR/lock (waiting up to
+ * $RCU_PERF_LOCK_TIMEOUT s, default 300): rp_guard_init() returns < 0 only
+ * when it cannot be taken. Writes are like "echo VALUE > PATH"; a value
+ * read back as "a [b] c" is restored as "b"; multi-line files are refused.
  */
 int rp_guard_init(void);
 int rp_knob_read(const char *path, char *buf, size_t len); /* trims '\n' */
@@ -209,31 +229,45 @@ void rp_load_stop(struct rp_load *l);		/* NULL is fine */
 /* Pin the calling thread to one CPU (cpu < 0: all online CPUs). */
 int rp_pin_self(int cpu);
 
+/*
+ * CPU time from /proc/stat, in seconds: busy (user, nice, system, irq,
+ * softirq), idle (idle, iowait) and stolen by the hypervisor. Two readings
+ * around a measurement tell how much of it other work took. per_cpu[] is
+ * indexed by CPU id (ids >= max are ignored, absent ones left as they
+ * were); all, if not NULL, gets the sum over all CPUs. 0 or -errno.
+ */
+struct rp_cpu_time {
+	double busy, idle, steal;
+};
+
+int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
+		 struct rp_cpu_time *all);
+
 /* ------------------------------------------------------------------ */
 /* counters.c: libperf counters                                        */
 /* ------------------------------------------------------------------ */
 
 enum rp_ctr {
-	/* per-thread (the calling thread) */
+	/* per-thread (the thread that called rp_counters_open()) */
 	RP_CTR_TASK_CLOCK,	/* ns */
 	RP_CTR_CTX_SWITCHES,
 	RP_CTR_MIGRATIONS,
 	RP_CTR_PAGE_FAULTS,
 	RP_CTR_CYCLES,
 	RP_CTR_INSTRUCTIONS,
-	/* system-wide, summed over online CPUs */
+	/* system-wide, summed over the CPUs online at rp_counters_open() */
 	RP_CTR_RCU_UTIL,	/* rcu:rcu_utilization */
 	RP_CTR_CPU_IDLE,	/* power:cpu_idle */
-	RP_CTR_SOFTIRQ,		/* irq:softirq_entry */
+	RP_CTR_SOFTIRQ,		/* irq:softirq_entry, vec == RCU_SOFTIRQ */
 	RP_CTR_SCHED_SWITCH,	/* sched:sched_switch */
-	RP_CTR_RCU_GP,		/* rcu:rcu_grace_period, when the kernel has it */
+	RP_CTR_RCU_GP,		/* rcu:rcu_grace_period "end" (CONFIG_RCU_TRACE) */
 	RP_CTR_NR,
 };
 
 struct rp_counters {
 	bool supported[RP_CTR_NR];
-	const char *why[RP_CTR_NR];	/* reason when unsupported */
-	uint64_t delta[RP_CTR_NR];	/* from the last start/stop pair */
+	const char *why[RP_CTR_NR];	/* reason when unsupported (static) */
+	__u64 delta[RP_CTR_NR];	/* from the last start/stop pair */
 	void *priv;
 };
 
@@ -267,8 +301,7 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit,
 void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
 			double ops);
 /* Free-form facts for the JSON "info" object and a "# key: value" line. */
-void rp_info(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 
 /*
  * Compare measured against the limit parameter @limit (RP_LIMIT_MAX/MIN),
@@ -277,20 +310,15 @@ void rp_info(const char *key, const char *fmt, ...)
  */
 enum rp_verdict rp_check(const char *check, double measured,
 			 const char *limit);
-void rp_check_skip(const char *check, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void rp_check_error(const char *check, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
+__printf(2, 3) void rp_check_error(const char *check, const char *fmt, ...);
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
-void rp_skip_rest(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+__printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
 /* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
-void rp_exit_skip(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
+__printf(1, 2) __noreturn void rp_exit_skip(const char *fmt, ...);
 /* Unrecoverable error: message, restore, exit KSFT_FAIL. */
-void rp_fatal(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
+__printf(1, 2) __noreturn void rp_fatal(const char *fmt, ...);
 /* Write JSON, restore knobs, print totals; returns the exit code. */
 int rp_finish(void);
 
@@ -299,6 +327,8 @@ int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
 int rp_hz(void);	/* CONFIG_HZ, or 0 when unknown */
 double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
 
+/* rp_init(), after the KTAP header and the guard: the plan, the clock. */
+void rp_results_begin(void);
 /* Write the whole results document (rp_finish() calls it). */
 int rp_results_write(FILE *f);
 
@@ -311,6 +341,8 @@ struct rp_jw {			/* writer state */
 	int depth;
 	bool first[32];
 	bool after_key;
+	bool is_arr[32];	/* per depth: an array, not an object */
+	bool wrapped[32];	/* array holds containers: one item a line */
 };
 
 void rp_jw_init(struct rp_jw *w, FILE *f);
@@ -364,5 +396,49 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 			char *err, size_t errlen);
 /* Read this boot's log from /dev/kmsg (non-blocking); malloc'd text. */
 char *rp_read_kmsg(void);
+/*
+ * Read a saved log or serial capture ("-": stdin) as text, NUL bytes
+ * turned into blanks; malloc'd, NULL with errno (EFBIG over RP_LOG_MAX).
+ */
+#define RP_LOG_MAX	(256 << 20)
+char *rp_read_log(const char *path);
+/* The "Kernel command line: " a log records: 0, or -1 if none. */
+int rp_log_cmdline(const char *log, char *buf, size_t len);
+/*
+ * RCU's parameters (rcupdate.*, rcutree.*, rcu_nocbs...) of a command line,
+ * space-separated into buf ("" if none); returns how many.
+ */
+int rp_rcu_params(const char *cmdline, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* scaling.c: CPU-count sweeps, efficiency, GNU time reports           */
+/* ------------------------------------------------------------------ */
+
+/* CPU counts 1, 2, 4, ... below max, then max itself; returns how many. */
+int rp_sweep_points(int max, int *pts, int cap);
+/* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */
+double rp_efficiency(double ops_n, double ops_1, int n);
+
+/* One run as GNU time (/usr/bin/time) reports it, or an average of runs. */
+struct rp_time {
+	double elapsed, user, sys;	/* s */
+	double cpu_pct;		/* GNU time's %P; NAN when not reported */
+	int status;		/* exit status (128 + signal); 0 if not reported */
+};
+
+/*
+ * Parse GNU time output in its default, -p or -v format (also the shell
+ * keyword's "real 0m1.5s"). 0, or -1 with a one-line message in err.
+ */
+int rp_time_parse(const char *text, struct rp_time *t, char *err,
+		  size_t errlen);
+/* Mean of n runs; cpu_pct is the mean of the runs' %P, as the seed did. */
+void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg);
+/* "Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%" */
+int rp_time_format(char *buf, size_t len, const struct rp_time *avg);
+/* One run: "real 19.62s user 193.37s sys 42.50s CPU 1201%" */
+int rp_time_format_run(char *buf, size_t len, const struct rp_time *t);
+/* System share of the CPU time: sys / (user + sys); NAN if no CPU time. */
+double rp_time_system_share(const struct rp_time *t);
 
 #endif /* RCU_PERF_H */

@@ -1,2 +1,537 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Summaries of samples and two-sample tests.
+ *
+ * Callers pass finite values; a NaN is tolerated (sorted last, never a
+ * crash) but makes the affected results meaningless. Degenerate inputs never
+ * produce a surprise NaN from the tests:
+ *   - rp_summarize() of 0 samples: every field NAN, n = 0; of 1 sample:
+ *     stddev and mad 0, the CI [x, x].
+ *   - rp_mann_whitney_p(), rp_welch_p(): 1 (no evidence of a difference)
+ *     when a side has too few samples (MW: 0, Welch: < 2) or when there is
+ *     no spread at all and the means are equal; Welch gives 0 for two
+ *     zero-variance samples with different means.
+ *   - rp_min_detectable_effect(): INFINITY when a side has < 2 samples
+ *     (the spread is unknown, nothing can be detected), NAN only for alpha
+ *     or power outside (0, 1).
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "rcu_perf.h"
+
+int rp_samples_add(struct rp_samples *s, double x)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		double *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = x;
+	return 0;
+}
+
+void rp_samples_free(struct rp_samples *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+	s->cap = 0;
+}
+
+/* A total order even with NaNs (last), so that qsort() stays well defined. */
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
+}
+
+/* Sorted malloc'd copy, NULL on ENOMEM or n == 0. */
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *c;
+
+	if (!n)
+		return NULL;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return NULL;
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	return c;
+}
+
+/* numpy's default ("linear"): rank p/100 * (n - 1), interpolated. */
+static double pct_sorted(const double *s, size_t n, double p)
+{
+	double r, f;
+	size_t i;
+
+	if (!n || isnan(p))
+		return NAN;
+	if (p <= 0)
+		return s[0];
+	if (p >= 100)
+		return s[n - 1];
+	r = p / 100.0 * (double)(n - 1);
+	i = (size_t)r;
+	f = r - (double)i;
+	if (i + 1 >= n)
+		return s[n - 1];
+	/* Exact at the sample points and for equal neighbours. */
+	if (f == 0 || s[i] == s[i + 1])
+		return s[i];
+	return s[i] + f * (s[i + 1] - s[i]);
+}
+
+double rp_percentile(const double *v, size_t n, double p)
+{
+	double *s = sorted_copy(v, n);
+	double r;
+
+	if (!s)
+		return NAN;
+	r = pct_sorted(s, n, p);
+	free(s);
+	return r;
+}
+
+/*
+ * 1-based rank j of the lower bound of the ~95% distribution-free CI of the
+ * median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025, so that
+ * [x_(j), x_(n+1-j)] covers the median with probability >= 95%. 0 means
+ * even [min, max] covers less than 95% (n < 6): the CI is then [min, max].
+ */
+static size_t median_ci_rank(size_t n)
+{
+	double lc = lgamma((double)n + 1) - (double)n * M_LN2;
+	double cdf = 0;
+	size_t k;
+
+	for (k = 0; k <= n / 2; k++) {
+		cdf += exp(lc - lgamma((double)k + 1) -
+			   lgamma((double)(n - k) + 1));
+		if (cdf > 0.025)
+			return k;	/* P(B <= k - 1) <= 0.025 */
+	}
+	return n / 2;
+}
+
+static double mean_of(const double *v, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+/* Sample variance (n - 1), two-pass for accuracy; 0 for n < 2. */
+static double var_of(const double *v, size_t n, double mean)
+{
+	double ss = 0;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return ss / (double)(n - 1);
+}
+
+void rp_summarize(const double *v, size_t n, struct rp_summary *s)
+{
+	double *c = sorted_copy(v, n);
+	size_t i, j;
+
+	if (!c) {
+		*s = (struct rp_summary){
+			.n = 0, .min = NAN, .max = NAN, .mean = NAN,
+			.stddev = NAN, .median = NAN, .p10 = NAN, .p90 = NAN,
+			.mad = NAN, .ci_lo = NAN, .ci_hi = NAN,
+		};
+		return;
+	}
+	s->n = n;
+	s->min = c[0];
+	s->max = c[n - 1];
+	s->mean = mean_of(c, n);
+	s->stddev = sqrt(var_of(c, n, s->mean));
+	s->median = pct_sorted(c, n, 50);
+	s->p10 = pct_sorted(c, n, 10);
+	s->p90 = pct_sorted(c, n, 90);
+	j = median_ci_rank(n);
+	s->ci_lo = j ? c[j - 1] : c[0];
+	s->ci_hi = j ? c[n - j] : c[n - 1];
+
+	for (i = 0; i < n; i++)
+		c[i] = fabs(c[i] - s->median);
+	qsort(c, n, sizeof(*c), cmp_double);
+	s->mad = pct_sorted(c, n, 50);
+	free(c);
+}
+
+double rp_rel_spread(const struct rp_summary *s)
+{
+	if (s->n < 2)
+		return 0;
+	if (s->median == 0)
+		return s->mad == 0 ? 0 : INFINITY;
+	return s->mad / fabs(s->median);
+}
+
+/* ------------------------------------------------------------------ */
+/* Distributions                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Upper tail of the standard normal, P(Z > z). */
+static double norm_sf(double z)
+{
+	return 0.5 * erfc(z / M_SQRT2);
+}
+
+/*
+ * Inverse of the standard normal CDF: Acklam's rational approximation
+ * (relative error 1.15e-9) refined by one Halley step to full precision.
+ * The upper half goes through the exact 1 - p (Sterbenz) and symmetry,
+ * so that the Halley step works on a tail probability without
+ * cancellation.
+ */
+static double norm_ppf(double p)
+{
+	static const double a[] = { -39.69683028665376, 220.9460984245205,
+		-275.9285104469687, 138.3577518672690, -30.66479806614716,
+		2.506628277459239 };
+	static const double b[] = { -54.47609879822406, 161.5858368580409,
+		-155.6989798598866, 66.80131188771972, -13.28068155288572 };
+	static const double c[] = { -0.007784894002430293,
+		-0.3223964580411365, -2.400758277161838, -2.549732539343734,
+		4.374664141464968, 2.938163982698783 };
+	static const double d[] = { 0.007784695709041462, 0.3224671290700398,
+		2.445134137142996, 3.754408661907416 };
+	double q, r, x, e, u;
+
+	if (isnan(p) || p < 0 || p > 1)
+		return NAN;
+	if (p > 0.5)
+		return -norm_ppf(1 - p);
+	if (p == 0)
+		return -INFINITY;
+	if (p < 0.02425) {
+		q = sqrt(-2 * log(p));
+		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q +
+		     c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	} else {
+		q = p - 0.5;
+		r = q * q;
+		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r +
+		     a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r +
+				   b[4]) * r + 1);
+	}
+	/* Halley step on CDF(x) - p, x <= 0 here. */
+	e = 0.5 * erfc(-x / M_SQRT2) - p;
+	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
+	return x - u / (1 + x * u / 2);
+}
+
+/* Continued fraction of the incomplete beta function (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = DBL_MIN / DBL_EPSILON, eps = 4 * DBL_EPSILON;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, aa, del;
+	int m, m2;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 1000; m++) {
+		m2 = 2 * m;
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+/* Regularized incomplete beta function I_x(a, b), a, b > 0. */
+static double betai(double a, double b, double x)
+{
+	double lbt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) +
+	      a * log(x) + b * log1p(-x);
+	/* The fraction converges fast below the mean of the distribution. */
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+static double student_t_p2(double t, double df)
+{
+	if (isnan(t))
+		return 1;
+	if (isinf(t))
+		return 0;
+	return betai(df / 2, 0.5, df / (df + t * t));
+}
+
+/* ------------------------------------------------------------------ */
+/* Two-sample tests                                                    */
+/* ------------------------------------------------------------------ */
+
+#define MW_EXACT_MAX	20
+
+struct ranked {
+	double v;
+	int from_a;
+};
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	return cmp_double(&((const struct ranked *)pa)->v,
+			  &((const struct ranked *)pb)->v);
+}
+
+/*
+ * P(U <= u) under H0 for sizes m, n without ties. The number of
+ * arrangements with each U is the coefficient of the Gaussian binomial
+ * [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i); every
+ * intermediate is an integer below C(40, 20) < 2^53, so doubles are exact.
+ */
+static double mw_exact_cdf(size_t m, size_t n, size_t u)
+{
+	/* the intermediate product reaches degree m * n + m */
+	double f[MW_EXACT_MAX * (MW_EXACT_MAX + 1) + 1] = { 1 };
+	double below = 0, total = 0;
+	size_t i, k, deg = 0;
+
+	for (i = 1; i <= m; i++) {
+		size_t mul = n + i;
+
+		deg += n;
+		/* multiply by (1 - q^mul), then divide by (1 - q^i) */
+		for (k = deg + i; k >= mul; k--)
+			f[k] -= f[k - mul];
+		for (k = i; k <= deg; k++)
+			f[k] += f[k - i];
+		/* the division is exact: nothing is left above deg */
+		for (k = deg + 1; k <= deg + i; k++)
+			f[k] = 0;
+	}
+	for (k = 0; k <= m * n; k++) {
+		total += f[k];
+		if (k <= u)
+			below += f[k];
+	}
+	return below / total;
+}
+
+double rp_mann_whitney_p(const double *a, size_t na,
+			 const double *b, size_t nb)
+{
+	size_t n = na + nb, i, j;
+	struct ranked *r;
+	double ra = 0, u, mu, tie = 0, var, z, p;
+	bool ties = false;
+
+	if (!na || !nb)
+		return 1;
+	r = malloc(n * sizeof(*r));
+	if (!r)
+		return 1;
+	for (i = 0; i < na; i++)
+		r[i] = (struct ranked){ a[i], 1 };
+	for (i = 0; i < nb; i++)
+		r[na + i] = (struct ranked){ b[i], 0 };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	/* mid-ranks of tie groups, and the tie correction sum(t^3 - t) */
+	for (i = 0; i < n; i = j) {
+		double t, mid;
+
+		for (j = i + 1; j < n && !cmp_double(&r[i].v, &r[j].v); j++)
+			;
+		t = (double)(j - i);
+		mid = (double)(i + j + 1) / 2;
+		if (j - i > 1) {
+			ties = true;
+			tie += t * t * t - t;
+		}
+		for (; i < j; i++)
+			if (r[i].from_a)
+				ra += mid;
+	}
+	free(r);
+	u = ra - (double)na * (double)(na + 1) / 2;
+	mu = (double)na * (double)nb / 2;
+
+	if (!ties && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
+		/* U is symmetric about mu: use the tail nearer to u. */
+		double lo = u < mu ? u : 2 * mu - u;
+
+		p = 2 * mw_exact_cdf(na, nb, (size_t)(lo + 0.5));
+		return p > 1 ? 1 : p;
+	}
+	var = (double)na * (double)nb / 12 *
+	      ((double)(n + 1) - tie / ((double)n * (double)(n - 1)));
+	if (var <= 0)
+		return 1;	/* every value equal */
+	z = (fabs(u - mu) - 0.5) / sqrt(var);
+	if (z < 0)
+		z = 0;
+	p = 2 * norm_sf(z);
+	return p > 1 ? 1 : p;
+}
+
+double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double ma, mb, va, vb, se2, df, t;
+
+	if (na < 2 || nb < 2)
+		return 1;
+	ma = mean_of(a, na);
+	mb = mean_of(b, nb);
+	va = var_of(a, na, ma) / (double)na;
+	vb = var_of(b, nb, mb) / (double)nb;
+	se2 = va + vb;
+	if (se2 == 0 || isnan(se2))
+		return ma == mb ? 1 : 0;
+	df = se2 * se2 / (va * va / (double)(na - 1) +
+			  vb * vb / (double)(nb - 1));
+	t = (ma - mb) / sqrt(se2);
+	return student_t_p2(t, df);
+}
+
+double rp_min_detectable_effect(const double *a, size_t na,
+				const double *b, size_t nb,
+				double alpha, double power)
+{
+	double va, vb;
+
+	if (!(alpha > 0 && alpha < 1 && power > 0 && power < 1))
+		return NAN;
+	if (na < 2 || nb < 2)
+		return INFINITY;
+	va = var_of(a, na, mean_of(a, na));
+	vb = var_of(b, nb, mean_of(b, nb));
+	return (norm_ppf(1 - alpha / 2) + norm_ppf(power)) *
+	       sqrt(va / (double)na + vb / (double)nb);
+}
+
+/* ------------------------------------------------------------------ */
+/* Before/after verdict                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Below this many samples on a side, rp_compare() uses Welch's t-test: the
+ * exact rank test of 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029), while
+ * tiny samples of near-deterministic runs (QEMU -icount boots repeat to
+ * ~0.01%) are exactly what such comparisons have. From here on the rank
+ * test, robust to the outliers of timing data, decides.
+ */
+#define CMP_MIN_RANK_N	5
+#define CMP_POWER	0.8
+
+/* 100 * d / |ref|; a zero reference makes any non-zero d infinite. */
+static double pct_of(double d, double ref)
+{
+	if (ref == 0)
+		return d == 0 ? 0 : copysign(INFINITY, d);
+	return 100 * d / fabs(ref);
+}
+
+/*
+ * Verdict of b (candidate) against a (baseline):
+ *   REGRESSED/IMPROVED: p < alpha and |change of median| > allowed_pct, in
+ *	the bad/good direction per higher_is_better;
+ *   SAME: significant but within allowed_pct, or not significant while the
+ *	test could have seen allowed_pct (mde_pct <= allowed_pct, normal
+ *	approximation at power 0.8, optimistic for very small samples);
+ *   INCONCLUSIVE: fewer than 2 samples on a side, or not significant and
+ *	too noisy to exclude a change of allowed_pct.
+ */
+void rp_compare(const double *a, size_t na, const double *b, size_t nb,
+		bool higher_is_better, double allowed_pct, double alpha,
+		struct rp_cmp *out)
+{
+	double mde, ch;
+	bool sig, worse;
+
+	rp_summarize(a, na, &out->a);
+	rp_summarize(b, nb, &out->b);
+	if (na < 2 || nb < 2) {
+		out->change_pct = na && nb ?
+			pct_of(out->b.median - out->a.median, out->a.median) :
+			NAN;
+		out->p = 1;
+		out->mde_pct = INFINITY;
+		out->verdict = RP_CMP_INCONCLUSIVE;
+		return;
+	}
+	out->change_pct = pct_of(out->b.median - out->a.median, out->a.median);
+	if (na < CMP_MIN_RANK_N || nb < CMP_MIN_RANK_N)
+		out->p = rp_welch_p(a, na, b, nb);
+	else
+		out->p = rp_mann_whitney_p(a, na, b, nb);
+	mde = rp_min_detectable_effect(a, na, b, nb, alpha, CMP_POWER);
+	out->mde_pct = pct_of(mde, out->a.median);
+
+	ch = out->change_pct;
+	sig = out->p < alpha;
+	worse = higher_is_better ? ch < 0 : ch > 0;
+	if (sig && fabs(ch) > allowed_pct)
+		out->verdict = worse ? RP_CMP_REGRESSED : RP_CMP_IMPROVED;
+	else if (sig || out->mde_pct <= allowed_pct)
+		out->verdict = RP_CMP_SAME;
+	else
+		out->verdict = RP_CMP_INCONCLUSIVE;
+}
+
+const char *rp_cmp_verdict_name(enum rp_cmp_verdict v)
+{
+	switch (v) {
+	case RP_CMP_SAME:
+		return "no significant change";
+	case RP_CMP_IMPROVED:
+		return "improved";
+	case RP_CMP_REGRESSED:
+		return "regressed";
+	case RP_CMP_INCONCLUSIVE:
+		return "inconclusive";
+	}
+	return "unknown";
+}

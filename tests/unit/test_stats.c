@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of lib/stats.c: summaries, the two-sample tests and the
+ * before/after verdict, on fixed and synthetic samples. Reference values
+ * come from textbook examples (Wikipedia's Welch example, scipy's
+ * Mann-Whitney example), closed forms (Student t with 2 degrees of
+ * freedom) or exact enumeration in Python (fractions, no scipy).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest.h"
+#include "rcu_perf.h"
+
+/*
+ * Agreement to @digits significant digits (absolute near zero); prints
+ * what differs.
+ */
+static bool near(const char *what, double got, double want, int digits)
+{
+	double d = fabs(got - want);
+	double scale = fabs(want) > 1 ? fabs(want) : 1;
+
+	if (d <= pow(10, -digits) * scale || (isnan(got) && isnan(want)) ||
+	    (isinf(want) && got == want))
+		return true;
+	ksft_print_msg("%s: got %.17g want %.17g\n", what, got, want);
+	return false;
+}
+
+/* Deterministic N(mean, sd) samples: xorshift64 + Box-Muller. */
+static unsigned long long rng_state;
+
+static double rng_unit(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static void gauss(double *v, size_t n, double mean, double sd,
+		  unsigned long long seed)
+{
+	size_t i;
+
+	rng_state = seed;
+	for (i = 0; i < n; i++)
+		v[i] = mean + sd * sqrt(-2 * log(rng_unit())) *
+		       cos(2 * M_PI * rng_unit());
+}
+
+static const double v8[] = { 3, 1, 4, 1, 5, 9, 2, 6 };
+
+static bool t_samples_add_grows(void)
+{
+	struct rp_samples s = { 0 };
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		ok &= rp_samples_add(&s, i * 0.5) == 0;
+	ok &= s.n == 1000 && s.cap >= 1000 && s.v[999] == 499.5 &&
+	      s.v[17] == 8.5;
+	rp_samples_free(&s);
+	ok &= !s.v && !s.n && !s.cap;
+	rp_samples_free(&s);	/* idempotent */
+	return ok;
+}
+
+static bool t_percentile_linear_like_numpy(void)
+{
+	static const struct { double p, want; } c[] = {
+		{ 0, 1 }, { 10, 1 }, { 25, 1.75 }, { 50, 3.5 },
+		{ 90, 6.8999999999999995 }, { 100, 9 },
+		{ 33.3, 2.3309999999999995 },
+	};
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		ok &= near("percentile", rp_percentile(v8, 8, c[i].p),
+			   c[i].want, 12);
+	return ok;
+}
+
+static bool t_percentile_keeps_caller_order(void)
+{
+	double v[8];
+
+	memcpy(v, v8, sizeof(v));
+	rp_percentile(v, 8, 50);
+	return !memcmp(v, v8, sizeof(v));
+}
+
+static bool t_percentile_edges(void)
+{
+	double one = 42;
+
+	return isnan(rp_percentile(NULL, 0, 50)) &&
+	       rp_percentile(&one, 1, 0) == 42 &&
+	       rp_percentile(&one, 1, 73) == 42 &&
+	       rp_percentile(v8, 8, -5) == 1 &&
+	       rp_percentile(v8, 8, 150) == 9 &&
+	       isnan(rp_percentile(v8, 8, NAN));
+}
+
+static bool t_summarize_known_values(void)
+{
+	struct rp_summary s;
+	bool ok;
+
+	rp_summarize(v8, 8, &s);
+	ok = s.n == 8 && s.min == 1 && s.max == 9;
+	ok &= near("mean", s.mean, 3.875, 15);
+	ok &= near("stddev", s.stddev, 2.748376143938713, 14);
+	ok &= near("median", s.median, 3.5, 17);
+	ok &= near("p10", s.p10, 1, 17);
+	ok &= near("p90", s.p90, 6.8999999999999995, 14);
+	ok &= near("mad", s.mad, 2, 17);
+	/* n = 8: [x(1), x(8)] is the smallest order-statistic CI >= 95% */
+	ok &= s.ci_lo == 1 && s.ci_hi == 9;
+	return ok;
+}
+
+static bool t_summarize_empty_is_nan(void)
+{
+	struct rp_summary s;
+
+	memset(&s, 0x55, sizeof(s));
+	rp_summarize(NULL, 0, &s);
+	return s.n == 0 && isnan(s.min) && isnan(s.max) && isnan(s.mean) &&
+	       isnan(s.stddev) && isnan(s.median) && isnan(s.p10) &&
+	       isnan(s.p90) && isnan(s.mad) && isnan(s.ci_lo) &&
+	       isnan(s.ci_hi) && rp_rel_spread(&s) == 0;
+}
+
+static bool t_summarize_single_sample(void)
+{
+	struct rp_summary s;
+	double x = -2.5;
+
+	rp_summarize(&x, 1, &s);
+	return s.n == 1 && s.min == x && s.max == x && s.mean == x &&
+	       s.stddev == 0 && s.median == x && s.p10 == x && s.p90 == x &&
+	       s.mad == 0 && s.ci_lo == x && s.ci_hi == x;
+}
+
+/* Binomial order statistics: n=9 -> (2,8), n=20 -> (6,15), n=100 -> (40,61) */
+static bool t_median_ci_order_statistics(void)
+{
+	static const size_t n[] = { 5, 6, 9, 20, 100 };
+	static const double lo[] = { 1, 1, 2, 6, 40 };
+	static const double hi[] = { 5, 6, 8, 15, 61 };
+	double v[100];
+	struct rp_summary s;
+	bool ok = true;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(n); i++) {
+		/* 1..n in a scrambled order */
+		for (k = 0; k < n[i]; k++)
+			v[k] = (double)((k * 37) % n[i] + 1);
+		rp_summarize(v, n[i], &s);
+		if (s.ci_lo != lo[i] || s.ci_hi != hi[i]) {
+			ksft_print_msg("n=%zu: CI [%g, %g] want [%g, %g]\n",
+				       n[i], s.ci_lo, s.ci_hi, lo[i], hi[i]);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static bool t_rel_spread(void)
+{
+	static const double z[] = { 0, 0, 0, 1 }, zz[] = { -1, 0, 0, 1 };
+	static const double neg[] = { -10, -11, -9 };
+	struct rp_summary s;
+	bool ok;
+
+	rp_summarize(v8, 8, &s);
+	ok = near("v8", rp_rel_spread(&s), 2 / 3.5, 15);
+	rp_summarize(z, 4, &s);
+	ok &= rp_rel_spread(&s) == 0;
+	rp_summarize(zz, 4, &s);
+	ok &= isinf(rp_rel_spread(&s));
+	rp_summarize(neg, 3, &s);
+	ok &= near("negative", rp_rel_spread(&s), 0.1, 15);
+	rp_summarize(neg, 1, &s);
+	ok &= rp_rel_spread(&s) == 0;
+	return ok;
+}
+
+/* scipy.stats.mannwhitneyu docs: U = 17, exact p = 0.1111 */
+static bool t_mann_whitney_exact_scipy_example(void)
+{
+	static const double m[] = { 19, 22, 16, 29, 24 };
+	static const double f[] = { 20, 11, 17, 12 };
+
+	return near("p", rp_mann_whitney_p(m, 5, f, 4), 1 / 9.0, 12) &&
+	       near("p swapped", rp_mann_whitney_p(f, 4, m, 5), 1 / 9.0,
+		    12);
+}
+
+static bool t_mann_whitney_exact_small(void)
+{
+	static const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
+	static const double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
+	static const double c4[] = { 1.1, 2.5, 3.3, 7 };
+	static const double d5[] = { 2, 4.1, 5.2, 6.3, 8.4 };
+	static const double a7[] = { 1.5, 3.5, 9.5, 11.5, 2.25, 4.75, 6 };
+	static const double b12[] = { 2, 5, 7, 8, 10, 12, 13, 14, 15, 0.5,
+				      16, 17 };
+	bool ok;
+
+	ok = near("3v3", rp_mann_whitney_p(a3, 3, b3, 3), 0.1, 12);
+	ok &= near("4v4", rp_mann_whitney_p(b4, 4, a4, 4), 2 / 70.0, 12);
+	ok &= near("4v5", rp_mann_whitney_p(c4, 4, d5, 5),
+		   0.4126984126984127, 12);
+	ok &= near("7v12", rp_mann_whitney_p(a7, 7, b12, 12),
+		   0.08311502738747321, 12);
+	ok &= near("same", rp_mann_whitney_p(a3, 3, a3 + 1, 1), 1, 17);
+	return ok;
+}
+
+/* The largest exact case: checked against a Python recursion. */
+static bool t_mann_whitney_exact_20v20(void)
+{
+	double a[20], b[20];
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		a[i] = i * 2.0 + 0.5;
+		b[i] = i * 2.0 + 7.25;
+	}
+	return near("p", rp_mann_whitney_p(a, 20, b, 20),
+		    0.08591401998569383, 12);
+}
+
+static bool t_mann_whitney_normal_no_ties(void)
+{
+	double a[25], b[25];
+	int i;
+
+	for (i = 0; i < 25; i++) {
+		a[i] = i;
+		b[i] = i + 5.5;
+	}
+	return near("p", rp_mann_whitney_p(a, 25, b, 25),
+		    0.017925777357406487, 12);
+}
+
+/* Ties force the normal approximation with tie and continuity correction. */
+static bool t_mann_whitney_ties(void)
+{
+	static const double a[] = { 1, 2, 2, 3, 3, 3, 4 };
+	static const double b[] = { 3, 4, 4, 5, 5, 6 };
+
+	return near("p", rp_mann_whitney_p(a, 7, b, 6),
+		    0.012999854364387314, 12);
+}
+
+static bool t_mann_whitney_degenerate(void)
+{
+	static const double c[] = { 7, 7, 7, 7 };
+	double p = rp_mann_whitney_p(c, 4, c, 3);
+
+	return rp_mann_whitney_p(c, 0, c, 4) == 1 &&
+	       rp_mann_whitney_p(c, 4, NULL, 0) == 1 && p == 1;
+}
+
+/* Wikipedia "Welch's t-test", example 1: t = -2.46, df = 25.0, p = 0.021 */
+static bool t_welch_wikipedia_example(void)
+{
+	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9,
+				    20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7,
+				    21.4 };
+	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8,
+				    22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5,
+				    24.4 };
+
+	return near("p", rp_welch_p(a, 15, b, 15), 0.02137800146286173,
+		    9);
+}
+
+static bool t_welch_small_unequal(void)
+{
+	static const double a[] = { 1, 2, 3 }, b[] = { 2, 4, 6, 8 };
+
+	/* t = -2.1213, df = 4.0755 */
+	return near("p", rp_welch_p(a, 3, b, 4), 0.09991286431180957, 9);
+}
+
+/* df = 2 has a closed form: p(|t| = 2) = 1 - 2 / sqrt(6) */
+static bool t_welch_t_cdf_closed_form(void)
+{
+	double a[] = { 0, 2 };
+	double b[] = { 2 * M_SQRT2, 2 + 2 * M_SQRT2 };
+
+	return near("p", rp_welch_p(a, 2, b, 2), 1 - 2 / sqrt(6), 12);
+}
+
+/* One zero-variance side: df = nb - 1 */
+static bool t_welch_one_constant_side(void)
+{
+	static const double a[] = { 5, 5, 5 }, b[] = { 4, 6.5, 7, 5.5, 8 };
+
+	return near("p", rp_welch_p(a, 3, b, 5), 0.15325877700283252, 9);
+}
+
+static bool t_welch_degenerate(void)
+{
+	static const double c5[] = { 5, 5, 5 }, c6[] = { 6, 6 };
+
+	return rp_welch_p(c5, 1, v8, 8) == 1 &&
+	       rp_welch_p(v8, 8, c5, 0) == 1 &&
+	       rp_welch_p(c5, 3, c5, 2) == 1 &&
+	       rp_welch_p(c5, 3, c6, 2) == 0;
+}
+
+static bool t_min_detectable_effect(void)
+{
+	static const double a[] = { 1, 2, 3 }, b[] = { 2, 4, 6, 8 };
+	/* sqrt(var_a / 3 + var_b / 4) */
+	double se = sqrt(1 / 3.0 + 20 / 3.0 / 4);
+	bool ok;
+
+	ok = near("a=.05 pw=.8", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.8),
+		  3.962039811599345, 12);
+	/* other branches of the inverse normal CDF */
+	ok &= near("z(.999)", rp_min_detectable_effect(a, 3, b, 4, 0.002, 0.5),
+		   3.090232306167813 * se, 12);
+	ok &= near("z(.75) z(1-1e-6)",
+		   rp_min_detectable_effect(a, 3, b, 4, 0.5, 0.999999),
+		   (0.6744897501960817 + 4.753424308817089) * se, 12);
+	/* power < 0.5 is pointless but exercises the lower tail */
+	ok &= near("z(.001)", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.001),
+		   (1.9599639845400536 - 3.090232306167813) * se, 12);
+	ok &= isinf(rp_min_detectable_effect(a, 1, b, 4, 0.05, 0.8));
+	ok &= isnan(rp_min_detectable_effect(a, 3, b, 4, 0, 0.8));
+	ok &= isnan(rp_min_detectable_effect(a, 3, b, 4, 0.05, 1));
+	return ok;
+}
+
+static bool verdict_is(const char *what, const struct rp_cmp *c,
+		       enum rp_cmp_verdict want)
+{
+	if (c->verdict == want)
+		return true;
+	ksft_print_msg("%s: %s (change %.3f%% p %.3g mde %.3f%%), want %s\n",
+		       what, rp_cmp_verdict_name(c->verdict), c->change_pct,
+		       c->p, c->mde_pct, rp_cmp_verdict_name(want));
+	return false;
+}
+
+static bool t_cmp_clear_shift_regressed(void)
+{
+	double a[30], b[30];
+	struct rp_cmp c;
+
+	gauss(a, 30, 100, 3, 1);
+	gauss(b, 30, 120, 3, 2);
+	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
+	return verdict_is("latency +20%", &c, RP_CMP_REGRESSED) &&
+	       near("change", c.change_pct, 100 * (c.b.median / c.a.median - 1),
+		    12) && c.a.n == 30 && c.b.n == 30 && c.p < 0.000001;
+}
+
+static bool t_cmp_clear_shift_improved(void)
+{
+	double a[30], b[30], hi[30];
+	struct rp_cmp c, d;
+
+	gauss(a, 30, 100, 3, 3);
+	gauss(b, 30, 80, 3, 4);
+	gauss(hi, 30, 120, 3, 5);
+	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
+	rp_compare(a, 30, hi, 30, true, 5, 0.05, &d);
+	return verdict_is("latency -20%", &c, RP_CMP_IMPROVED) &&
+	       verdict_is("throughput +20%", &d, RP_CMP_IMPROVED);
+}
+
+static bool t_cmp_throughput_drop_regressed(void)
+{
+	double a[20], b[20];
+	struct rp_cmp c;
+
+	gauss(a, 20, 1000, 10, 6);
+	gauss(b, 20, 900, 10, 7);
+	rp_compare(a, 20, b, 20, true, 5, 0.05, &c);
+	return verdict_is("throughput -10%", &c, RP_CMP_REGRESSED) &&
+	       c.change_pct < -5;
+}
+
+static bool t_cmp_no_shift_same(void)
+{
+	double a[30], b[30];
+	struct rp_cmp c;
+
+	gauss(a, 30, 100, 1, 8);
+	gauss(b, 30, 100, 1, 9);
+	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
+	return verdict_is("no shift", &c, RP_CMP_SAME) && c.mde_pct < 5;
+}
+
+/* A real but tiny change (1%) is not a regression at allowed 5%. */
+static bool t_cmp_significant_within_allowed_same(void)
+{
+	double a[30], b[30];
+	struct rp_cmp c;
+
+	gauss(a, 30, 100, 0.2, 10);
+	gauss(b, 30, 101, 0.2, 11);
+	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
+	return verdict_is("+1%", &c, RP_CMP_SAME) && c.p < 0.05;
+}
+
+static bool t_cmp_too_few_samples_inconclusive(void)
+{
+	static const double a[] = { 100 }, b[] = { 200, 201, 199 };
+	struct rp_cmp c, d;
+
+	rp_compare(a, 1, b, 3, false, 5, 0.05, &c);
+	rp_compare(b, 3, a, 0, false, 5, 0.05, &d);
+	return verdict_is("1 vs 3", &c, RP_CMP_INCONCLUSIVE) &&
+	       verdict_is("3 vs 0", &d, RP_CMP_INCONCLUSIVE) &&
+	       near("change", c.change_pct, 100, 12) &&
+	       isnan(d.change_pct) && d.b.n == 0 && isinf(c.mde_pct);
+}
+
+static bool t_cmp_noisy_inconclusive(void)
+{
+	double a[6], b[6];
+	struct rp_cmp c;
+
+	gauss(a, 6, 100, 30, 12);
+	gauss(b, 6, 100, 30, 13);
+	rp_compare(a, 6, b, 6, false, 5, 0.05, &c);
+	return verdict_is("30% noise", &c, RP_CMP_INCONCLUSIVE) &&
+	       c.mde_pct > 5;
+}
+
+/* QEMU -icount boots: ~0.01% noise, 3 runs each, 5% slower */
+static bool t_cmp_3v3_deterministic_regressed(void)
+{
+	static const double a[] = { 1.2345, 1.2346, 1.2344 };
+	static const double b[] = { 1.2962, 1.2963, 1.2961 };
+	struct rp_cmp c;
+
+	rp_compare(a, 3, b, 3, false, 2, 0.05, &c);
+	return verdict_is("3v3 +5%", &c, RP_CMP_REGRESSED) &&
+	       near("change", c.change_pct, 100 * (1.2962 / 1.2345 - 1),
+		    12);
+}
+
+static bool t_cmp_3v3_identical_same(void)
+{
+	static const double a[] = { 1.2345, 1.2346, 1.2344 };
+	static const double b[] = { 1.2344, 1.2345, 1.2346 };
+	static const double k[] = { 2, 2, 2 }, k5[] = { 2.1, 2.1, 2.1 };
+	struct rp_cmp c, d, e;
+
+	rp_compare(a, 3, b, 3, false, 2, 0.05, &c);
+	/* perfectly repeatable: zero variance on both sides */
+	rp_compare(k, 3, k, 3, false, 2, 0.05, &d);
+	rp_compare(k, 3, k5, 3, false, 2, 0.05, &e);
+	return verdict_is("3v3 same", &c, RP_CMP_SAME) &&
+	       verdict_is("constant", &d, RP_CMP_SAME) &&
+	       verdict_is("constant +5%", &e, RP_CMP_REGRESSED);
+}
+
+static bool t_cmp_verdict_names(void)
+{
+	return !strcmp(rp_cmp_verdict_name(RP_CMP_SAME),
+		       "no significant change") &&
+	       !strcmp(rp_cmp_verdict_name(RP_CMP_IMPROVED), "improved") &&
+	       !strcmp(rp_cmp_verdict_name(RP_CMP_REGRESSED), "regressed") &&
+	       !strcmp(rp_cmp_verdict_name(RP_CMP_INCONCLUSIVE),
+		       "inconclusive");
+}
+
+/* NaNs are not meaningful input, but must neither crash nor hang. */
+static bool t_nan_input_survives(void)
+{
+	double v[] = { 1, NAN, 3, NAN, 2 };
+	struct rp_summary s;
+	struct rp_cmp c;
+
+	rp_summarize(v, 5, &s);
+	rp_mann_whitney_p(v, 5, v8, 8);
+	rp_welch_p(v, 5, v8, 8);
+	rp_compare(v, 5, v8, 8, false, 5, 0.05, &c);
+	return s.n == 5 && s.min == 1;
+}
+
+static const struct {
+	const char *name;
+	bool (*fn)(void);
+} cases[] = {
+#define CASE(f)	{ #f + 2, f }
+	CASE(t_samples_add_grows),
+	CASE(t_percentile_linear_like_numpy),
+	CASE(t_percentile_keeps_caller_order),
+	CASE(t_percentile_edges),
+	CASE(t_summarize_known_values),
+	CASE(t_summarize_empty_is_nan),
+	CASE(t_summarize_single_sample),
+	CASE(t_median_ci_order_statistics),
+	CASE(t_rel_spread),
+	CASE(t_mann_whitney_exact_scipy_example),
+	CASE(t_mann_whitney_exact_small),
+	CASE(t_mann_whitney_exact_20v20),
+	CASE(t_mann_whitney_normal_no_ties),
+	CASE(t_mann_whitney_ties),
+	CASE(t_mann_whitney_degenerate),
+	CASE(t_welch_wikipedia_example),
+	CASE(t_welch_small_unequal),
+	CASE(t_welch_t_cdf_closed_form),
+	CASE(t_welch_one_constant_side),
+	CASE(t_welch_degenerate),
+	CASE(t_min_detectable_effect),
+	CASE(t_cmp_clear_shift_regressed),
+	CASE(t_cmp_clear_shift_improved),
+	CASE(t_cmp_throughput_drop_regressed),
+	CASE(t_cmp_no_shift_same),
+	CASE(t_cmp_significant_within_allowed_same),
+	CASE(t_cmp_too_few_samples_inconclusive),
+	CASE(t_cmp_noisy_inconclusive),
+	CASE(t_cmp_3v3_deterministic_regressed),
+	CASE(t_cmp_3v3_identical_same),
+	CASE(t_cmp_verdict_names),
+	CASE(t_nan_input_survives),
+#undef CASE
+};
+
+int main(void)
+{
+	size_t i;
+
+	ksft_print_header();
+	ksft_set_plan(ARRAY_SIZE(cases));
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		ksft_test_result(cases[i].fn(), "stats_%s\n", cases[i].name);
+	ksft_finished();
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU-count sweeps, scaling efficiency and GNU time reports, shared by
+ * dcache_scaling, kernbench and their unit tests.
+ *
+ * The report format is the one of the dcache_rcu evidence (kernbench,
+ * average of 5 runs): "Elapsed: 19.622s User: 193.366s System: 42.498s
+ * CPU: 1201.6%". GNU time prints two decimals per run and an integer
+ * CPU percentage; the averages of five such runs have three decimals and
+ * one decimal, which is why the seed reads that way.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcu_perf.h"
+
+int rp_sweep_points(int max, int *pts, int cap)
+{
+	int n = 0, c;
+
+	if (max < 1 || cap < 1)
+		return 0;
+	for (c = 1; c < max && n < cap - 1; c *= 2)
+		pts[n++] = c;
+	pts[n++] = max;
+	return n;
+}
+
+double rp_efficiency(double ops_n, double ops_1, int n)
+{
+	if (n < 1 || !(ops_1 > 0) || !(ops_n >= 0) || !isfinite(ops_n) ||
+	    !isfinite(ops_1))
+		return NAN;
+	return ops_n / (n * ops_1);
+}
+
+/* Strict number at s (no sign): the value and the first byte after it. */
+static int num_at(const char *s, double *v, const char **end)
+{
+	char *e;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*v = strtod(s, &e);
+	if (errno || e == s || !isfinite(*v))
+		return -1;
+	*end = e;
+	return 0;
+}
+
+/*
+ * Durations as GNU time and shells print them: "4.58", "0:04.58" (m:ss),
+ * "1:02:03.5" (h:mm:ss), "0m4.580s" (the shell keyword). Whole string.
+ */
+static int parse_duration(const char *s, double *out)
+{
+	double v, acc = 0;
+	const char *e;
+	int fields = 0;
+
+	if (strchr(s, 'm') && s[strlen(s) - 1] == 's') {
+		if (num_at(s, &v, &e) || *e != 'm')
+			return -1;
+		acc = v * 60;
+		if (num_at(e + 1, &v, &e) || strcmp(e, "s"))
+			return -1;
+		*out = acc + v;
+		return 0;
+	}
+	for (;;) {
+		if (num_at(s, &v, &e) || ++fields > 3)
+			return -1;
+		acc = acc * 60 + v;
+		if (*e == '\0')
+			break;
+		if (*e != ':')
+			return -1;
+		s = e + 1;
+	}
+	*out = acc;
+	return 0;
+}
+
+/* Copy the next line of *p into buf (trimmed); false at the end. */
+static bool next_line(const char **p, char *buf, size_t len)
+{
+	const char *s = *p, *nl;
+	size_t n;
+
+	if (!*s)
+		return false;
+	nl = strchr(s, '\n');
+	n = nl ? (size_t)(nl - s) : strlen(s);
+	*p = nl ? nl + 1 : s + n;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* "3.46user 0.61system 0:04.58elapsed 89%CPU (...)": GNU's default. */
+static int parse_default_line(const char *l, struct rp_time *t)
+{
+	char el[64];
+	const char *e;
+	double pct;
+	size_t n;
+
+	if (num_at(l, &t->user, &e) || strncmp(e, "user ", 5))
+		return -1;
+	if (num_at(e + 5, &t->sys, &e) || strncmp(e, "system ", 7))
+		return -1;
+	l = e + 7;
+	e = strstr(l, "elapsed ");
+	n = e ? (size_t)(e - l) : 0;
+	if (!n || n >= sizeof(el))
+		return -1;
+	memcpy(el, l, n);
+	el[n] = '\0';
+	if (parse_duration(el, &t->elapsed))
+		return -1;
+	l = e + 8;
+	if (!strncmp(l, "?%CPU", 5))
+		t->cpu_pct = NAN;
+	else if (!num_at(l, &pct, &e) && !strncmp(e, "%CPU", 4))
+		t->cpu_pct = pct;
+	else
+		return -1;
+	return 0;
+}
+
+enum { HAVE_E = 1, HAVE_U = 2, HAVE_S = 4 };
+
+/* "real 4.58" (-p) or "real\t0m4.580s" (shell); "user", "sys" alike. */
+static int parse_posix_line(const char *l, struct rp_time *t)
+{
+	static const char *const key[] = { "real", "user", "sys" };
+	double *const dst[] = { &t->elapsed, &t->user, &t->sys };
+	size_t i, k;
+
+	for (i = 0; i < 3; i++) {
+		k = strlen(key[i]);
+		if (strncmp(l, key[i], k) || !isspace((unsigned char)l[k]))
+			continue;
+		l += k;
+		while (isspace((unsigned char)*l))
+			l++;
+		return parse_duration(l, dst[i]) ? -1 : 1 << i;
+	}
+	return 0;
+}
+
+/* GNU time -v: "User time (seconds): 3.46" and friends. */
+static int parse_verbose_line(const char *l, struct rp_time *t)
+{
+	static const char el[] = "Elapsed (wall clock) time (h:mm:ss or m:ss): ";
+	double v;
+	const char *e;
+
+	if (!strncmp(l, "User time (seconds): ", 21))
+		return parse_duration(l + 21, &t->user) ? -1 : HAVE_U;
+	if (!strncmp(l, "System time (seconds): ", 23))
+		return parse_duration(l + 23, &t->sys) ? -1 : HAVE_S;
+	if (!strncmp(l, el, sizeof(el) - 1))
+		return parse_duration(l + sizeof(el) - 1, &t->elapsed) ?
+			-1 : HAVE_E;
+	if (!strncmp(l, "Percent of CPU this job got: ", 29)) {
+		l += 29;
+		if (!strcmp(l, "?%"))
+			return 0;
+		if (num_at(l, &v, &e) || strcmp(e, "%"))
+			return -1;
+		t->cpu_pct = v;
+		return 0;
+	}
+	if (!strncmp(l, "Exit status: ", 13)) {
+		if (num_at(l + 13, &v, &e) || *e || v != (int)v)
+			return -1;
+		t->status = (int)v;
+	}
+	return 0;
+}
+
+int rp_time_parse(const char *text, struct rp_time *t, char *err,
+		  size_t errlen)
+{
+	const char *p = text;
+	char line[512];
+	int have = 0, lineno = 0, r;
+	double v;
+	const char *e;
+
+	memset(t, 0, sizeof(*t));
+	t->cpu_pct = NAN;
+	while (next_line(&p, line, sizeof(line))) {
+		lineno++;
+		if (!strncmp(line, "Command exited with non-zero status ", 36)) {
+			if (num_at(line + 36, &v, &e) || *e)
+				goto bad;
+			t->status = (int)v;
+			continue;
+		}
+		if (!strncmp(line, "Command terminated by signal ", 29)) {
+			if (num_at(line + 29, &v, &e) || *e)
+				goto bad;
+			t->status = 128 + (int)v;
+			continue;
+		}
+		if (strstr(line, "user ") && strstr(line, "elapsed ")) {
+			if (parse_default_line(line, t))
+				goto bad;
+			have = HAVE_E | HAVE_U | HAVE_S;
+			continue;
+		}
+		r = parse_posix_line(line, t);
+		if (!r)
+			r = parse_verbose_line(line, t);
+		if (r < 0)
+			goto bad;
+		have |= r;
+	}
+	if (have != (HAVE_E | HAVE_U | HAVE_S)) {
+		snprintf(err, errlen, "no GNU time report (missing:%s%s%s)",
+			 have & HAVE_E ? "" : " elapsed",
+			 have & HAVE_U ? "" : " user",
+			 have & HAVE_S ? "" : " system");
+		return -1;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "line %d: malformed GNU time line \"%.60s\"",
+		 lineno, line);
+	return -1;
+}
+
+static double cpu_pct_of(const struct rp_time *t)
+{
+	if (!isnan(t->cpu_pct))
+		return t->cpu_pct;
+	return t->elapsed > 0 ? 100 * (t->user + t->sys) / t->elapsed : NAN;
+}
+
+void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg)
+{
+	int i;
+
+	memset(avg, 0, sizeof(*avg));
+	if (n < 1) {
+		avg->elapsed = NAN;
+		avg->user = NAN;
+		avg->sys = NAN;
+		avg->cpu_pct = NAN;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		avg->elapsed += runs[i].elapsed;
+		avg->user += runs[i].user;
+		avg->sys += runs[i].sys;
+		avg->cpu_pct += cpu_pct_of(&runs[i]);
+		if (runs[i].status)
+			avg->status = runs[i].status;
+	}
+	avg->elapsed /= n;
+	avg->user /= n;
+	avg->sys /= n;
+	avg->cpu_pct /= n;
+}
+
+int rp_time_format(char *buf, size_t len, const struct rp_time *avg)
+{
+	return snprintf(buf, len,
+			"Elapsed: %.3fs User: %.3fs System: %.3fs CPU: %.1f%%",
+			avg->elapsed, avg->user, avg->sys, cpu_pct_of(avg));
+}
+
+int rp_time_format_run(char *buf, size_t len, const struct rp_time *t)
+{
+	return snprintf(buf, len, "real %.2fs user %.2fs sys %.2fs CPU %.0f%%",
+			t->elapsed, t->user, t->sys, cpu_pct_of(t));
+}
+
+double rp_time_system_share(const struct rp_time *t)
+{
+	double cpu = t->user + t->sys;
+
+	return cpu > 0 ? t->sys / cpu : NAN;
+}
