@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guard on real knobs: gp_throttle runs with the FQS delays injected
+# (--knob) and is killed while it switches tracers. SIGTERM and SIGINT
+# restore jiffies_till_first/next_fqs, current_tracer and tracing_on and
+# leave no state file; SIGKILL leaves them changed, and the next run of a
+# suite program repairs them and says so in a "# repaired" line.
+#
+# current_tracer and tracing_on are read through a private tracefs mount:
+# another program unmounting /sys/kernel/tracing cannot hide them from us.
+# The test holds the suite's lock throughout and its runs use a private
+# state dir (and lock): no other suite program runs meanwhile, none repairs
+# the SIGKILLed run before ours does. The EXIT trap puts everything back by
+# hand in case the guard did not.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+tfs=$(mktemp -d /tmp/rp_t21_tracefs.XXXXXX)
+prog=$RP_BIN/gp_throttle
+fqs=/sys/module/rcutree/parameters
+inject=(--knob "$fqs/jiffies_till_first_fqs=50" --knob "$fqs/jiffies_till_next_fqs=50")
+# Short and noise-proof: this is about the guard, not the measurement.
+fast=(--set samples=10 --set min_samples=5 --set time_budget=30
+      --set idle_busy_max=100)
+lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
+export RCU_PERF_STATE_DIR=$tmp/state
+echo "TAP version 13"
+echo "1..8"
+
+if [ "$(id -u)" != 0 ]; then
+	for i in $(seq 8); do t_skip "guard live $i" "needs root"; done
+	rmdir "$tfs"
+	exit 0
+fi
+mount -t tracefs nodev "$tfs" 2>/dev/null || { rmdir "$tfs"; tfs=; }
+
+# The kernel state this test must leave as found; current_tracer and
+# tracing_on as seen through our own mount.
+state() {
+	t_knob_snapshot | grep -v '^/sys/kernel/tracing/'
+	[ -n "$tfs" ] && echo "current_tracer=$(cat "$tfs/current_tracer")" &&
+		echo "tracing_on=$(cat "$tfs/tracing_on")"
+}
+# Safety net: write back whatever differs from the first snapshot ($orig).
+cleanup() {
+	local line k v
+	while IFS= read -r line; do
+		k=${line%%=*} v=${line#*=}
+		case $k in
+		/sys/devices/system/cpu/online) continue ;;
+		current_tracer | tracing_on) [ -n "$tfs" ] && k=$tfs/$k ;;
+		esac
+		[ -w "$k" ] && [ "$(cat "$k")" != "$v" ] && echo "$v" >"$k"
+	done <<<"$orig"
+	if [ -n "$tfs" ]; then
+		umount "$tfs" 2>/dev/null || umount -l "$tfs"
+		rmdir "$tfs"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# A suite program killed by SIGKILL elsewhere leaves knobs changed until
+# the next run: let one (a run without time to measure) repair them first.
+RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set quick_time_budget=0 \
+	>"$tmp/pre.log" 2>&1
+grep '^# repaired' "$tmp/pre.log"
+# Then hold the suite's lock ourselves for the whole test (our runs use a
+# private one): no other suite program changes knobs, or mounts and
+# unmounts /sys/kernel/tracing, under our feet, and our injected slowdown
+# does not disturb anybody's measurement.
+mkdir -p "$lockdir"
+exec {glock}>>"$lockdir/lock"
+flock -w 600 $glock || t_note "could not take $lockdir/lock"
+orig=$(state)
+# Start from current_tracer=blk: gp_throttle leaves it at nop between
+# switches, so a restore that forgot it would show.
+[ -n "$tfs" ] && grep -qw blk "$tfs/available_tracers" &&
+	echo blk >"$tfs/current_tracer"
+before=$(state)
+t_note "before: ${before//$'\n'/ }"
+
+unchanged() {
+	local now
+	now=$(state)
+	[ "$now" = "$before" ] && return 0
+	diff <(echo "$before") <(echo "$now") | sed 's/^/# changed: /'
+	return 1
+}
+
+# start LOG [ENV...]: gp_throttle with the injected knobs in the background
+# (pid in $pid); returns once it times tracer switches, the middle of a run;
+# $mid tells what the knobs were then.
+start() {
+	local log=$1 i
+	shift
+	env "$@" "$prog" --verbose "${fast[@]}" "${inject[@]}" >"$log" 2>&1 &
+	pid=$!
+	for i in $(seq 400); do
+		grep -q '^tracer ' "$log" && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	mid=$(cat $fqs/jiffies_till_first_fqs $fqs/jiffies_till_next_fqs | tr '\n' ' ')
+	[ -n "$tfs" ] && mid+="tracer=$(cat "$tfs/current_tracer") on=$(cat "$tfs/tracing_on")"
+}
+
+# stop SIG: send SIG, wait; T_RC = exit status.
+stop() {
+	kill -"$1" $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	# shellcheck disable=SC2034 # read by the t_check evals
+	T_RC=$?
+}
+
+# 1-2. SIGTERM: the guard restores and re-raises.
+start "$tmp/term.log"
+t_note "mid-run: $mid"
+stop TERM
+t_show "$tmp/term.log" | grep -vE '^# [a-z]+ [a-z_]+ [0-9]+ [0-9.]+ ms$'
+t_check "SIGTERM mid-run: it was measuring with the knobs injected" \
+	eval 'grep -q "^tracer " "$tmp/term.log" && test "${mid%% *}" = 50'
+t_check "SIGTERM: fqs, current_tracer, tracing_on restored, status 143, no state file" \
+	eval 'unchanged && test "$T_RC" = 143 && ! ls "$RCU_PERF_STATE_DIR"/state.* 2>/dev/null'
+
+# 3-4. SIGINT (a background job ignores SIGINT unless told otherwise).
+start "$tmp/int.log" --default-signal=INT
+t_note "mid-run: $mid"
+stop INT
+t_show "$tmp/int.log" | grep -vE '^# [a-z]+ [a-z_]+ [0-9]+ [0-9.]+ ms$'
+t_check "SIGINT mid-run: it was measuring with the knobs injected" \
+	eval 'grep -q "^tracer " "$tmp/int.log" && test "${mid%% *}" = 50'
+t_check "SIGINT: fqs, current_tracer, tracing_on restored, status 130, no state file" \
+	eval 'unchanged && test "$T_RC" = 130 && ! ls "$RCU_PERF_STATE_DIR"/state.* 2>/dev/null'
+
+# 5-8. SIGKILL: nothing runs in the victim; the next run repairs.
+start "$tmp/kill.log"
+t_note "mid-run: $mid"
+stop KILL
+t_show "$tmp/kill.log" | grep -vE '^# [a-z]+ [a-z_]+ [0-9]+ [0-9.]+ ms$'
+killed=$pid
+t_check "SIGKILL mid-run: knobs left changed, state file left" \
+	eval 'test "$(cat $fqs/jiffies_till_first_fqs)" = 50 &&
+	      test -s "$RCU_PERF_STATE_DIR/state.$killed"'
+t_note "after SIGKILL: $(state | tr '\n' ' ')"
+t_run "$tmp/repair.log" "$prog" --quick --set quick_samples=2 \
+	--set min_samples=2 --set quick_time_budget=1 --set idle_busy_max=100
+t_check "next run says what it repaired in '# repaired' lines" eval \
+	'grep -q "^# repaired $fqs/jiffies_till_first_fqs = 1 (left by pid $killed)" "$tmp/repair.log" &&
+	 grep -q "^# repaired $fqs/jiffies_till_next_fqs = 1 (left by pid $killed)" "$tmp/repair.log"'
+t_check "after the repairing run: fqs, current_tracer, tracing_on as found" unchanged
+t_check "the repairing run removed the dead run's state file" \
+	test ! -e "$RCU_PERF_STATE_DIR/state.$killed"
