@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# gp_expedited on the running kernel: the expedited/normal latency check
+# passes as the kernel is, fails when /sys/kernel/rcu_normal=1 turns
+# expedited grace periods back into normal ones, reports an error (not a
+# verdict) when too few samples were taken, and every run - including one
+# killed by SIGTERM in the middle - leaves rcu_expedited and rcu_normal as
+# found. Bad options exit 2 and change nothing.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prog=$RP_BIN/gp_expedited
+check=expedited_gp_ratio
+echo "TAP version 13"
+echo "1..9"
+# Only what this program may change: other programs running meanwhile
+# (under the rcu_perf lock) may change the tracer or the FQS delays.
+RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal"
+before=$(t_knob_snapshot)
+
+# 1. Healthy: passes, two metrics with counters in the JSON.
+t_run "$tmp/ok.log" "$prog" --quick --json "$tmp/ok.json"
+if [ "$T_RC" = 4 ]; then
+	why=$(grep -m1 -o '# SKIP.*' "$tmp/ok.log")
+	for i in $(seq 9); do t_skip "gp_expedited $i" "${why:-skipped}"; done
+	exit 0
+fi
+t_check "healthy kernel: $check passes, exit 0" \
+	test "$T_RC" = 0 -a "$(ktap_result "$tmp/ok.log" $check)" = pass
+t_check "KTAP well-formed, rcu_normal and cmdline RCU parameters reported" \
+	eval 'ktap_valid "$tmp/ok.log" && grep -q "^# rcu_normal: 0" "$tmp/ok.log" &&
+	      grep -q "^# cmdline_rcu: " "$tmp/ok.log"'
+t_check "JSON: both latency distributions with counters per op" \
+	eval 'grep -q "membarrier.normal.latency" "$tmp/ok.json" &&
+	      grep -q "membarrier.expedited.latency" "$tmp/ok.json" &&
+	      grep -q "context_switches" "$tmp/ok.json"'
+
+# 2. Injected: rcu_normal=1 makes expedited GPs normal ones.
+t_run "$tmp/inj.log" "$prog" --quick --knob /sys/kernel/rcu_normal=1
+t_check "rcu_normal=1: $check fails, exit 1" \
+	test "$T_RC" = 1 -a "$(ktap_result "$tmp/inj.log" $check)" = fail
+t_check "rcu_expedited and rcu_normal left as found" t_knobs_unchanged "$before"
+
+# 3. Soundness: too few samples is an error, not a verdict.
+t_run "$tmp/few.log" "$prog" --quick --set quick_samples=4
+t_check "too few samples: error result, exit 1" \
+	test "$T_RC" = 1 -a "$(ktap_result "$tmp/few.log" $check)" = error
+
+# 4. Bad input: exit 2, one line, nothing changed.
+t_run "$tmp/bad.log" "$prog" --no-such-option
+r1=$T_RC
+t_run "$tmp/bad2.log" "$prog" --set expedited_ratio=abc
+t_check "bad option / bad value: exit 2 with a one-line message" \
+	test "$r1" = 2 -a "$T_RC" = 2 -a "$(wc -l <"$tmp/bad.log")" = 1
+t_check "bad input left the knobs as found" t_knobs_unchanged "$before"
+
+# 5. SIGTERM in the middle of a long injected run: knobs restored.
+"$prog" --set samples=5000 --set time_budget=600 \
+	--knob /sys/kernel/rcu_normal=1 >"$tmp/kill.log" 2>&1 &
+pid=$!
+for i in $(seq 600); do	# waits for the lock if another program holds it
+	grep -q '^# rcu_normal: 1' "$tmp/kill.log" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.5
+done
+sleep 0.5
+mid=$(cat /sys/kernel/rcu_normal)
+kill -TERM $pid 2>/dev/null
+wait $pid
+t_show "$tmp/kill.log"
+t_note "rcu_normal while running: $mid"
+t_check "killed by SIGTERM while measuring: knobs restored" \
+	eval 'test "$mid" = 1 && t_knobs_unchanged "$before"'
