@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# boot_ab, the A/B boot-time tool. Bad input is a one-line error (exit 2)
+# and a missing emulator a skip. Then real QEMU boots of Debian's cloud
+# kernel ($RP_CLOUD_KERNEL, "make cloud-kernel") in virtual time (-icount):
+# rcupdate.rcu_normal=1, which keeps grace periods normal while the kernel
+# boots, is reported as a regression against the default boot (~+4.5%); an
+# identical A/B as no significant change; a boot that panics or hangs as an
+# error, not a verdict. ~45 boots, two at a time: ~2-4 minutes.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ab=$RP_BIN/boot_ab
+kernel=${RP_CLOUD_KERNEL:-}
+echo "TAP version 13"
+echo "1..17"
+before=$(t_knob_snapshot)
+# No --quick from the environment: the tests set the number of boots.
+unset RCU_PERF_QUICK KERNEL QEMU
+
+# usage_error DESC ARGS...: exit 2, one line on stderr, nothing on stdout.
+usage_error() {
+	local d=$1; shift
+	"$ab" "$@" >"$tmp/u.out" 2>"$tmp/u.err"
+	local rc=$? lines
+	lines=$(wc -l <"$tmp/u.err")
+	if [ $rc = 2 ] && [ "$lines" = 1 ] && [ ! -s "$tmp/u.out" ] &&
+	   grep -q '^boot_ab: ' "$tmp/u.err"; then
+		t_note "$(cat "$tmp/u.err")"
+		t_ok "usage: $d"
+	else
+		t_note "exit $rc, $lines stderr lines:"
+		t_show "$tmp/u.err"
+		t_show "$tmp/u.out"
+		t_fail "usage: $d"
+	fi
+}
+
+usage_error "unknown option" --bogus
+usage_error "option without its value" --kernel
+usage_error "unreadable kernel image" --kernel /nonexistent/vmlinuz
+echo "not a kernel" >"$tmp/vmlinuz"
+usage_error "runs=0" --set runs=0 --kernel "$tmp/vmlinuz"
+usage_error "newline in a command line" --append-b $'a\nb'
+usage_error "dynamically linked busybox" --busybox /bin/true
+RCU_PERF_BOOT_TIMEOUT=soon usage_error "bad number in the environment"
+
+# No emulator: a skip with the reason, exit 4.
+t_run "$tmp/noqemu.log" env PATH=/nonexistent "$ab" --kernel "$tmp/vmlinuz" \
+	--busybox /bin/busybox
+t_check "no qemu-system-x86_64 in PATH: skip (exit 4)" \
+	test "$T_RC" = 4 -a "$(ktap_result "$tmp/noqemu.log" boot_time_change)" = skip
+
+live=""
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+	live="no cloud kernel (make cloud-kernel; offline?)"
+elif ! command -v qemu-system-x86_64 >/dev/null; then
+	live="no qemu-system-x86_64"
+elif [ ! -x /bin/busybox ]; then
+	live="no /bin/busybox (busybox-static)"
+fi
+if [ -n "$live" ]; then
+	for t in "boot failure" "initramfs" "boot timeout" "regression" \
+		 "identical" "icount" "json" "wall" "knobs"; do
+		t_skip "live: $t" "$live"
+	done
+	exit 0
+fi
+t_note "kernel: $(readlink -f "$kernel")"
+
+# A side that panics (no init, no root device) is an error; the logs stay.
+t_run "$tmp/panic.log" "$ab" --kernel "$kernel" --set runs=1 \
+	--append-b rdinit=/nonexistent --logdir "$tmp/panic"
+panic_ok() {
+	[ "$T_RC" = 1 ] && [ -s "$tmp/panic/boot-01-B.serial" ] &&
+	[ "$(ktap_result "$tmp/panic.log" boot_time_change)" = error ] &&
+	grep -q 'boot 2 (B) failed: .*Kernel panic' "$tmp/panic.log"
+}
+t_check "live: boot failure: error, not a verdict" panic_ok
+
+# The initramfs generated in C is a valid newc archive with the guest init.
+cpio -it <"$tmp/panic/initramfs.cpio" >"$tmp/cpio.txt" 2>/dev/null
+t_check "live: initramfs: newc archive with init, busybox, console" \
+	test "$(sort "$tmp/cpio.txt" | tr '\n' ' ')" = "bin bin/busybox dev dev/console init "
+
+t_run "$tmp/timeout.log" "$ab" --kernel "$kernel" --set runs=1 --logdir "$tmp/to" \
+	--set boot_timeout=2
+timeout_ok() {
+	[ "$T_RC" = 1 ] && grep -q 'timed out after 2 s' "$tmp/timeout.log" &&
+	[ "$(ktap_result "$tmp/timeout.log" boot_time_change)" = error ]
+}
+t_check "live: boot timeout: error, not a verdict" timeout_ok
+
+# The injected regression: no expedited grace periods during boot.
+t_run "$tmp/reg.log" "$ab" --kernel "$kernel" --set runs=6 \
+	--json "$tmp/reg.json"
+reg_ok() {
+	[ "$T_RC" = 1 ] && grep -q '^# verdict: regressed' "$tmp/reg.log" &&
+	grep -q 'which, in percentage, is an\? [0-9.]*% regression' "$tmp/reg.log" &&
+	[ "$(ktap_result "$tmp/reg.log" boot_time_change)" = fail ]
+}
+t_check "live: regression: rcupdate.rcu_normal=1 is slower (not ok, exit 1)" reg_ok
+
+# Healthy: the same boot on both sides. 12 boots a side bound the change
+# (minimum detectable effect ~1.8%) below allowed_change despite the jitter.
+t_run "$tmp/same.log" "$ab" --kernel "$kernel" --set runs=12 --append-b ""
+same_ok() {
+	[ "$T_RC" = 0 ] && grep -q '^# verdict: no significant change' "$tmp/same.log" &&
+	[ "$(ktap_result "$tmp/same.log" boot_time_change)" = pass ]
+}
+t_check "live: identical A/B: no significant change (ok, exit 0)" same_ok
+
+# Virtual time is exact: the default boots of rounds 1-6 (same command
+# lines) took the same time in both runs, whatever the host was doing.
+a_times() { sed -n 's/^# boot *[0-9]* A: \([0-9.]*\) s .*/\1/p' "$1" | head -n 6; }
+exact_ok() {
+	[ "$(a_times "$tmp/reg.log" | wc -l)" = 6 ] &&
+	[ "$(a_times "$tmp/reg.log")" = "$(a_times "$tmp/same.log")" ]
+}
+t_check "live: icount: the same boot takes the same time in every run" exact_ok
+
+# Both sides' boot times in the results, readable by rcu_perf_compare.
+"$RP_BIN/rcu_perf_compare" "$tmp/reg.json" >"$tmp/cmp.log" 2>&1
+rc=$?
+t_show "$tmp/cmp.log"
+json_ok() {
+	[ $rc = 0 ] && [ "$(grep -cE '^ +results +6 ' "$tmp/cmp.log")" = 2 ] &&
+	grep -q '^boot_ab.a.time_to_user ' "$tmp/cmp.log" &&
+	grep -q '^boot_ab.b.time_to_user ' "$tmp/cmp.log"
+}
+t_check "live: json: rcu_perf_compare reads both sides, 6 boots each" json_ok
+
+# Wall-clock mode runs (KVM if it boots here, else TCG); one boot a side
+# cannot decide: a skip.
+t_run "$tmp/wall.log" "$ab" --kernel "$kernel" --set runs=1 --wall
+wall_ok() {
+	[ "$T_RC" = 4 ] && grep -q '^# mode: wall clock' "$tmp/wall.log" &&
+	[ "$(ktap_result "$tmp/wall.log" boot_time_change)" = skip ]
+}
+t_check "live: wall: boots in real time, 1 boot a side is inconclusive" wall_ok
+
+t_check "live: knobs: kernel knobs as found" t_knobs_unchanged "$before"
