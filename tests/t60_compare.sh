@@ -1,0 +1,335 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rcu_perf_compare. On synthetic results (tests/synth_results.awk): the
+# verdicts and exit codes of a clear shift, no shift and too few samples,
+# in both metric directions; bad input and usage (exit 2 with one line
+# naming the file); KTAP, KCIDB and SVG output; --repeat. Then on the live
+# kernel, with gp_throttle --quick: a candidate whose grace periods are
+# slowed down by a modest FQS delay (jiffies_till_{first,next}_fqs) is
+# "regressed" (exit 1) against a default baseline, and two healthy runs show
+# "no significant change" (exit 0).
+source "$(dirname "$0")/lib.sh"
+
+C=$RP_BIN/rcu_perf_compare
+G=$RP_BIN/gp_throttle
+AWK_GEN=$(cd "$(dirname "$0")" && pwd)/synth_results.awk
+FQS=/sys/module/rcutree/parameters
+# The modest slowdown: an FQS scan every 3 jiffies instead of every one
+# doubles idle GPs here (median 8 -> 16 ms; 5: 24-32 ms, 10: 48 ms).
+LIVE_FQS=${RP_T60_FQS:-3}
+tmp=$(mktemp -d /tmp/t60_compare.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+echo "TAP version 13"
+
+# gen FILE MEAN SD N SEED [TEST [METRICS [BETTER]]]: random normal samples.
+# Every verdict below holds for any draw (mawk and gawk differ), or the
+# samples are given literally (SAMPLES="...").
+gen() {
+	awk -f "$AWK_GEN" -v mean="$2" -v sd="$3" -v n="$4" -v seed="$5" \
+		-v test="${6:-gp_throttle}" \
+		-v metrics="${7:-membarrier.idle.latency}" \
+		-v better="${8:-lower}" -v samples="$SAMPLES" >"$1"
+}
+
+# cmp_rc NAME EXPECTED_RC WORD ARGS...: run the comparison, check the exit
+# code and that WORD appears in its output.
+cmp_rc() {
+	local name=$1 want=$2 word=$3 log=$tmp/$1.log
+	shift 3
+	"$C" "$@" >"$log" 2>&1
+	local rc=$?
+	t_show "$log"
+	if [ "$rc" = "$want" ] && grep -q -- "$word" "$log"; then
+		t_ok "$name"
+	else
+		t_note "exit $rc (want $want), '$word' in output: $(grep -c -- "$word" "$log")"
+		t_fail "$name"
+	fi
+}
+
+# bad_input NAME ARGS...: exit 2, one line on stderr, nothing on stdout.
+bad_input() {
+	local name=$1 want=$2
+	shift 2
+	"$C" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	t_show "$tmp/err"
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	   grep -q -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		t_ok "$name"
+	else
+		t_note "exit $rc, stdout $(wc -c <"$tmp/out") bytes"
+		t_fail "$name"
+	fi
+}
+
+# ---------------------------------------------------------------- verdicts
+gen "$tmp/b1.json" 10 0.5 20 1
+gen "$tmp/b2.json" 10 0.5 20 2
+gen "$tmp/shift1.json" 13 0.5 20 3
+gen "$tmp/shift2.json" 13 0.5 20 4
+gen "$tmp/same1.json" 10 0.5 20 5
+gen "$tmp/same2.json" 10 0.5 20 6
+gen "$tmp/better1.json" 7 0.5 20 7
+gen "$tmp/few_b.json" 10 0.5 1 8
+gen "$tmp/few_c.json" 13 0.5 1 9
+SAMPLES="5 15 8 12" gen "$tmp/noisy_b.json"
+SAMPLES="6 14 9 13" gen "$tmp/noisy_c.json"
+
+cmp_rc shift_is_regressed 1 ": regressed" "$tmp/b1.json" "$tmp/b2.json" -- \
+	"$tmp/shift1.json" "$tmp/shift2.json"
+cmp_rc no_shift_is_same 0 ": no significant change" "$tmp/b1.json" "$tmp/b2.json" -- \
+	"$tmp/same1.json" "$tmp/same2.json"
+cmp_rc faster_is_improved 0 ": improved" --base "$tmp/b1.json" --cand "$tmp/better1.json"
+cmp_rc one_sample_is_inconclusive 3 ": inconclusive" "$tmp/few_b.json" -- "$tmp/few_c.json"
+cmp_rc noisy_is_inconclusive 3 ": inconclusive" "$tmp/noisy_b.json" -- "$tmp/noisy_c.json"
+# A +30% shift within a per-metric allowed change of 40%: not a regression.
+cmp_rc allow_overrides_limit 0 ": no significant change" \
+	--allow 'gp_throttle.*.latency=40' "$tmp/b1.json" -- "$tmp/shift1.json"
+cmp_rc set_overrides_limit 0 "allowed 40 %" --set allowed_change=40 \
+	"$tmp/b1.json" -- "$tmp/shift1.json"
+RCU_PERF_ALLOWED_CHANGE=40 cmp_rc env_overrides_limit 0 "allowed 40 %" \
+	"$tmp/b1.json" -- "$tmp/shift1.json"
+
+# Higher is better: a throughput drop is the regression, a rise is not.
+gen "$tmp/ops_b.json" 1000 20 10 12 dcache_scaling lookup.cpus2.ops_per_s higher
+gen "$tmp/ops_drop.json" 800 20 10 13 dcache_scaling lookup.cpus2.ops_per_s higher
+gen "$tmp/ops_rise.json" 1200 20 10 14 dcache_scaling lookup.cpus2.ops_per_s higher
+cmp_rc throughput_drop_is_regressed 1 ": regressed" "$tmp/ops_b.json" -- "$tmp/ops_drop.json"
+cmp_rc throughput_rise_is_improved 0 ": improved" "$tmp/ops_b.json" -- "$tmp/ops_rise.json"
+
+# A directory of runs is merged; --metric picks what is judged.
+mkdir -p "$tmp/dir_b" "$tmp/dir_c"
+cp "$tmp/b1.json" "$tmp/b2.json" "$tmp/ops_b.json" "$tmp/dir_b/"
+cp "$tmp/same1.json" "$tmp/same2.json" "$tmp/ops_drop.json" "$tmp/dir_c/"
+cmp_rc dirs_merge_runs 1 "baseline  *40  *2 " --base "$tmp/dir_b" --cand "$tmp/dir_c"
+cmp_rc metric_filter 0 "1 no significant change" --metric 'gp_throttle.*' \
+	"$tmp/dir_b" -- "$tmp/dir_c"
+
+# ---------------------------------------------------------------- KTAP
+"$C" --ktap "$tmp/dir_b" -- "$tmp/dir_c" >"$tmp/ktap.log" 2>&1
+rc=$?
+t_show "$tmp/ktap.log"
+t_check "ktap_plan_and_results" test "$rc" = 1 -a \
+	"$(grep -c '^1\.\.2$' "$tmp/ktap.log")" = 1 -a \
+	"$(ktap_result "$tmp/ktap.log" dcache_scaling.lookup.cpus2.ops_per_s)" = fail -a \
+	"$(ktap_result "$tmp/ktap.log" gp_throttle.membarrier.idle.latency)" = pass
+"$C" --ktap "$tmp/few_b.json" -- "$tmp/few_c.json" >"$tmp/ktap3.log" 2>&1
+t_check "ktap_inconclusive_is_skip" test \
+	"$(ktap_result "$tmp/ktap3.log" gp_throttle.membarrier.idle.latency)" = skip
+# Nothing but KTAP at top level.
+t_check "ktap_only_tap_lines" test -z \
+	"$(grep -vE '^(TAP version 13|1\.\.[0-9]+|(not )?ok [0-9]+ .*|#.*)$' "$tmp/ktap.log")"
+
+# ---------------------------------------------------------------- bad input
+head -c 300 "$tmp/b1.json" >"$tmp/truncated.json"
+echo 'not json' >"$tmp/garbage.json"
+: >"$tmp/empty.json"
+echo '{"schema": "something-else", "version": 1}' >"$tmp/schema.json"
+sed 's/"version": 1/"version": 99/' "$tmp/b1.json" >"$tmp/version.json"
+sed 's/"samples": \[ /"samples": [ "x", /' "$tmp/b1.json" >"$tmp/sample.json"
+sed 's/"unit": "ms"/"unit": "us"/' "$tmp/b2.json" >"$tmp/unit.json"
+mkdir -p "$tmp/nojson"
+bad_input bad_truncated_json truncated.json "$tmp/b1.json" -- "$tmp/truncated.json"
+bad_input bad_not_json garbage.json "$tmp/garbage.json" -- "$tmp/b1.json"
+bad_input bad_empty_file empty.json "$tmp/b1.json" -- "$tmp/empty.json"
+bad_input bad_schema schema.json "$tmp/b1.json" -- "$tmp/schema.json"
+bad_input bad_version version.json "$tmp/b1.json" -- "$tmp/version.json"
+bad_input bad_sample sample.json "$tmp/b1.json" -- "$tmp/sample.json"
+bad_input bad_unit_mismatch unit.json "$tmp/b1.json" "$tmp/unit.json" -- "$tmp/b2.json"
+bad_input bad_missing_file nosuch.json "$tmp/b1.json" -- "$tmp/nosuch.json"
+bad_input bad_empty_dir nojson "$tmp/nojson" -- "$tmp/b1.json"
+bad_input bad_usage_no_input "no input"
+bad_input bad_usage_option "unknown option" --frobnicate "$tmp/b1.json"
+bad_input bad_usage_alpha "alpha" --set alpha=2 "$tmp/b1.json" -- "$tmp/b2.json"
+bad_input bad_usage_allow "--allow" --allow nopercent "$tmp/b1.json" -- "$tmp/b2.json"
+bad_input bad_usage_param "unknown parameter" --set nosuch=1 "$tmp/b1.json" -- "$tmp/b2.json"
+
+# ---------------------------------------------------------------- KCIDB
+"$C" --kcidb "$tmp/kcidb.json" --origin rcu_perf_ci --build-id rcu_perf_ci:b1 \
+	--run-id r1 "$tmp/dir_b" -- "$tmp/dir_c" >"$tmp/kcidb.log" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q '"path": "rcu_perf.dcache_scaling.lookup.cpus2.ops_per_s"' \
+	"$tmp/kcidb.json" && grep -q '"status": "FAIL"' "$tmp/kcidb.json" &&
+	grep -q '"status": "PASS"' "$tmp/kcidb.json"; then
+	t_ok "kcidb_statuses"
+else
+	t_show "$tmp/kcidb.log"
+	t_fail "kcidb_statuses"
+fi
+"$C" --kcidb "$tmp/kcidb1.json" "$tmp/b1.json" "$tmp/b2.json" >/dev/null 2>&1
+t_check "kcidb_single_results" grep -q '"status": "DONE"' "$tmp/kcidb1.json"
+# The KCIDB v4 rules that a receiver enforces, where python3 is there.
+if command -v python3 >/dev/null; then
+	cat >"$tmp/kcidb_check.py" <<'EOF'
+import json, re, sys
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    assert d["version"]["major"] == 4 and 0 <= d["version"]["minor"] <= 5
+    assert set(d) <= {"version", "checkouts", "builds", "tests", "issues", "incidents"}
+    ids = set()
+    for t in d["tests"]:
+        assert set(t) <= {"id", "build_id", "origin", "environment", "path", "comment",
+                          "log_url", "log_excerpt", "status", "number", "waived",
+                          "start_time", "duration", "output_files", "misc"}, t
+        assert re.fullmatch(r"[a-z0-9_]+", t["origin"])
+        assert re.fullmatch(r"[a-z0-9_]+:.*", t["id"]) and t["id"] not in ids
+        ids.add(t["id"])
+        assert re.fullmatch(r"[a-z0-9_]+:.*", t["build_id"])
+        assert re.fullmatch(r"[.a-zA-Z0-9_-]*", t["path"])
+        assert t["status"] in ("FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP")
+        if "number" in t:
+            n = t["number"]
+            assert set(n) <= {"value", "unit", "prefix"} and isinstance(n["value"], (int, float))
+            assert n.get("prefix", "metric") in ("metric", "binary")
+        def nonull(v):
+            assert v is not None
+            if isinstance(v, dict): [nonull(x) for x in v.values()]
+            if isinstance(v, list): [nonull(x) for x in v]
+        nonull(t)
+EOF
+	t_check "kcidb_schema_v4" python3 "$tmp/kcidb_check.py" "$tmp/kcidb.json" "$tmp/kcidb1.json"
+else
+	t_skip "kcidb_schema_v4" "no python3 to check the output against the schema"
+fi
+
+# ---------------------------------------------------------------- SVG
+gen "$tmp/dir_b/ops1.json" 500 10 10 15 dcache_scaling lookup.cpus1.ops_per_s higher
+gen "$tmp/dir_c/ops1.json" 480 10 10 16 dcache_scaling lookup.cpus1.ops_per_s higher
+"$C" --svg "$tmp/svg" "$tmp/dir_b" -- "$tmp/dir_c" >"$tmp/svg.log" 2>&1
+t_show "$tmp/svg.log"
+svgs="$tmp/svg/gp_throttle.svg $tmp/svg/dcache_scaling.lookup.cpusN.ops_per_s.svg"
+ok=1
+for f in $svgs; do
+	[ -s "$f" ] && head -c 200 "$f" | grep -q '<svg' && tail -n 1 "$f" | grep -q '</svg>' || ok=0
+	if command -v python3 >/dev/null; then
+		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$f" || ok=0
+	fi
+done
+t_check "svg_latency_rows_and_scaling_curve" test "$ok" = 1
+# "make report": without other input, --svg DIR plots the results in DIR.
+"$C" --svg "$tmp/dir_b" >"$tmp/svg1.log" 2>&1
+t_check "svg_single_dir" test -s "$tmp/dir_b/gp_throttle.svg"
+
+# ---------------------------------------------------------------- --repeat
+# Each run of a command is one synthetic results file; the seed advances.
+cat >"$tmp/run.sh" <<EOF
+#!/bin/sh
+# run.sh MEAN SD N [SAMPLES]: one synthetic run into \$RCU_PERF_JSON
+s=\$((\$(cat "$tmp/seed" 2>/dev/null || echo 100) + 1))
+echo \$s >"$tmp/seed"
+awk -f "$AWK_GEN" -v test=gp_throttle -v metrics=membarrier.idle.latency \\
+	-v mean="\$1" -v sd="\$2" -v n="\$3" -v seed=\$s -v samples="\$4" \\
+	>"\$RCU_PERF_JSON"
+EOF
+nruns() { local f n=0; for f in "$1/$2"-*.json; do [ -f "$f" ] && n=$((n + 1)); done; echo $n; }
+
+# Equal sides, one sample a run: the first round cannot tell (1 vs 1), a
+# later one can ("no significant change"), long before the round limit.
+cmp_rc repeat_until_conclusive 0 ": no significant change" --repeat "$tmp/r1" \
+	--set repeat_min_rounds=1 \
+	--base-cmd "sh $tmp/run.sh 10 0.1 1" --cand-cmd "sh $tmp/run.sh 10 0.1 1"
+n=$(nruns "$tmp/r1" base)
+t_note "rounds until conclusive: $n"
+t_check "repeat_stops_when_conclusive" test "$n" -ge 2 -a "$n" -lt 10
+# A clear shift stops at repeat_min_rounds.
+cmp_rc repeat_regressed 1 ": regressed" --repeat "$tmp/r2" \
+	--base-cmd "sh $tmp/run.sh 10 0.3 10" --cand-cmd "sh $tmp/run.sh 14 0.3 10"
+t_check "repeat_min_rounds" test "$(nruns "$tmp/r2" cand)" = 2
+# Too noisy (2 and 18 ms every run): the round limit ends it, inconclusive.
+cmp_rc repeat_budget_inconclusive 3 ": inconclusive" --repeat "$tmp/r3" \
+	--set repeat_max_rounds=3 \
+	--base-cmd "sh $tmp/run.sh 0 0 0 '2 18'" --cand-cmd "sh $tmp/run.sh 0 0 0 '2 18'"
+t_check "repeat_max_rounds" test "$(nruns "$tmp/r3" base)" = 3
+# A second invocation appends to the runs already there.
+"$C" --repeat "$tmp/r3" --set repeat_max_rounds=1 --set repeat_min_rounds=1 \
+	--base-cmd "sh $tmp/run.sh 0 0 0 '2 18'" --cand-cmd "sh $tmp/run.sh 0 0 0 '2 18'" \
+	>"$tmp/r3b.log" 2>&1
+t_check "repeat_appends" test -f "$tmp/r3/base-04.json" -a \
+	"$(grep -c 'baseline and 4 candidate' "$tmp/r3b.log")" = 1
+# A stored baseline and a candidate command only (the bisect case).
+cmp_rc repeat_stored_baseline 1 ": regressed" --repeat "$tmp/r4" \
+	--base "$tmp/dir_b/b1.json" --cand-cmd "sh $tmp/run.sh 14 0.3 10"
+# Under --ktap, progress goes to stderr: stdout is KTAP from its first line.
+"$C" --ktap --repeat "$tmp/r7" --base "$tmp/b1.json" \
+	--cand-cmd "sh $tmp/run.sh 14 0.3 10" >"$tmp/r7.out" 2>"$tmp/r7.err"
+t_check "repeat_ktap" test "$?" = 1 -a "$(head -n 1 "$tmp/r7.out")" = "TAP version 13" -a \
+	"$(ktap_result "$tmp/r7.out" gp_throttle.membarrier.idle.latency)" = fail
+cmp_rc repeat_command_fails 2 "command failed" --repeat "$tmp/r5" \
+	--base "$tmp/b1.json" --cand-cmd "exit 2"
+cmp_rc repeat_command_skips 4 "skipped" --repeat "$tmp/r6" \
+	--base "$tmp/b1.json" --cand-cmd "exit 4"
+
+# ---------------------------------------------------------------- live
+# gp_throttle --quick, ~4 s a run on an idle machine: the idle latency of
+# membarrier(MEMBARRIER_CMD_GLOBAL), where a delayed FQS scan shows (busy
+# CPUs report quiescent states from the tick and hide it). Idle GPs end on
+# whole jiffies: a healthy run has 15 samples of 8 ms (2 jiffies at HZ=250)
+# with 1-4 of 16 ms, sd ~3.4 ms. So the live comparisons allow a 50% change
+# and use alpha 0.001 (a false alarm below 0.1% per look); with 30 samples
+# a side the MDE is then ~40-48%. FQS every 3 jiffies gives 16 ms with a
+# few of 32 (gp_throttle's own idle_penalty check of 3x still passes it):
+# +100%, p 1e-7..1e-13 with two runs a side (one run: down to 7e-4 on a
+# noisy machine, too close). ~20 s in all. A machine that is never idle
+# gives no idle samples: then the part is skipped.
+LIVE_METRIC=gp_throttle.membarrier.idle.latency
+LIVE_ARGS=(--metric "$LIVE_METRIC" --allow "$LIVE_METRIC=50" --set alpha=0.001)
+
+# The knobs, read while no rcu_perf program holds the guard's lock (other
+# programs running meanwhile have their own changes in place).
+locked_snapshot() {
+	local d=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
+
+	mkdir -p "$d" && (flock -w 300 9 && t_knob_snapshot) 9>>"$d/lock"
+}
+
+# live NAME WANT_RC COMPARE_ARGS...
+live() {
+	local name=$1 want=$2 log=$tmp/$1.log rc
+	shift 2
+	"$C" "${LIVE_ARGS[@]}" "$@" >"$log" 2>&1
+	rc=$?
+	t_show "$log"
+	if [ "$rc" = "$want" ]; then
+		t_ok "$name"
+	elif grep -qs "membarrier idle: no samples" "$tmp"/live*/*.log; then
+		t_skip "$name" "no idle samples: the machine is never idle"
+	else
+		t_note "exit $rc, want $want"
+		t_fail "$name"
+	fi
+}
+
+if [ "$(id -u)" != 0 ] || [ ! -w $FQS/jiffies_till_first_fqs ]; then
+	t_skip live_healthy_is_same "needs root and $FQS"
+	t_skip live_fqs_delay_is_regressed "needs root and $FQS"
+else
+	before=$(locked_snapshot)
+	start=$(date +%s)
+	# Two healthy kernels, i.e. the same one twice, alternately.
+	live live_healthy_is_same 0 --repeat "$tmp/live_same" \
+		--set repeat_max_rounds=6 --set repeat_budget=120 \
+		--base-cmd "$G --quick" --cand-cmd "$G --quick"
+	# The same baseline runs against slower grace periods.
+	slow="--knob $FQS/jiffies_till_first_fqs=$LIVE_FQS"
+	slow="$slow --knob $FQS/jiffies_till_next_fqs=$LIVE_FQS"
+	base=()
+	for f in "$tmp"/live_same/base-*.json; do
+		[ -f "$f" ] && base+=(--base "$f")
+	done
+	if [ ${#base[@]} = 0 ]; then
+		t_fail live_fqs_delay_is_regressed
+	elif grep -q "no baseline samples" "$tmp/live_healthy_is_same.log"; then
+		t_skip live_fqs_delay_is_regressed "no idle samples: the machine is never idle"
+	else
+		live live_fqs_delay_is_regressed 1 --repeat "$tmp/live_fqs" \
+			"${base[@]}" --set repeat_max_rounds=4 --set repeat_budget=90 \
+			--cand-cmd "$G --quick $slow"
+	fi
+	t_note "live part: $(($(date +%s) - start)) s"
+	after=$(locked_snapshot)
+	t_check "live_knobs_restored" test "$before" = "$after"
+fi
+
+echo "1..$T_N"
