@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of lib/scaling.c: the CPU-count sweep, the efficiency
+ * arithmetic of dcache_scaling and kernbench, and the GNU time parser and
+ * report on recorded /usr/bin/time outputs. The seed's report line
+ * ("Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%", the
+ * dcache_rcu evidence on 16 CPUs) must come out of five plausible runs.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kselftest.h"
+#include "rcu_perf.h"
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < (fabs(b) + 1) / 1e9;
+}
+
+static bool pts_are(int max, int cap, const int *want, int nwant)
+{
+	int pts[16], n, i;
+
+	n = rp_sweep_points(max, pts, cap);
+	if (n != nwant)
+		return false;
+	for (i = 0; i < n; i++)
+		if (pts[i] != want[i])
+			return false;
+	return true;
+}
+
+static void test_sweep(void)
+{
+	static const int one[] = { 1 }, two[] = { 1, 2 };
+	static const int six[] = { 1, 2, 4, 6 }, eight[] = { 1, 2, 4, 8 };
+	static const int big[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const int capped[] = { 1, 2, 64 };
+
+	ksft_test_result(pts_are(1, 16, one, 1) && pts_are(2, 16, two, 2) &&
+			 pts_are(6, 16, six, 4) && pts_are(8, 16, eight, 4) &&
+			 pts_are(64, 16, big, 7) && pts_are(0, 16, NULL, 0),
+			 "sweep_points_include_max\n");
+	/* Too few slots: the maximum still ends the sweep. */
+	ksft_test_result(pts_are(64, 3, capped, 3), "sweep_points_capped\n");
+}
+
+static void test_efficiency(void)
+{
+	ksft_test_result(near(rp_efficiency(3.6e6, 1.8e6, 2), 1.0) &&
+			 near(rp_efficiency(1.8e6, 1.8e6, 2), 0.5) &&
+			 near(rp_efficiency(12e6, 1e6, 16), 0.75) &&
+			 near(rp_efficiency(5, 5, 1), 1.0),
+			 "efficiency_arithmetic\n");
+	ksft_test_result(isnan(rp_efficiency(1, 0, 2)) &&
+			 isnan(rp_efficiency(1, 1, 0)) &&
+			 isnan(rp_efficiency(NAN, 1, 2)) &&
+			 isnan(rp_efficiency(-1, 1, 2)) &&
+			 isnan(rp_efficiency(1, INFINITY, 2)),
+			 "efficiency_rejects_bad_input\n");
+	/* kernbench: speedup per CPU is the efficiency of 1/elapsed. */
+	ksft_test_result(near(rp_efficiency(1 / 10.0, 1 / 19.0, 2), 0.95),
+			 "speedup_per_cpu_from_elapsed\n");
+}
+
+/* Recorded outputs of GNU time 1.9 (Debian), one per format. */
+static const char gnu_default[] =
+	"3.46user 0.61system 0:04.58elapsed 89%CPU (0avgtext+0avgdata 59160maxresident)k\n"
+	"16inputs+2504outputs (1major+238103minor)pagefaults 0swaps\n";
+static const char gnu_failed[] =
+	"Command exited with non-zero status 2\n"
+	"0.00user 0.00system 0:00.00elapsed ?%CPU (0avgtext+0avgdata 1456maxresident)k\n"
+	"0inputs+0outputs (0major+86minor)pagefaults 0swaps\n";
+static const char gnu_signal[] =
+	"Command terminated by signal 9\n"
+	"0.00user 0.00system 0:00.01elapsed 0%CPU (0avgtext+0avgdata 1428maxresident)k\n"
+	"0inputs+0outputs (0major+85minor)pagefaults 0swaps\n";
+static const char gnu_hours[] =
+	"7012.31user 880.02system 1:02:03.50elapsed 211%CPU (0avgtext+0avgdata 1maxresident)k\n";
+static const char gnu_posix[] = "real 4.58\nuser 3.46\nsys 0.61\n";
+static const char shell_kw[] = "\nreal\t1m4.580s\nuser\t0m3.460s\nsys\t0m0.610s\n";
+static const char gnu_verbose[] =
+	"\tCommand being timed: \"make -j2\"\n"
+	"\tUser time (seconds): 3.46\n"
+	"\tSystem time (seconds): 0.61\n"
+	"\tPercent of CPU this job got: 89%\n"
+	"\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:04.58\n"
+	"\tMaximum resident set size (kbytes): 59160\n"
+	"\tExit status: 0\n";
+
+static bool parses(const char *text, double e, double u, double s,
+		   double pct, int status)
+{
+	struct rp_time t;
+	char err[128];
+
+	if (rp_time_parse(text, &t, err, sizeof(err))) {
+		ksft_print_msg("unexpected parse error: %s\n", err);
+		return false;
+	}
+	return near(t.elapsed, e) && near(t.user, u) && near(t.sys, s) &&
+	       (isnan(pct) ? isnan(t.cpu_pct) : near(t.cpu_pct, pct)) &&
+	       t.status == status;
+}
+
+static bool rejects(const char *text, const char *what)
+{
+	struct rp_time t;
+	char err[128] = "";
+
+	if (!rp_time_parse(text, &t, err, sizeof(err)))
+		return false;
+	ksft_print_msg("rejected as expected: %s\n", err);
+	return strstr(err, what);
+}
+
+static void test_parse(void)
+{
+	ksft_test_result(parses(gnu_default, 4.58, 3.46, 0.61, 89, 0),
+			 "time_parse_default\n");
+	ksft_test_result(parses(gnu_failed, 0, 0, 0, NAN, 2) &&
+			 parses(gnu_signal, 0.01, 0, 0, 0, 128 + 9),
+			 "time_parse_exit_status\n");
+	ksft_test_result(parses(gnu_hours, 3723.5, 7012.31, 880.02, 211, 0),
+			 "time_parse_hours\n");
+	ksft_test_result(parses(gnu_posix, 4.58, 3.46, 0.61, NAN, 0) &&
+			 parses(shell_kw, 64.58, 3.46, 0.61, NAN, 0),
+			 "time_parse_posix_and_shell\n");
+	ksft_test_result(parses(gnu_verbose, 4.58, 3.46, 0.61, 89, 0),
+			 "time_parse_verbose\n");
+	ksft_test_result(rejects("", "missing") &&
+			 rejects("make: *** [all] Error 2\n", "no GNU time") &&
+			 rejects("real 4.58\nuser 3.46\n", "system") &&
+			 rejects("3.46user 0.61system 0:xx.58elapsed 89%CPU\n",
+				 "line 1") &&
+			 rejects("real 4.58\nuser -3\nsys 1\n", "line 2") &&
+			 rejects("1.0user 1.0system 0:01.00elapsed 9Q%CPU\n",
+				 "malformed"),
+			 "time_parse_rejects_malformed\n");
+}
+
+/*
+ * Five runs on 16 CPUs whose averages are the seed's report: GNU time's
+ * two-decimal times and integer %P average to three and one decimals.
+ */
+static const char *const seed_runs[] = {
+	"193.36user 42.49system 0:19.60elapsed 1201%CPU (0avgtext+0avgdata 0maxresident)k\n",
+	"193.37user 42.50system 0:19.63elapsed 1202%CPU (0avgtext+0avgdata 0maxresident)k\n",
+	"193.36user 42.50system 0:19.62elapsed 1201%CPU (0avgtext+0avgdata 0maxresident)k\n",
+	"193.37user 42.50system 0:19.64elapsed 1202%CPU (0avgtext+0avgdata 0maxresident)k\n",
+	"193.37user 42.50system 0:19.62elapsed 1202%CPU (0avgtext+0avgdata 0maxresident)k\n",
+};
+
+static void test_report(void)
+{
+	struct rp_time runs[5], avg, none;
+	char err[128], line[128];
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ok &= !rp_time_parse(seed_runs[i], &runs[i], err, sizeof(err));
+	rp_time_average(runs, 5, &avg);
+	rp_time_format(line, sizeof(line), &avg);
+	ksft_print_msg("%s\n", line);
+	ok &= !strcmp(line,
+		      "Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%");
+	ksft_test_result(ok, "report_seed_format\n");
+
+	rp_time_format_run(line, sizeof(line), &runs[1]);
+	ksft_print_msg("%s\n", line);
+	ksft_test_result(!strcmp(line, "real 19.63s user 193.37s sys 42.50s CPU 1202%"),
+			 "report_run_format\n");
+
+	/* Without %P (the -p format) CPU% comes from the times. */
+	rp_time_parse(gnu_posix, &runs[0], err, sizeof(err));
+	rp_time_average(runs, 1, &avg);
+	rp_time_format(line, sizeof(line), &avg);
+	ksft_print_msg("%s\n", line);
+	ok = !strcmp(line, "Elapsed: 4.580s User: 3.460s System: 0.610s CPU: 88.9%");
+	rp_time_average(runs, 0, &none);
+	ksft_test_result(ok && isnan(none.elapsed), "report_cpu_from_times\n");
+
+	/*
+	 * The seed's system share, and its -10.6% system time against the
+	 * 47.548 s of the kernel without dcache_rcu.
+	 */
+	for (i = 0; i < 5; i++)
+		rp_time_parse(seed_runs[i], &runs[i], err, sizeof(err));
+	rp_time_average(runs, 5, &avg);
+	ksft_test_result(fabs(rp_time_system_share(&avg) - 0.1802) < 0.0001 &&
+			 fabs(100 * (avg.sys - 47.548) / 47.548 + 10.62) < 0.01 &&
+			 isnan(rp_time_system_share(&none)),
+			 "system_share\n");
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(15);
+	test_sweep();
+	test_efficiency();
+	test_parse();
+	test_report();
+	ksft_finished();
+}

@@ -1,0 +1,816 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernbench: time a parallel build at each CPU count, as the evidence of
+ * dcache_rcu did (Linux 2.5.62): "make -j" on UP, 2, 4 and 16 CPUs, five
+ * runs each, reported as
+ *
+ *	Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%
+ *
+ * (16 CPUs; 20.47 s and 47.548 s of system time without dcache_rcu). A
+ * build is dominated by path lookups in its kernel part: the compiler
+ * searches every -I directory for every #include, most of them misses.
+ *
+ * Method: for N = 1, 2, 4, ... and all online CPUs, "make -jN" runs under
+ * GNU time (/usr/bin/time, package "time") restricted to N CPUs by
+ * affinity (or, with hotplug=1, with only N CPUs online, through the
+ * guard), "runs" times, after a "make clean" that is not timed and one
+ * untimed warm-up build. The runs of all N alternate so that drift hits
+ * them alike. Each run and the average per N are printed in the seed's
+ * format; progress goes to stderr.
+ *
+ * The tree: by default a generated C project in a temporary directory,
+ * header-heavy like a kernel (many -I directories, many includes, system
+ * headers searched through all of them), sized by "files". --tree DIR (or
+ * KBUILD_TREE=DIR) builds a real kernel tree instead: defconfig into a
+ * separate output directory, "make vmlinux" timed.
+ *
+ * Checks:
+ *   kernbench_speedup     elapsed(1) / elapsed(N) / N, the lowest over
+ *                         N >= 2: independent compiles scale nearly
+ *                         linearly; jobs=1 (-j1 everywhere) gives 1/N.
+ *   kernbench_system_share sys / (user + sys), the highest over N: how
+ *                         much of the build the kernel costs.
+ * Other tasks can only slow a build down: a run during which they used
+ * more than max_disturbance of its CPUs (/proc/stat busy time beyond the
+ * build's own user + sys) is left out of the speedup; a CPU count with no
+ * run left makes the speedup an error ("not judged"), not a failure.
+ *
+ * Too long for kselftest's default run: an extended program, run by
+ * "make kernbench"; --quick builds a small tree.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "../kselftest.h"
+#include "rcu_perf.h"
+
+static struct rp_param params[] = {
+	RP_MIN("speedup_per_cpu_min", "x/CPU", 0.7,
+	       "independent compiles: ~0.9 per CPU at N=2; -j1 at every N gives 1/N"),
+	RP_MAX("system_share_max", "ratio", 0.35,
+	       "the seed spent 18% of its CPU time in the kernel; twice that is a regression"),
+	RP_SETTING("runs", "count", 3, "timed builds per CPU count (the seed: 5)"),
+	RP_SETTING("quick_runs", "count", 2, "timed builds per CPU count with --quick"),
+	RP_SETTING("files", "count", 600,
+		   "C files of the generated tree: ~30 s per build on 1 CPU, minutes in all"),
+	RP_SETTING("quick_files", "count", 60, "C files with --quick: ~3 s per build on 1 CPU"),
+	RP_SETTING("include_dirs", "count", 32,
+		   "-I directories: each #include misses in ~half of them"),
+	RP_SETTING("includes", "count", 64, "project headers included by each C file"),
+	RP_SETTING("jobs", "count", 0,
+		   "make -j value; 0 = the CPU count of the point"),
+	RP_SETTING("warmup", "count", 1,
+		   "untimed builds first: page cache and dentries warm"),
+	RP_SETTING("max_cpus", "CPUs", 0, "largest CPU count; 0 = all online CPUs"),
+	RP_SETTING("hotplug", "bool", 0,
+		   "1: offline the CPUs beyond N (guarded) instead of restricting affinity"),
+	RP_SETTING("max_disturbance", "ratio", 0.15,
+		   "other tasks' share of the build's CPUs above which a run is left out"),
+	{ }
+};
+
+static const char * const checks[] = {
+	"kernbench_speedup", "kernbench_system_share", NULL
+};
+
+static int opt_extra(int argc, char **argv, int i, int *used);
+
+static const struct rp_test test = {
+	.name = "kernbench",
+	.summary = "make -jN at each CPU count under GNU time, in the dcache_rcu evidence's format",
+	.params = params,
+	.nr_checks = 2,
+	.checks = checks,
+	.extra_usage =
+		"  --tree DIR             build the kernel tree DIR (also KBUILD_TREE=DIR)\n"
+		"  --workdir DIR          where the generated tree or kernel objects go (default $TMPDIR or /tmp)\n"
+		"  --keep                 keep the work directory\n",
+	.extra_opt = opt_extra,
+};
+
+#define GNU_TIME	"/usr/bin/time"
+#define MAX_POINTS	32
+#define MAX_RUNS	100
+#define HDRS_PER_DIR	16
+
+static const char *opt_tree, *opt_workdir;
+static bool opt_keep;
+
+static int opt_extra(int argc, char **argv, int i, int *used)
+{
+	const char **dst;
+	struct stat st;
+
+	if (!strcmp(argv[i], "--keep")) {
+		opt_keep = true;
+		return 1;
+	}
+	if (!strcmp(argv[i], "--tree"))
+		dst = &opt_tree;
+	else if (!strcmp(argv[i], "--workdir"))
+		dst = &opt_workdir;
+	else
+		return 0;
+	if (i + 1 >= argc || !*argv[i + 1]) {
+		fprintf(stderr, "kernbench: %s needs a value\n", argv[i]);
+		return -1;
+	}
+	*dst = argv[i + 1];
+	*used = 2;
+	if (stat(*dst, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "kernbench: %s %s: not a directory\n", argv[i],
+			*dst);
+		return -1;
+	}
+	return 1;
+}
+
+/* Bad input: one line and exit 2 before anything is changed. */
+static void validate(int argc, char **argv)
+{
+	const char *tree, *bad = NULL;
+	char kbuild[PATH_MAX];
+	struct stat st;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+		    !strcmp(argv[i], "--list"))
+			return;
+	if (rp_parse(&test, argc, argv))
+		exit(2);
+	tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
+	if (tree && *tree) {
+		snprintf(kbuild, sizeof(kbuild), "%s/Kbuild", tree);
+		if (stat(kbuild, &st)) {
+			fprintf(stderr, "kernbench: %s is not a kernel source tree (no Kbuild)\n",
+				tree);
+			exit(2);
+		}
+	}
+	if (rp_val("runs") < 1 || rp_val("runs") > MAX_RUNS ||
+	    rp_val("quick_runs") < 1 || rp_val("quick_runs") > MAX_RUNS)
+		bad = "runs and quick_runs must be 1..100";
+	else if (rp_val("files") < 1 || rp_val("files") > 100000 ||
+		 rp_val("quick_files") < 1 || rp_val("quick_files") > 100000)
+		bad = "files and quick_files must be 1..100000";
+	else if (rp_val("include_dirs") < 1 || rp_val("include_dirs") > 1000)
+		bad = "include_dirs must be 1..1000";
+	else if (rp_val("includes") < 1 ||
+		 rp_val("includes") > rp_val("include_dirs") * HDRS_PER_DIR)
+		bad = "includes must be 1..include_dirs * 16";
+	else if (rp_val("warmup") > 100)
+		bad = "warmup must be 0..100";
+	if (bad) {
+		fprintf(stderr, "kernbench: %s\n", bad);
+		exit(2);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The generated tree                                                  */
+/* ------------------------------------------------------------------ */
+
+static char workdir[900];	/* ours: removed at the end unless --keep */
+static char srcdir[1024];	/* what "make -C" builds */
+static char outdir[1200];	/* kernel tree: O= directory */
+static char logpath[1200];	/* make's output */
+static char timepath[1200];	/* GNU time's report */
+static bool kernel_tree;
+
+static unsigned long long lcg = 88172645463325252ULL;
+
+static unsigned int rnd(unsigned int n)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned int)(lcg >> 33) % n;
+}
+
+static __printf(1, 2) FILE *new_file(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "we");
+	if (!f)
+		rp_fatal("cannot create %s: %s", path, strerror(errno));
+	return f;
+}
+
+static void finish_file(FILE *f)
+{
+	if (ferror(f) | fclose(f))
+		rp_fatal("cannot write the generated tree: %s", strerror(errno));
+}
+
+static __printf(1, 2) void make_dir(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		rp_fatal("cannot create %s: %s", path, strerror(errno));
+}
+
+static void gen_header(FILE *f, int d, int h)
+{
+	int k;
+
+	fprintf(f, "#ifndef KB_H%03d_%02d\n#define KB_H%03d_%02d\n", d, h, d, h);
+	for (k = 0; k < 4; k++) {
+		fprintf(f, "struct kb%03d_%02d_s%d { int a; long b; char c[%d]; };\n",
+			d, h, k, k + 4);
+		fprintf(f, "static inline int kb%03d_%02d_f%d(int x)\n"
+			"{\n\treturn x * %d + %d;\n}\n", d, h, k, k + 3, h);
+	}
+	fprintf(f, "#endif\n");
+}
+
+/* Function j of file i: a loop over an inline function of header h. */
+static void gen_function(FILE *f, int i, int j, int h)
+{
+	fprintf(f, "int g%d_%d(int x)\n{\n\tint s = 0;\n\n"
+		"\tfor (int k = 0; k < x; k++)\n"
+		"\t\ts += kb%03d_%02d_f%d(k) ^ (s << 1);\n"
+		"\treturn s;\n}\n", i, j, h / HDRS_PER_DIR, h % HDRS_PER_DIR,
+		j % 4);
+	if (j == 0)
+		fprintf(f, "void p%d(void)\n{\n"
+			"\tprintf(\"%%d\\n\", (int)strlen(getenv(\"HOME\")));\n}\n",
+			i);
+}
+
+/*
+ * inc/dNN/hNN_MM.h: structs and static inline functions; src/fNNNN.c
+ * includes a few system headers and "includes" project headers spread over
+ * all directories, so that the preprocessor misses in about half of the
+ * -I directories for each of them. Deterministic: the same tree each time.
+ */
+static void generate(int files, int dirs, int includes)
+{
+	int d, h, i, j, k, nh = dirs * HDRS_PER_DIR;
+	int *pick;
+	FILE *f;
+
+	if (files < 1 || files > 100000 || dirs < 1 || dirs > 1000 ||
+	    includes < 1 || includes > nh)
+		rp_fatal("generated tree: files 1..100000, include_dirs 1..1000, includes 1..%d",
+			 nh);
+	pick = calloc(nh, sizeof(*pick));
+	if (!pick)
+		rp_fatal("out of memory");
+	make_dir("%s/inc", srcdir);
+	make_dir("%s/src", srcdir);
+	for (d = 0; d < dirs; d++) {
+		make_dir("%s/inc/d%03d", srcdir, d);
+		for (h = 0; h < HDRS_PER_DIR; h++) {
+			f = new_file("%s/inc/d%03d/h%03d_%02d.h", srcdir, d, d, h);
+			gen_header(f, d, h);
+			finish_file(f);
+		}
+	}
+	for (i = 0; i < files; i++) {
+		f = new_file("%s/src/f%05d.c", srcdir, i);
+		fprintf(f, "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n");
+		/* A partial Fisher-Yates shuffle: distinct headers. */
+		for (j = 0; j < nh; j++)
+			pick[j] = j;
+		for (j = 0; j < includes; j++) {
+			k = j + rnd(nh - j);
+			h = pick[k];
+			pick[k] = pick[j];
+			pick[j] = h;
+			fprintf(f, "#include \"h%03d_%02d.h\"\n",
+				h / HDRS_PER_DIR, h % HDRS_PER_DIR);
+		}
+		for (j = 0; j < 8; j++)
+			gen_function(f, i, j, pick[j]);
+		finish_file(f);
+	}
+	free(pick);
+	f = new_file("%s/Makefile", srcdir);
+	fprintf(f, "# Generated by kernbench: a header-heavy build.\n"
+		   "INC := $(addprefix -I,$(sort $(wildcard inc/d*)))\n"
+		   "OBJS := $(patsubst %%.c,%%.o,$(sort $(wildcard src/*.c)))\n"
+		   "all: libkb.a\n"
+		   "libkb.a: $(OBJS)\n\t$(AR) rcs $@ $^\n"
+		   "%%.o: %%.c\n\t$(CC) -O2 $(INC) -c $< -o $@\n"
+		   "clean:\n\trm -f $(OBJS) libkb.a\n"
+		   ".PHONY: all clean\n");
+	finish_file(f);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path) ? -1 : 0;
+}
+
+static void remove_workdir(void)
+{
+	if (!workdir[0])
+		return;
+	if (opt_keep)
+		printf("# kept %s\n", workdir);
+	else if (nftw(workdir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+		printf("# warning: cannot remove %s: %s\n", workdir,
+		       strerror(errno));
+	workdir[0] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* Running make                                                        */
+/* ------------------------------------------------------------------ */
+
+#define ONLINE	"/sys/devices/system/cpu/online"
+
+static int cpus[1024], nr_online;
+static char online_at_start[256];	/* the online CPU list at the start */
+
+/*
+ * Run argv with its output appended to the log, on cpus[0..ncpus) (0: no
+ * restriction). The make of "make kernbench" must not hand its jobserver
+ * to ours. Returns the exit status, 128 + signal, or -errno.
+ */
+static int run(char *const argv[], int ncpus)
+{
+	int status, fd, i;
+	cpu_set_t set;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (ncpus > 0) {
+			CPU_ZERO(&set);
+			for (i = 0; i < ncpus; i++)
+				CPU_SET(cpus[i], &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				_exit(126);
+		}
+		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+			  0644);
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, 0);
+		unsetenv("MAKEFLAGS");
+		unsetenv("MFLAGS");
+		unsetenv("MAKELEVEL");
+		unsetenv("MAKEOVERRIDES");
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * The last lines of make's log, as diagnostics, before giving up; the work
+ * directory stays for a look at the rest.
+ */
+static void show_log_tail(void)
+{
+	char line[512], *lines[20] = { };
+	int n = 0, i;
+	FILE *f = fopen(logpath, "re");
+
+	opt_keep = true;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		free(lines[n % 20]);
+		lines[n % 20] = strdup(line);
+		n++;
+	}
+	fclose(f);
+	for (i = n > 20 ? n - 20 : 0; i < n; i++) {
+		printf("# | %s", lines[i % 20] ? lines[i % 20] : "\n");
+		free(lines[i % 20]);
+	}
+}
+
+/* "make [-C tree O=out | -C srcdir] [args...]" */
+static void make_argv(char **argv, char *bufs, const char *a1,
+		      const char *a2)
+{
+	int n = 0;
+
+	argv[n++] = "make";
+	argv[n++] = "-s";
+	argv[n++] = "-C";
+	argv[n++] = srcdir;
+	if (kernel_tree) {
+		snprintf(bufs, 1300, "O=%s", outdir);
+		argv[n++] = bufs;
+	}
+	if (a1)
+		argv[n++] = (char *)a1;
+	if (a2)
+		argv[n++] = (char *)a2;
+	argv[n] = NULL;
+}
+
+static void make_untimed(const char *target, int ncpus)
+{
+	char *argv[16], obuf[1300];
+	int r;
+
+	make_argv(argv, obuf, target, NULL);
+	r = run(argv, ncpus);
+	if (r) {
+		show_log_tail();
+		rp_fatal("make %s failed (%d); log: %s", target ? target : "",
+			 r, logpath);
+	}
+}
+
+/* One timed build with -j @jobs on @ncpus CPUs. */
+static void timed_build(int jobs, int ncpus, struct rp_time *t)
+{
+	char *argv[24], obuf[1300], jbuf[32], err[160];
+	char *margv[16], *text;
+	int r, i, n = 0;
+	size_t len;
+	FILE *f;
+
+	snprintf(jbuf, sizeof(jbuf), "-j%d", jobs);
+	make_argv(margv, obuf, jbuf, kernel_tree ? "vmlinux" : NULL);
+	argv[n++] = GNU_TIME;
+	argv[n++] = "-o";
+	argv[n++] = timepath;
+	for (i = 0; margv[i]; i++)
+		argv[n++] = margv[i];
+	argv[n] = NULL;
+	r = run(argv, ncpus);
+	f = fopen(timepath, "re");
+	text = NULL;
+	len = 0;
+	if (f) {
+		text = calloc(1, 4096);
+		if (text)
+			len = fread(text, 1, 4095, f);
+		fclose(f);
+	}
+	if (!text || !len || rp_time_parse(text, t, err, sizeof(err))) {
+		show_log_tail();
+		rp_fatal("no GNU time report of the build (%s): %s", timepath,
+			 text && len ? err : "empty");
+	}
+	free(text);
+	if (r || t->status) {
+		show_log_tail();
+		rp_fatal("the build failed (status %d); log: %s",
+			 t->status ? t->status : r, logpath);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Disturbance: other tasks on the build's CPUs                        */
+/* ------------------------------------------------------------------ */
+
+/* Busy seconds of the first ncpus CPUs of the sweep, stolen time included. */
+static double busy_s(int ncpus)
+{
+	static struct rp_cpu_time t[ARRAY_SIZE(cpus)];
+	double sum = 0;
+	int i;
+
+	if (rp_cpu_times(t, ARRAY_SIZE(t), NULL))
+		return NAN;
+	for (i = 0; i < ncpus; i++)
+		sum += t[cpus[i]].busy + t[cpus[i]].steal;
+	return sum;
+}
+
+/* ------------------------------------------------------------------ */
+/* main                                                                */
+/* ------------------------------------------------------------------ */
+
+struct point {
+	int n, jobs;
+	struct rp_time run[MAX_RUNS];
+	double others[MAX_RUNS];	/* share of the CPUs used by others */
+	int nr;
+	struct rp_time avg;
+	double clean_elapsed;		/* mean of the undisturbed runs */
+};
+
+static struct point pt[MAX_POINTS];
+static int nr_pts;
+
+static bool exe_ok(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	const char *p, *e;
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, name);
+		if (!access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/* The compiler make will run: $(CC), the first word of $CC, or cc. */
+static const char *cc_name(void)
+{
+	static char buf[256];
+	const char *cc = getenv("CC");
+
+	if (!cc || !*cc)
+		return "cc";
+	snprintf(buf, sizeof(buf), "%s", cc);
+	buf[strcspn(buf, " \t")] = '\0';
+	return buf;
+}
+
+static void set_online(int n)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = rp_cpu_set_online(cpus[i], true);
+		if (err && err != -ENOENT)
+			rp_fatal("cannot online CPU %d: %s", cpus[i],
+				 strerror(-err));
+	}
+	for (i = pt[nr_pts - 1].n - 1; i >= n; i--) {
+		err = rp_cpu_set_online(cpus[i], false);
+		if (err)
+			rp_fatal("cannot offline CPU %d: %s", cpus[i],
+				 strerror(-err));
+	}
+}
+
+static void setup_tree(void)
+{
+	const char *parent = opt_workdir ? opt_workdir : getenv("TMPDIR");
+	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
+	bool quick = rp_opts.quick;
+
+	if (!parent || !*parent)
+		parent = "/tmp";
+	snprintf(workdir, sizeof(workdir), "%s/kernbench.XXXXXX", parent);
+	if (!mkdtemp(workdir)) {
+		int err = errno;
+
+		workdir[0] = '\0';
+		rp_fatal("cannot create a directory under %s: %s", parent,
+			 strerror(err));
+	}
+	atexit(remove_workdir);
+	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
+	snprintf(timepath, sizeof(timepath), "%s/time.out", workdir);
+
+	if (tree && *tree) {
+		kernel_tree = true;
+		snprintf(srcdir, sizeof(srcdir), "%s", tree);
+		snprintf(outdir, sizeof(outdir), "%s/obj", workdir);
+		make_dir("%s", outdir);
+		rp_info("tree", "%s (kernel, defconfig, make vmlinux, O=%s)",
+			srcdir, outdir);
+		fprintf(stderr, "kernbench: make defconfig in %s\n", outdir);
+		make_untimed("defconfig", 0);
+		return;
+	}
+	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
+	make_dir("%s", srcdir);
+	generate((int)rp_val(quick ? "quick_files" : "files"),
+		 (int)rp_val("include_dirs"), (int)rp_val("includes"));
+	rp_info("tree", "generated: %d C files, %d -I directories, %d includes each (%s)",
+		(int)rp_val(quick ? "quick_files" : "files"),
+		(int)rp_val("include_dirs"), (int)rp_val("includes"), srcdir);
+}
+
+static void timed_run(struct point *p, int idx, int total, bool hotplug)
+{
+	struct rp_time *t = &p->run[p->nr];
+	double b0, b1, wall;
+	char line[160], on0[256], on1[256];
+	int used;
+
+	make_untimed("clean", 0);
+	fprintf(stderr, "kernbench: %d CPU(s), make -j%d, run %d/%d (%d of %d)\n",
+		p->n, p->jobs, p->nr + 1, (int)rp_val(rp_opts.quick ? "quick_runs" : "runs"),
+		idx, total);
+	rp_knob_read(ONLINE, on0, sizeof(on0));
+	b0 = busy_s(p->n);
+	wall = rp_now_ms();
+	timed_build(p->jobs, hotplug ? 0 : p->n, t);
+	wall = (rp_now_ms() - wall) / 1000;
+	b1 = busy_s(p->n);
+	rp_knob_read(ONLINE, on1, sizeof(on1));
+	/*
+	 * GNU time's user + sys are the build's, the rest other tasks'.
+	 * With fewer jobs than CPUs, the CPUs the build cannot use are free
+	 * for them: only what exceeds those slowed the build.
+	 */
+	used = p->jobs < p->n ? p->jobs : p->n;
+	p->others[p->nr] = (b1 - b0 - t->user - t->sys - (p->n - used) * wall) /
+			   (used * wall);
+	if (p->others[p->nr] < 0)
+		p->others[p->nr] = 0;
+	/* Someone else's CPU hotplug during the build: not our run. */
+	if (strcmp(on0, on1) || (!hotplug && strcmp(on1, online_at_start)))
+		p->others[p->nr] = 1;
+	rp_time_format_run(line, sizeof(line), t);
+	printf("# %d CPU(s) run %d: %s, other tasks %.0f%%\n", p->n, p->nr + 1,
+	       line, 100 * p->others[p->nr]);
+	fflush(stdout);
+	p->nr++;
+}
+
+static void add_metric(int n, const char *what, const char *unit,
+		       const double *v, int nr)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "kernbench.n%d.%s", n, what);
+	rp_metric_add(name, unit, v, nr);
+}
+
+int main(int argc, char **argv)
+{
+	int runs, maxn, jobs, i, r, p, total, idx = 0, at = 0;
+	double worst = 0, v, share;
+	const char *disturbed = NULL;
+	char line[160], why[200];
+	bool hotplug;
+	int sweep[MAX_POINTS];
+
+	validate(argc, argv);
+	rp_init(&test, argc, argv);
+	runs = (int)rp_val(rp_opts.quick ? "quick_runs" : "runs");
+	jobs = (int)rp_val("jobs");
+	hotplug = rp_val("hotplug") != 0;
+	if (!exe_ok(GNU_TIME))
+		rp_exit_skip("%s not found (Debian package \"time\")", GNU_TIME);
+	if (!exe_ok("make") || !exe_ok(cc_name()))
+		rp_exit_skip("make or a C compiler (%s) not found", cc_name());
+
+	rp_knob_read(ONLINE, online_at_start, sizeof(online_at_start));
+	nr_online = rp_online_cpus(cpus, 1024);
+	if (nr_online < 1)
+		rp_exit_skip("cannot read the online CPUs");
+	maxn = nr_online;
+	if (rp_val("max_cpus") >= 1 && rp_val("max_cpus") < maxn)
+		maxn = (int)rp_val("max_cpus");
+	if (hotplug) {
+		/* CPUs that cannot go offline (often CPU 0) must come first. */
+		char path[96];
+		int fixed = 0, tmp;
+
+		if (geteuid())
+			rp_exit_skip("hotplug needs root");
+		for (i = 0; i < nr_online; i++) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d/online", cpus[i]);
+			if (!rp_knob_exists(path)) {
+				tmp = cpus[fixed];
+				cpus[fixed++] = cpus[i];
+				cpus[i] = tmp;
+			}
+		}
+		if (fixed > 1)
+			rp_exit_skip("hotplug: %d CPUs cannot go offline", fixed);
+	}
+	nr_pts = rp_sweep_points(maxn, sweep, MAX_POINTS);
+	for (p = 0; p < nr_pts; p++) {
+		pt[p].n = sweep[p];
+		pt[p].jobs = jobs ? jobs : sweep[p];
+	}
+	printf("# CPU counts:");
+	for (p = 0; p < nr_pts; p++)
+		printf(" %d (-j%d)", pt[p].n, pt[p].jobs);
+	printf(" by %s; %d run(s) each\n", hotplug ? "hotplug" : "affinity",
+	       runs);
+
+	setup_tree();
+	for (i = 0; i < (int)rp_val("warmup"); i++) {
+		struct rp_time t;
+
+		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
+		make_untimed("clean", 0);
+		timed_build(pt[nr_pts - 1].jobs, hotplug ? 0 : maxn, &t);
+	}
+
+	total = runs * nr_pts;
+	if (hotplug) {
+		for (p = 0; p < nr_pts; p++) {
+			set_online(pt[p].n);
+			for (r = 0; r < runs; r++)
+				timed_run(&pt[p], ++idx, total, true);
+		}
+		set_online(maxn);
+	} else {
+		for (r = 0; r < runs; r++)
+			for (p = 0; p < nr_pts; p++)
+				timed_run(&pt[p], ++idx, total, false);
+	}
+	remove_workdir();
+
+	/* The seed's report, one line per CPU count. */
+	for (p = 0; p < nr_pts; p++) {
+		double e[MAX_RUNS], u[MAX_RUNS], s[MAX_RUNS];
+
+		rp_time_average(pt[p].run, pt[p].nr, &pt[p].avg);
+		rp_time_format(line, sizeof(line), &pt[p].avg);
+		printf("# %d CPU(s): %s [average of %d]\n", pt[p].n, line,
+		       pt[p].nr);
+		for (r = 0; r < pt[p].nr; r++) {
+			e[r] = pt[p].run[r].elapsed;
+			u[r] = pt[p].run[r].user;
+			s[r] = pt[p].run[r].sys;
+		}
+		add_metric(pt[p].n, "elapsed", "s", e, pt[p].nr);
+		add_metric(pt[p].n, "user", "s", u, pt[p].nr);
+		add_metric(pt[p].n, "system", "s", s, pt[p].nr);
+	}
+
+	if (nr_pts < 2) {
+		rp_check_skip("kernbench_speedup", "needs at least 2 CPUs");
+	} else {
+		/* Only undisturbed runs: other tasks can only slow a build. */
+		for (p = 0; p < nr_pts; p++) {
+			int ok = 0;
+
+			pt[p].clean_elapsed = 0;
+			for (r = 0; r < pt[p].nr; r++) {
+				if (pt[p].others[r] > rp_val("max_disturbance"))
+					continue;
+				pt[p].clean_elapsed += pt[p].run[r].elapsed;
+				ok++;
+			}
+			pt[p].clean_elapsed = ok ? pt[p].clean_elapsed / ok : NAN;
+			if (!ok && !disturbed) {
+				snprintf(why, sizeof(why),
+					 "not judged: other tasks used more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance)",
+					 100 * rp_val("max_disturbance"), pt[p].n);
+				disturbed = why;
+			}
+			if (ok < pt[p].nr)
+				printf("# %d CPU(s): %d/%d run(s) disturbed: not in the speedup\n",
+				       pt[p].n, pt[p].nr - ok, pt[p].nr);
+		}
+		v = NAN;
+		for (p = 1; p < nr_pts && !disturbed; p++) {
+			double eff = rp_efficiency(1 / pt[p].clean_elapsed,
+						   1 / pt[0].clean_elapsed,
+						   pt[p].n);
+
+			printf("# speedup at %d CPUs: %.2fx (%.2f per CPU)\n",
+			       pt[p].n, pt[0].clean_elapsed / pt[p].clean_elapsed,
+			       eff);
+			if (isnan(v) || eff < v) {
+				v = eff;
+				at = pt[p].n;
+			}
+		}
+		if (disturbed) {
+			rp_check_error("kernbench_speedup", "%s", disturbed);
+		} else {
+			printf("# lowest speedup per CPU at %d CPUs\n", at);
+			rp_check("kernbench_speedup", v, "speedup_per_cpu_min");
+		}
+	}
+
+	for (p = 0; p < nr_pts; p++) {
+		share = rp_time_system_share(&pt[p].avg);
+		if (p == 0 || share > worst) {
+			worst = share;
+			at = pt[p].n;
+		}
+	}
+	printf("# highest system share at %d CPU(s)\n", at);
+	rp_check("kernbench_system_share", worst, "system_share_max");
+	return rp_finish();
+}
