@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Integration: the suite as a kernel CI bot sees it. It builds inside the
+# staged kernel tree through kselftest's own Makefile, runs through
+# kselftest's runner (run_tests, and an installed run_kselftest.sh as
+# "make run" does), every program prints well-formed KTAP, writes a JSON
+# results file, and the kernel is left as it was found.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ksft=$RP_TREE/tools/testing/selftests
+progs=$(make -s -C "$RP_SUITE" -f - print-progs <<'MK' 2>/dev/null
+include Makefile
+print-progs:
+	@echo $(notdir $(TEST_GEN_PROGS))
+MK
+)
+[ -n "$progs" ] || progs="gp_throttle gp_expedited boot_marker dcache_scaling"
+nprogs=$(echo $progs | wc -w)
+echo "TAP version 13"
+echo "1..$((nprogs + 5))"
+before=$(t_knob_snapshot)
+export RCU_PERF_QUICK=1
+
+# 1. kselftest's top-level Makefile builds the target out of tree.
+t_run "$tmp/build.log" make -C "$ksft" TARGETS=rcu_perf O="$tmp/o" all
+t_check "kselftest Makefile builds TARGETS=rcu_perf" test "$T_RC" = 0 -a \
+	-x "$tmp/o/kselftest/rcu_perf/gp_throttle"
+
+# 2. run_tests through lib.mk's runner, as "make kselftest" does. A real
+# regression may fail a check; a crash or a timeout may not.
+# kselftest's runner reopens /dev/stdout for appending: a log opened without
+# O_APPEND would be overwritten from its start.
+RCU_PERF_OUTDIR=$tmp/rt make -C "$ksft" TARGETS=rcu_perf O="$tmp/o" \
+	run_tests >>"$tmp/run_tests.log" 2>&1
+t_show "$tmp/run_tests.log"
+n=$(grep -cE '^(not )?ok [0-9]+ selftests: rcu_perf: ' "$tmp/run_tests.log")
+crash=$(grep -E '^not ok [0-9]+ selftests: rcu_perf: ' "$tmp/run_tests.log" |
+	grep -vE '# exit=1$')
+t_check "run_tests runs all $nprogs programs, none crashes or times out" \
+	test "$n" = "$nprogs" -a -z "$crash"
+
+# 3. Installed copy and run_kselftest.sh, as "make run" does.
+t_run "$tmp/install.log" make -C "$ksft" TARGETS=rcu_perf O="$tmp/o" \
+	INSTALL_PATH="$tmp/inst" install
+t_check "install carries programs, tools and the config file" \
+	test -x "$tmp/inst/rcu_perf/rcu_perf_compare" -a \
+	-f "$tmp/inst/rcu_perf/rcu_perf.conf" -a -f "$tmp/inst/rcu_perf/settings"
+(cd "$tmp/inst" && RCU_PERF_OUTDIR=$tmp/res ./run_kselftest.sh -c rcu_perf) \
+	>>"$tmp/rk.log" 2>&1
+t_show "$tmp/rk.log"
+t_check "run_kselftest.sh output is well-formed KTAP" ktap_valid "$tmp/rk.log"
+
+# 4. Each program's own KTAP (nested by the runner) and its JSON file.
+awk -v dir="$tmp" '
+	/^# selftests: rcu_perf: / { f = dir "/" $4 ".ktap"; printf "" > f; next }
+	/^(not )?ok [0-9]+ selftests: rcu_perf: / { f = ""; next }
+	f != "" && /^# / { print substr($0, 3) > f }
+	f != "" && /^#$/ { print "" > f }
+' "$tmp/rk.log"
+for p in $progs; do
+	ok=1
+	if [ ! -f "$tmp/$p.ktap" ]; then
+		echo "# $p did not run"
+		ok=0
+	elif ! ktap_valid "$tmp/$p.ktap"; then
+		ok=0
+	fi
+	if [ ! -s "$tmp/res/$p.json" ]; then
+		echo "# $p wrote no JSON"
+		ok=0
+	elif ! "$RP_BIN/rcu_perf_compare" "$tmp/res/$p.json" \
+		>/dev/null 2>"$tmp/$p.err"; then
+		t_show "$tmp/$p.err"
+		ok=0
+	fi
+	t_check "$p: well-formed KTAP and a valid JSON results file" test $ok = 1
+done
+
+t_check "kernel knobs as found" t_knobs_unchanged "$before"
