@@ -109,6 +109,33 @@ static void change_all(void)
 		exit(12);
 }
 
+static char tmp_path[400];
+
+/*
+ * A guarded temporary directory with a subtree and a symlink to k3, which
+ * must survive its removal; its path goes to <dir>/tmp.path.
+ */
+static void make_tmp_tree(void)
+{
+	char p[600];
+
+	if (rp_tmpdir(dir, "tmp", tmp_path, sizeof(tmp_path)))
+		exit(60);
+	snprintf(p, sizeof(p), "%s/a", tmp_path);
+	if (mkdir(p, 0700))
+		exit(61);
+	snprintf(p, sizeof(p), "%s/a/b", tmp_path);
+	if (mkdir(p, 0700))
+		exit(62);
+	snprintf(p, sizeof(p), "%s/a/b/f", tmp_path);
+	set_file(p, "x\n");
+	snprintf(p, sizeof(p), "%s/a/k3", tmp_path);
+	if (symlink(k3, p))
+		exit(63);
+	snprintf(p, sizeof(p), "%s/tmp.path", dir);
+	set_file(p, tmp_path);
+}
+
 static int child(const char *mode)
 {
 	if (!strcmp(mode, "return")) {
@@ -216,6 +243,17 @@ static int child(const char *mode)
 	if (!strcmp(mode, "lock")) {	/* try to get the lock */
 		return rp_guard_init() ? 1 : 0;
 	}
+	if (!strncmp(mode, "tmp", 3)) {	/* a guarded temporary tree */
+		make_tmp_tree();
+		if (!strcmp(mode, "tmpkeep"))
+			rp_tmpdir_keep(tmp_path);
+		if (!strcmp(mode, "tmpwait")) {
+			ready();
+			for (;;)
+				pause();
+		}
+		return 0;
+	}
 	return 99;
 }
 
@@ -295,6 +333,42 @@ static bool killed_by(int st, int sig)
 	ksft_print_msg("child status 0x%x, expected death by signal %d\n",
 		       st, sig);
 	return false;
+}
+
+/* Does the last child's temporary directory exist? */
+static bool tmp_exists(void)
+{
+	char p[300], path[400] = "";
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/tmp.path", dir);
+	f = fopen(p, "r");
+	if (!f || !fgets(path, sizeof(path), f))
+		ksft_print_msg("no %s\n", p);
+	if (f)
+		fclose(f);
+	return path[0] && !access(path, F_OK);
+}
+
+static void test_tmpdir(void)
+{
+	bool ok, left;
+	pid_t pid;
+
+	reset_files();
+	ok = exited(reap(spawn("tmpdir", NULL, NULL, false)), 0);
+	ksft_test_result(ok && !tmp_exists() && file_is(k3, "a [b] c") &&
+			 nr_state_files() == 0,
+			 "rp_tmpdir: removed with its contents at exit, symlinks not followed\n");
+	pid = spawn("tmpwait", NULL, NULL, true);
+	kill(pid, SIGKILL);
+	ok = killed_by(reap(pid), SIGKILL);
+	left = tmp_exists();
+	rp_guard_repair();
+	ksft_test_result(ok && left && !tmp_exists() && nr_state_files() == 0,
+			 "rp_tmpdir: left by SIGKILL, removed by the next run\n");
+	ok = exited(reap(spawn("tmpkeep", NULL, NULL, false)), 0);
+	ksft_test_result(ok && tmp_exists(), "rp_tmpdir_keep: kept at exit\n");
 }
 
 static void test_normal_return(void)
@@ -535,7 +609,7 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	ksft_set_plan(23);
+	ksft_set_plan(26);
 	if (!mkdtemp(tmpl))
 		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", tmpl);
@@ -563,6 +637,7 @@ int main(int argc, char **argv)
 	test_lock();
 	test_crafted_states();
 	test_cpus();
+	test_tmpdir();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

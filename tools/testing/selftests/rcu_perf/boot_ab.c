@@ -164,6 +164,14 @@ static char initrd[PATH_MAX];
 static char cmdline[NR_SIDES][MAX_APPEND + 64];
 static bool dither;
 
+/* An error: keep the temporary directory for a look at the logs. */
+static void keep_logs(void)
+{
+	if (dir_is_temp)
+		rp_tmpdir_keep(dir);
+	dir_is_temp = false;
+}
+
 /* ------------------------------------------------------------------ */
 /* Options                                                             */
 /* ------------------------------------------------------------------ */
@@ -823,7 +831,7 @@ static enum accel warm_up(const char *qemu)
 	if (run_boots(&b, 1, 1, qemu, ACCEL_TCG, t, false) >= 0) {
 		rp_check_error(CHECK, "the warm-up boot failed: %s (logs: %s)",
 			       b.err, dir);
-		dir_is_temp = false;
+		keep_logs();
 		exit(rp_finish());
 	}
 	return ACCEL_TCG;
@@ -949,13 +957,11 @@ int main(int argc, char **argv)
 			rp_fatal("cannot create --logdir %s: %s", dir,
 				 strerror(errno));
 	} else {
-		const char *tmp = getenv("TMPDIR");
+		int err = rp_tmpdir(NULL, "boot_ab", dir, sizeof(dir));
 
-		snprintf(dir, sizeof(dir), "%s/boot_ab.XXXXXX",
-			 tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			rp_fatal("cannot create a directory in %s: %s",
-				 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		if (err)
+			rp_fatal("cannot create a directory in $TMPDIR or /tmp: %s",
+				 strerror(-err));
 		dir_is_temp = true;
 	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", dir);
@@ -1002,6 +1008,7 @@ int main(int argc, char **argv)
 		rp_check_error(CHECK, "boot %d (%s) failed: %s (serial log: %s)",
 			       failed + 1, side_name[boots[failed].side],
 			       boots[failed].err, boots[failed].serial);
+		keep_logs();
 		return rp_finish();
 	}
 
@@ -1015,7 +1022,7 @@ int main(int argc, char **argv)
 		} else if (strcmp(marker, b->marker)) {
 			rp_check_error(CHECK, "boot %d found the marker \"%s\", others \"%s\"",
 				       i + 1, b->marker, marker);
-			dir_is_temp = false;
+			keep_logs();
 			return rp_finish();
 		}
 		if (rp_samples_add(&t[b->side], b->t))

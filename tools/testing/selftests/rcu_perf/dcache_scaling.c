@@ -427,20 +427,16 @@ static const char *fs_name(long type)
 static const char *make_tree(int nworkers)
 {
 	static char why[160];
-	const char *parent = opt_dir ? opt_dir : getenv("TMPDIR");
 	int depth = (int)rp_val("depth"), i, err;
 	struct statfs sfs;
 	const char *fs;
 	size_t len;
 
-	if (!parent || !*parent)
-		parent = "/tmp";
-	snprintf(root, sizeof(root), "%s/dcache_scaling.XXXXXX", parent);
-	if (!mkdtemp(root)) {
-		err = errno;
+	err = rp_tmpdir(opt_dir, "dcache_scaling", root, sizeof(root));
+	if (err) {
 		root[0] = '\0';
-		rp_fatal("cannot create a directory under %s: %s", parent,
-			 strerror(err));
+		rp_fatal("cannot create a directory under %s: %s",
+			 opt_dir ? opt_dir : "$TMPDIR or /tmp", strerror(-err));
 	}
 	atexit(remove_tree);
 

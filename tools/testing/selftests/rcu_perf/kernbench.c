@@ -400,6 +400,7 @@ static void show_log_tail(void)
 	FILE *f = fopen(logpath, "re");
 
 	opt_keep = true;
+	rp_tmpdir_keep(workdir);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -573,20 +574,19 @@ static void set_online(int n)
 
 static void setup_tree(void)
 {
-	const char *parent = opt_workdir ? opt_workdir : getenv("TMPDIR");
 	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
 	bool quick = rp_opts.quick;
+	int err;
 
-	if (!parent || !*parent)
-		parent = "/tmp";
-	snprintf(workdir, sizeof(workdir), "%s/kernbench.XXXXXX", parent);
-	if (!mkdtemp(workdir)) {
-		int err = errno;
-
+	err = rp_tmpdir(opt_workdir, "kernbench", workdir, sizeof(workdir));
+	if (err) {
 		workdir[0] = '\0';
-		rp_fatal("cannot create a directory under %s: %s", parent,
-			 strerror(err));
+		rp_fatal("cannot create a directory under %s: %s",
+			 opt_workdir ? opt_workdir : "$TMPDIR or /tmp",
+			 strerror(-err));
 	}
+	if (opt_keep)
+		rp_tmpdir_keep(workdir);
 	atexit(remove_workdir);
 	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
 	snprintf(timepath, sizeof(timepath), "%s/time.out", workdir);

@@ -15,8 +15,12 @@
  *   (then the signal is re-raised so that the exit status shows it), and
  *   from rp_fatal()/rp_finish(). Only SIGKILL needs the next run's repair.
  *
+ * Temporary directories (rp_tmpdir()) are guarded the same way: removed
+ * with their contents on every exit path, and by the next run after a
+ * SIGKILL.
+ *
  * The signal path only uses buffers built before the change (open, write,
- * close, umount2, unlink): no malloc and no stdio.
+ * close, umount2, unlink, getdents64): no malloc and no stdio.
  *
  * Values are written like "echo VALUE > PATH" (O_TRUNC, trailing newline).
  * Files that read back a choice list such as "a [b] c" are restored with the
@@ -45,8 +49,10 @@
 #define RP_VAL_LEN		1024
 /* State file line of a mount made by the guard; knob lines start with '/'. */
 #define RP_UMOUNT_TAG		"@umount"
+#define RP_RMTREE_TAG		"@rmtree"
+#define RP_RMTREE_DEPTH		64
 
-enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT };
+enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR };
 
 struct rp_entry {
 	int kind;
@@ -153,11 +159,72 @@ static void report_restore_error(const char *what, const char *path, int err)
 	say(msg);
 }
 
+struct rp_dirent64 {
+	__u64 d_ino;
+	__s64 d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/*
+ * Remove name (relative to dfd) and everything below it, without following
+ * symlinks; async-signal-safe. 0, 1 if it did not exist, or -errno.
+ */
+static int rm_tree_at(int dfd, const char *name, int depth)
+{
+	char buf[4096];
+	int fd, err = 0;
+	bool removed;
+	long n, off;
+
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno != ENOTDIR && errno != ELOOP)
+			return -errno;
+		return unlinkat(dfd, name, 0) ? -errno : 0;
+	}
+	/* Entries removed while reading may hide others: rescan until empty. */
+	do {
+		removed = false;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n;) {
+				struct rp_dirent64 *d = (void *)(buf + off);
+				const char *dn = d->d_name;
+
+				off += d->d_reclen;
+				if (dn[0] == '.' && (!dn[1] ||
+						     (dn[1] == '.' && !dn[2])))
+					continue;
+				if (d->d_type == DT_DIR ||
+				    (unlinkat(fd, dn, 0) && errno == EISDIR))
+					err = depth < RP_RMTREE_DEPTH ?
+					      rm_tree_at(fd, dn, depth + 1) :
+					      -ELOOP;
+				removed = true;
+			}
+		}
+	} while (removed && !err);
+	close(fd);
+	if (err < 0)
+		return err;
+	return unlinkat(dfd, name, AT_REMOVEDIR) ? -errno : 0;
+}
+
 /* 0 undone, 1 nothing to undo, -errno failed (and said so). */
 static int undo_entry(struct rp_entry *e)
 {
 	int err;
 
+	if (e->kind == RP_ENT_TMPDIR) {
+		err = rm_tree_at(AT_FDCWD, e->path, 0);
+		if (err < 0)
+			report_restore_error("remove", e->path, err);
+		return err;
+	}
 	if (e->kind == RP_ENT_MOUNT) {
 		/* Lazy: our own tracepoint fds may still pin the mount. */
 		err = umount2(e->path, MNT_DETACH) ? -errno : 0;
@@ -502,6 +569,9 @@ static int replay(const char *path, pid_t pid)
 		if (!strcmp(line, RP_UMOUNT_TAG)) {
 			e->kind = RP_ENT_MOUNT;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
+		} else if (!strcmp(line, RP_RMTREE_TAG) && tab[1] == '/') {
+			e->kind = RP_ENT_TMPDIR;
+			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
 		} else if (line[0] == '/' && strlen(line) < sizeof(e->path)) {
 			e->kind = RP_ENT_KNOB;
 			memcpy(e->path, line, strlen(line) + 1);
@@ -521,6 +591,9 @@ static int replay(const char *path, pid_t pid)
 			continue;	/* failed (said so) or nothing to do */
 		if (e->kind == RP_ENT_MOUNT) {
 			printf("# repaired: unmounted %s (left by pid %d)\n",
+			       e->path, (int)pid);
+		} else if (e->kind == RP_ENT_TMPDIR) {
+			printf("# repaired: removed %s (left by pid %d)\n",
 			       e->path, (int)pid);
 		} else {
 			e->orig[e->orig_len - 1] = '\0';
@@ -755,7 +828,9 @@ static int record(int kind, const char *path, const char *orig)
 		e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
 		snprintf(line, sizeof(line), "%s\t%s\n", path, orig);
 	} else {
-		snprintf(line, sizeof(line), "%s\t%s\n", RP_UMOUNT_TAG, path);
+		snprintf(line, sizeof(line), "%s\t%s\n",
+			 kind == RP_ENT_MOUNT ? RP_UMOUNT_TAG : RP_RMTREE_TAG,
+			 path);
 	}
 	err = state_append(line);
 	if (err)
@@ -800,6 +875,40 @@ int rp_knob_write(const char *path, const char *value)
 	err = write_value(path, buf, len);
 	free(buf);
 	return err;
+}
+
+int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
+{
+	char path[RP_PATH_LEN];
+	int err;
+
+	if (!parent || !*parent)
+		parent = getenv("TMPDIR");
+	if (!parent || !*parent)
+		parent = "/tmp";
+	if (snprintf(path, sizeof(path), "%s/%s.XXXXXX", parent, name) >=
+	    (int)sizeof(path) || strlen(path) >= len)
+		return -ENAMETOOLONG;
+	if (!mkdtemp(path))
+		return -errno;
+	/* Without the guard (not root), the caller's own cleanup is all. */
+	if (!guard_get()) {
+		err = record(RP_ENT_TMPDIR, path, NULL);
+		if (err) {
+			rmdir(path);
+			return err;
+		}
+	}
+	memcpy(buf, path, strlen(path) + 1);
+	return 0;
+}
+
+void rp_tmpdir_keep(const char *path)
+{
+	struct rp_entry *e = find_entry(path);
+
+	if (e && e->kind == RP_ENT_TMPDIR)
+		e->done = 1;
 }
 
 /* ------------------------------------------------------------------ */

@@ -212,6 +212,14 @@ int rp_knob_exists(const char *path);
 void rp_guard_restore(void);			/* idempotent */
 /* Repair leftovers of dead runs now; returns how many knobs were restored. */
 int rp_guard_repair(void);
+/*
+ * A private directory <parent>/<name>.XXXXXX (parent NULL: $TMPDIR or
+ * /tmp) into buf, removed with its contents by the guard on every exit
+ * path and by the next run after a SIGKILL. 0 or -errno.
+ */
+int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len);
+/* Keep it after all (e.g. for a post-mortem), unless killed by SIGKILL. */
+void rp_tmpdir_keep(const char *path);
 /* tracefs mount point, mounting it (guarded) if needed; NULL if absent. */
 const char *rp_tracefs(void);
 int rp_cpu_set_online(int cpu, bool online);	/* guarded hotplug */
