@@ -247,6 +247,10 @@ static int child(const char *mode)
 		make_tmp_tree();
 		if (!strcmp(mode, "tmpkeep"))
 			rp_tmpdir_keep(tmp_path);
+		if (!strcmp(mode, "tmpremove") &&
+		    (rp_tmpdir_remove(tmp_path) || !access(tmp_path, F_OK) ||
+		     access(k3, F_OK)))
+			exit(64);
 		if (!strcmp(mode, "tmpwait")) {
 			ready();
 			for (;;)
@@ -367,6 +371,9 @@ static void test_tmpdir(void)
 	rp_guard_repair();
 	ksft_test_result(ok && left && !tmp_exists() && nr_state_files() == 0,
 			 "rp_tmpdir: left by SIGKILL, removed by the next run\n");
+	ok = exited(reap(spawn("tmpremove", NULL, NULL, false)), 0);
+	ksft_test_result(ok && !tmp_exists() && nr_state_files() == 0,
+			 "rp_tmpdir_remove: gone at once, nothing left to restore\n");
 	ok = exited(reap(spawn("tmpkeep", NULL, NULL, false)), 0);
 	ksft_test_result(ok && tmp_exists(), "rp_tmpdir_keep: kept at exit\n");
 }
@@ -592,6 +599,42 @@ static void test_cpus(void)
 			 "rp_cpu_set_online rejects bad CPUs\n");
 }
 
+static bool hotpluggable(int cpu)
+{
+	char p[96];
+
+	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return !access(p, F_OK);
+}
+
+/*
+ * The CPUs (and bogus ids, which cannot go offline either) that cannot go
+ * offline move to the front, in their order; the others keep theirs.
+ */
+static void test_fixed_first(void)
+{
+	int cpus[1024], want[1028], got[1028], n, i, k = 0, fixed = 0;
+	bool ok;
+
+	n = rp_online_cpus(cpus, 1024);
+	got[0] = 100001;
+	for (i = n - 1; i >= 0; i--)
+		got[n - i] = cpus[i];
+	got[n + 1] = 100000;
+	for (i = 0; i < n + 2; i++)
+		if (got[i] >= 100000 || !hotpluggable(got[i]))
+			want[k++] = got[i];
+	fixed = k;
+	for (i = 0; i < n + 2; i++)
+		if (got[i] < 100000 && hotpluggable(got[i]))
+			want[k++] = got[i];
+	ok = rp_cpus_fixed_first(got, n + 2) == fixed;
+	for (i = 0; ok && i < n + 2; i++)
+		ok = got[i] == want[i];
+	ksft_test_result(ok, "rp_cpus_fixed_first: %d fixed first, stable\n",
+			 fixed);
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/rp_test_knob.XXXXXX";
@@ -609,7 +652,7 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	ksft_set_plan(26);
+	ksft_set_plan(28);
 	if (!mkdtemp(tmpl))
 		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", tmpl);
@@ -637,6 +680,7 @@ int main(int argc, char **argv)
 	test_lock();
 	test_crafted_states();
 	test_cpus();
+	test_fixed_first();
 	test_tmpdir();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

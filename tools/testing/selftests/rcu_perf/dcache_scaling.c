@@ -70,7 +70,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -387,17 +386,13 @@ static int make_deep(const char *base)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	return remove(path) ? -1 : 0;
-}
-
 static void remove_tree(void)
 {
-	if (root[0] && nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+	int err = root[0] ? rp_tmpdir_remove(root) : 0;
+
+	if (err)
 		printf("# warning: cannot remove %s: %s\n", root,
-		       strerror(errno));
+		       strerror(-err));
 	root[0] = '\0';
 }
 
@@ -768,32 +763,14 @@ static void counters_reopen(void)
 	ctr_open = !rp_counters_open(&ctr);
 }
 
-static bool can_offline(int cpu)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return rp_knob_exists(path);
-}
-
 /* Hotplug sweep: exactly cpus[0..n) online, the others of the sweep off. */
 static void set_online(int n, int ncpus)
 {
-	int i, err;
+	int err = rp_cpus_set_online(cpus, n, ncpus);
 
-	for (i = 0; i < n; i++) {
-		err = rp_cpu_set_online(cpus[i], true);
-		if (err && err != -ENOENT)
-			rp_fatal("cannot online CPU %d: %s", cpus[i],
-				 strerror(-err));
-	}
-	for (i = ncpus - 1; i >= n; i--) {
-		err = rp_cpu_set_online(cpus[i], false);
-		if (err)
-			rp_fatal("cannot offline CPU %d: %s", cpus[i],
-				 strerror(-err));
-	}
+	if (err)
+		rp_fatal("cannot put %d of %d CPUs online: %s", n, ncpus,
+			 strerror(-err));
 	printf("# hotplug: %d CPU(s) online\n", rp_nr_online_cpus());
 	counters_reopen();
 }
@@ -937,7 +914,7 @@ static void limit_line(const char *check, double v, const char *lim)
 /* The sweep's CPUs: those that cannot go offline (often CPU 0) first. */
 static int plan_cpus(bool hotplug, int *maxn)
 {
-	int online[1024], ncpus, i, w, fixed = 0;
+	int online[1024], ncpus, i, w, fixed;
 
 	ncpus = rp_online_cpus(online, 1024);
 	if (ncpus < 1)
@@ -952,13 +929,8 @@ static int plan_cpus(bool hotplug, int *maxn)
 		rp_fatal("out of memory");
 	for (i = 0; i < ncpus; i++)
 		workers[i].ops = &slots[i].ops;
-	for (w = 0; w < ncpus; w++)
-		if (!can_offline(online[w]))
-			cpus[fixed++] = online[w];
-	i = fixed;
-	for (w = 0; w < ncpus; w++)
-		if (can_offline(online[w]))
-			cpus[i++] = online[w];
+	memcpy(cpus, online, ncpus * sizeof(*cpus));
+	fixed = rp_cpus_fixed_first(cpus, ncpus);
 	if (hotplug && geteuid())
 		rp_exit_skip("hotplug sweep needs root");
 	if (hotplug && fixed > 1)

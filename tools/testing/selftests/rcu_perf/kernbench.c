@@ -40,7 +40,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -316,21 +315,20 @@ static void generate(int files, int dirs, int includes)
 	finish_file(f);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	return remove(path) ? -1 : 0;
-}
-
 static void remove_workdir(void)
 {
+	int err;
+
 	if (!workdir[0])
 		return;
-	if (opt_keep)
+	if (opt_keep) {
 		printf("# kept %s\n", workdir);
-	else if (nftw(workdir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
-		printf("# warning: cannot remove %s: %s\n", workdir,
-		       strerror(errno));
+	} else {
+		err = rp_tmpdir_remove(workdir);
+		if (err)
+			printf("# warning: cannot remove %s: %s\n", workdir,
+			       strerror(-err));
+	}
 	workdir[0] = '\0';
 }
 
@@ -556,20 +554,10 @@ static const char *cc_name(void)
 
 static void set_online(int n)
 {
-	int i, err;
+	int err = rp_cpus_set_online(cpus, n, pt[nr_pts - 1].n);
 
-	for (i = 0; i < n; i++) {
-		err = rp_cpu_set_online(cpus[i], true);
-		if (err && err != -ENOENT)
-			rp_fatal("cannot online CPU %d: %s", cpus[i],
-				 strerror(-err));
-	}
-	for (i = pt[nr_pts - 1].n - 1; i >= n; i--) {
-		err = rp_cpu_set_online(cpus[i], false);
-		if (err)
-			rp_fatal("cannot offline CPU %d: %s", cpus[i],
-				 strerror(-err));
-	}
+	if (err)
+		rp_fatal("cannot put %d CPUs online: %s", n, strerror(-err));
 }
 
 static void setup_tree(void)
@@ -685,21 +673,11 @@ int main(int argc, char **argv)
 	if (rp_val("max_cpus") >= 1 && rp_val("max_cpus") < maxn)
 		maxn = (int)rp_val("max_cpus");
 	if (hotplug) {
-		/* CPUs that cannot go offline (often CPU 0) must come first. */
-		char path[96];
-		int fixed = 0, tmp;
+		int fixed;
 
 		if (geteuid())
 			rp_exit_skip("hotplug needs root");
-		for (i = 0; i < nr_online; i++) {
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu%d/online", cpus[i]);
-			if (!rp_knob_exists(path)) {
-				tmp = cpus[fixed];
-				cpus[fixed++] = cpus[i];
-				cpus[i] = tmp;
-			}
-		}
+		fixed = rp_cpus_fixed_first(cpus, nr_online);
 		if (fixed > 1)
 			rp_exit_skip("hotplug: %d CPUs cannot go offline", fixed);
 	}

@@ -903,6 +903,18 @@ int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
 	return 0;
 }
 
+int rp_tmpdir_remove(const char *path)
+{
+	struct rp_entry *e = find_entry(path);
+	int err = rm_tree_at(AT_FDCWD, path, 0);
+
+	if (err < 0)
+		return err;
+	if (e && e->kind == RP_ENT_TMPDIR)
+		e->done = 1;
+	return 0;
+}
+
 void rp_tmpdir_keep(const char *path)
 {
 	struct rp_entry *e = find_entry(path);
@@ -991,6 +1003,48 @@ int rp_cpu_set_online(int cpu, bool online)
 	if (!rp_knob_exists(path))
 		return -ENOENT;	/* not hot-pluggable (often CPU 0) */
 	return rp_knob_write(path, online ? "1" : "0");
+}
+
+static bool can_offline(int cpu)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return rp_knob_exists(path);
+}
+
+int rp_cpus_fixed_first(int *cpus, int nr)
+{
+	int i, j, fixed = 0, tmp;
+
+	/* A stable partition: rotate each fixed CPU to the front part. */
+	for (i = 0; i < nr; i++) {
+		if (can_offline(cpus[i]))
+			continue;
+		tmp = cpus[i];
+		for (j = i; j > fixed; j--)
+			cpus[j] = cpus[j - 1];
+		cpus[fixed++] = tmp;
+	}
+	return fixed;
+}
+
+int rp_cpus_set_online(const int *cpus, int n, int nr)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = rp_cpu_set_online(cpus[i], true);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	for (i = nr - 1; i >= n; i--) {
+		err = rp_cpu_set_online(cpus[i], false);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int rp_online_cpus(int *cpus, int max)

@@ -220,9 +220,19 @@ int rp_guard_repair(void);
 int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len);
 /* Keep it after all (e.g. for a post-mortem), unless killed by SIGKILL. */
 void rp_tmpdir_keep(const char *path);
+/* Remove it now (also one made without the guard): 0 or -errno. */
+int rp_tmpdir_remove(const char *path);
 /* tracefs mount point, mounting it (guarded) if needed; NULL if absent. */
 const char *rp_tracefs(void);
 int rp_cpu_set_online(int cpu, bool online);	/* guarded hotplug */
+/*
+ * For a sweep of CPU counts by hotplug: reorder cpus[0..nr) so that those
+ * that cannot go offline (often CPU 0) come first, keeping the order
+ * otherwise; returns how many cannot. Then rp_cpus_set_online() puts
+ * exactly cpus[0..n) online and the rest of cpus[0..nr) offline.
+ */
+int rp_cpus_fixed_first(int *cpus, int nr);
+int rp_cpus_set_online(const int *cpus, int n, int nr);	/* 0 or -errno */
 int rp_nr_online_cpus(void);
 int rp_online_cpus(int *cpus, int max);	/* list of online CPU ids */
 
