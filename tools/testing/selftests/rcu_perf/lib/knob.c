@@ -43,7 +43,8 @@
 #include "rcu_perf.h"
 
 #define RP_STATE_DIR_DEFAULT	"/run/rcu_perf"
-#define RP_LOCK_TIMEOUT_DEFAULT	300.0
+/* kselftest kills a program at 120 s: wait at most a third of that. */
+#define RP_LOCK_TIMEOUT_DEFAULT	40.0
 #define RP_MAX_ENTRIES		128
 #define RP_PATH_LEN		512
 #define RP_VAL_LEN		1024

@@ -112,6 +112,31 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 		struct rp_cmp *out);
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
 
+/*
+ * An estimate with a confidence interval from a block bootstrap: whole
+ * runs of consecutive samples are resampled, so that ops that delay each
+ * other (a slow GP makes the next one wait) are not taken as independent,
+ * and no distribution is assumed: skewed and bimodal latencies get honest
+ * intervals. stat(a) alone (RP_BOOT_ONE), stat(a) - stat(b) or
+ * stat(a) / stat(b), each side resampled independently. conf is two-sided
+ * (0.9: each end is a one-sided 95% bound). Deterministic. 0, or -EINVAL
+ * (fewer than 2 samples on a side, conf outside (0, 1)), -ENOMEM.
+ */
+typedef double (*rp_stat_fn)(const double *v, size_t n);
+double rp_stat_mean(const double *v, size_t n);	/* what a loop's time feels */
+double rp_stat_p90(const double *v, size_t n);	/* the tail */
+
+enum rp_boot_op { RP_BOOT_ONE, RP_BOOT_DIFF, RP_BOOT_RATIO };
+
+struct rp_estimate {
+	double value;		/* the statistic of the samples themselves */
+	double lo, hi;		/* its confidence interval */
+};
+
+int rp_bootstrap(const double *a, size_t na, const double *b, size_t nb,
+		 rp_stat_fn stat, enum rp_boot_op op, double conf,
+		 struct rp_estimate *e);
+
 /* ------------------------------------------------------------------ */
 /* opts.c: parameters (settings and thresholds)                        */
 /* ------------------------------------------------------------------ */
@@ -201,7 +226,7 @@ int rp_parse_double(const char *s, double *out);
  * run repairs what a SIGKILL left behind. rp_guard_restore() runs at exit,
  * on SIGINT/SIGTERM/SIGHUP (and other fatal signals) and from rp_fatal().
  * One program at a time holds RCU_PERF_STATE_DIR/lock (waiting up to
- * $RCU_PERF_LOCK_TIMEOUT s, default 300): rp_guard_init() returns < 0 only
+ * $RCU_PERF_LOCK_TIMEOUT s, default 40): rp_guard_init() returns < 0 only
  * when it cannot be taken. Writes are like "echo VALUE > PATH"; a value
  * read back as "a [b] c" is restored as "b"; multi-line files are refused.
  */
@@ -322,27 +347,78 @@ void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
 __printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 
 /*
- * Compare measured against the limit parameter @limit (RP_LIMIT_MAX/MIN),
- * print "# check: measured X unit vs limit <= Y unit (param)" and the KTAP
- * result, record it in the JSON.
+ * What a verdict means, for the CI bots that count them:
+ *   ok          measured, within the limit;
+ *   not ok      measured, and this kernel is past the limit: a regression;
+ *   ok # SKIP   not judged (not root, feature missing, machine busy, too
+ *               noisy, an emulator too slow...): the reason says what to
+ *               change, the numbers are still in the JSON.
+ * "not ok # error" is left for bugs of the test itself (a wrong plan, a
+ * malformed check name), never for a machine that cannot judge.
+ *
+ * rp_check() compares measured against the limit parameter @limit
+ * (RP_LIMIT_MAX/MIN), prints "# check: measured X unit vs limit <= Y unit
+ * (param)" and the KTAP result, and records it in the JSON.
  */
 enum rp_verdict rp_check(const char *check, double measured,
 			 const char *limit);
+
+/*
+ * A limit derived at run time (from a control measured in the same run,
+ * the kernel's own parameters, or a baseline) and an estimate with its
+ * confidence interval. Questions are one-sided: with a maximum, FAIL when
+ * even the favourable end (lo) is past the limit, PASS when the estimate
+ * is within it, SKIP ("too noisy") when the estimate is past the limit but
+ * its interval reaches back inside. A minimum is the mirror image.
+ */
+struct rp_bound {
+	struct rp_estimate est;
+	double limit;
+	bool is_min;		/* limit is a minimum (default: a maximum) */
+	const char *unit;
+	const char *param;	/* the parameter that tunes the limit */
+	const char *how;	/* one line: how the limit was derived */
+};
+
+enum rp_verdict rp_bound_verdict(const struct rp_bound *b);
+/* The interval lies wholly on one side of the limit. */
+bool rp_bound_settled(const struct rp_bound *b);
+enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
+/* A regression without a number to set against a limit (a GP that hung). */
+__printf(2, 3) void rp_check_fail(const char *check, const char *fmt, ...);
+/* Not judged, with the reason. */
 __printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
-__printf(2, 3) void rp_check_error(const char *check, const char *fmt, ...);
+/* Transitional name of rp_check_skip(): could not judge is a SKIP. */
+#define rp_check_error rp_check_skip
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
 /* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
 __printf(1, 2) __noreturn void rp_exit_skip(const char *fmt, ...);
-/* Unrecoverable error: message, restore, exit KSFT_FAIL. */
+/*
+ * Cannot go on (a file that cannot be created, out of memory): prints
+ * "# error: <reason>", skips every check not reported yet with it,
+ * restores, writes the JSON and exits: KSFT_SKIP, or KSFT_FAIL when a
+ * check already failed.
+ */
 __printf(1, 2) __noreturn void rp_fatal(const char *fmt, ...);
 /* Write JSON, restore knobs, print totals; returns the exit code. */
 int rp_finish(void);
 
 /* System facts recorded in every results file. */
 int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
-int rp_hz(void);	/* CONFIG_HZ, or 0 when unknown */
+/*
+ * The tick rate: the resolution of CLOCK_MONOTONIC_COARSE is one jiffy
+ * (TICK_NSEC) on every kernel, no config file needed; CONFIG_HZ where that
+ * clock is missing; 0 when unknown.
+ */
+int rp_hz(void);
+/*
+ * The kernel's default FQS interval in jiffies, as rcu_init_geometry()
+ * derives it when rcutree.jiffies_till_{first,next}_fqs are not given:
+ * 1 + (HZ > 250) + (HZ > 500) + nr_cpu_ids / 256. 0 if HZ is unknown.
+ */
+int rp_default_fqs_jiffies(void);
 double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
 
 /* rp_init(), after the KTAP header and the guard: the plan, the clock. */

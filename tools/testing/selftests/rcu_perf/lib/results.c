@@ -9,13 +9,14 @@
  *	# <check>: measured <v> <unit> vs limit <=|>= <limit> <unit> (<param>)
  *	ok <N> <check>			passed
  *	not ok <N> <check>		failed (measured beyond the limit)
- *	ok <N> <check> # SKIP <reason>
- *	not ok <N> <check> # error <reason>	could not be measured
- * Checks never reported (rp_skip_rest(), rp_exit_skip(), rp_fatal(), a
- * bug) are named after rp_test.checks, else "check_<N>". Exit code: 1 if
- * anything failed or errored, else 4 if everything was skipped (or
- * rp_exit_skip()), else 0. Before the plan, rp_exit_skip() prints
- * kselftest's "1..0 # SKIP <reason>".
+ *	ok <N> <check> # SKIP <reason>	not judged here
+ *	not ok <N> <check> # error <reason>	a bug of the test itself
+ * A derived limit prints "measured X unit (90% CI lo..hi) vs limit <= Y unit
+ * (how it was derived; param)". Checks never reported (rp_skip_rest(),
+ * rp_exit_skip(), rp_fatal(), a bug) are named after rp_test.checks, else
+ * "check_<N>". Exit code: 1 if anything failed or errored, else 4 if
+ * everything was skipped (or rp_exit_skip()), else 0. Before the plan,
+ * rp_exit_skip() prints kselftest's "1..0 # SKIP <reason>".
  *
  * Results document (schema "rcu_perf-results", version 1; readers must
  * ignore unknown keys, numbers that could not be measured are null):
@@ -46,8 +47,8 @@
  *		    "counters_per_op": { "ctx_switches": 1.5, ... } } ],
  *						(supported counters only)
  *   "checks": [ { "name", "verdict": "pass"|"fail"|"skip"|"error",
- *		   "measured", "unit", "op": "<="|">=", "limit", "param",
- *		   "reason" } ],		unknown fields are null
+ *		   "measured", "ci_lo", "ci_hi", "unit", "op": "<="|">=",
+ *		   "limit", "param", "reason" } ],	unknown fields are null
  *   "totals": { "planned", "pass", "fail", "skip", "error" },
  *   "verdict": "pass"|"fail"|"skip",
  *   "exit_code": 0|1|4
@@ -70,7 +71,7 @@
 struct check_rec {
 	char *name;
 	enum rp_verdict verdict;
-	double measured, limit;
+	double measured, ci_lo, ci_hi, limit;
 	const char *unit, *op, *param;
 	char *reason;
 };
@@ -185,6 +186,8 @@ static struct check_rec *record(const char *name, enum rp_verdict v,
 	c->name = xstrdup(name);
 	c->verdict = v;
 	c->measured = NAN;
+	c->ci_lo = NAN;
+	c->ci_hi = NAN;
 	c->limit = NAN;
 	c->reason = reason;
 	return c;
@@ -264,7 +267,7 @@ enum rp_verdict rp_check(const char *check, double measured,
 	       m, *unit ? " " : "", unit, op, l, *unit ? " " : "", unit,
 	       p->name);
 	if (!isfinite(measured)) {
-		v = RP_ERROR;
+		v = RP_SKIP;
 		c = record(check, v, xstrdup("no valid measurement"));
 	} else {
 		if (p->kind == RP_LIMIT_MAX)
@@ -296,7 +299,7 @@ void rp_check_skip(const char *check, const char *fmt, ...)
 	ktap_result(check, RP_SKIP, r);
 }
 
-void rp_check_error(const char *check, const char *fmt, ...)
+void rp_check_fail(const char *check, const char *fmt, ...)
 {
 	va_list ap;
 	char *r;
@@ -306,7 +309,74 @@ void rp_check_error(const char *check, const char *fmt, ...)
 	va_start(ap, fmt);
 	r = vformat_line(fmt, ap);
 	va_end(ap);
-	check_error(check, r);
+	printf("# %s: %s\n", check, r);
+	record(check, RP_FAIL, r);
+	ktap_result(check, RP_FAIL, NULL);
+}
+
+/* How far past the limit, signed so that positive is the bad side. */
+static double past(const struct rp_bound *b, double x)
+{
+	return b->is_min ? b->limit - x : x - b->limit;
+}
+
+enum rp_verdict rp_bound_verdict(const struct rp_bound *b)
+{
+	const struct rp_estimate *e = &b->est;
+	double favourable = b->is_min ? e->hi : e->lo;
+
+	if (!isfinite(e->value) || !isfinite(b->limit))
+		return RP_SKIP;
+	if (past(b, e->value) <= 0)
+		return RP_PASS;
+	return isfinite(favourable) && past(b, favourable) > 0 ?
+	       RP_FAIL : RP_SKIP;
+}
+
+bool rp_bound_settled(const struct rp_bound *b)
+{
+	const struct rp_estimate *e = &b->est;
+
+	if (!isfinite(e->lo) || !isfinite(e->hi) || !isfinite(b->limit))
+		return false;
+	return (past(b, e->lo) > 0) == (past(b, e->hi) > 0);
+}
+
+#define NOISY	"too noisy to judge: %s %s past the limit %s but its 90%% CI %s..%s reaches back: rerun on a quieter machine"
+
+enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
+{
+	const char *unit = b->unit ? b->unit : "", *op = b->is_min ? ">=" : "<=";
+	char m[32], lo[32], hi[32], l[32];
+	enum rp_verdict v;
+	struct check_rec *c;
+
+	if (bad_name(check))
+		return RP_ERROR;
+	fmt_num(m, sizeof(m), b->est.value);
+	fmt_num(lo, sizeof(lo), b->est.lo);
+	fmt_num(hi, sizeof(hi), b->est.hi);
+	fmt_num(l, sizeof(l), b->limit);
+	printf("# %s: measured %s%s%s (90%% CI %s..%s) vs limit %s %s%s%s (%s%s%s)\n",
+	       check, m, *unit ? " " : "", unit, lo, hi, op, l,
+	       *unit ? " " : "", unit, b->how ? b->how : "",
+	       b->how && b->param ? "; " : "", b->param ? b->param : "");
+	v = rp_bound_verdict(b);
+	if (v == RP_SKIP && !isfinite(b->est.value))
+		c = record(check, v, xstrdup("no valid measurement"));
+	else if (v == RP_SKIP)
+		c = record(check, v, format_line(NOISY, m, unit, l, lo, hi));
+	else
+		c = record(check, v, b->how ? xstrdup(b->how) : NULL);
+	c->measured = b->est.value;
+	c->ci_lo = b->est.lo;
+	c->ci_hi = b->est.hi;
+	c->limit = b->limit;
+	c->unit = unit;
+	c->op = op;
+	c->param = b->param;
+	ktap_result(check, v, c->reason);
+	return v;
 }
 
 static int planned(void)
@@ -574,13 +644,31 @@ int rp_kernel_config(const char *sym, char *buf, size_t len)
 
 int rp_hz(void)
 {
+	struct timespec res;
 	char buf[32];
 	double hz;
 
+	/* LOW_RES_NSEC: TICK_NSEC, (NSEC_PER_SEC + HZ / 2) / HZ */
+	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && !res.tv_sec &&
+	    res.tv_nsec >= 100000 && res.tv_nsec <= 100000000)
+		return (int)(1e9 / res.tv_nsec + 0.5);
 	if (rp_kernel_config("CONFIG_HZ", buf, sizeof(buf)) ||
 	    rp_parse_double(buf, &hz) || hz < 1 || hz > 100000)
 		return 0;
 	return (int)hz;
+}
+
+static int count_cpu_list(const char *path);
+
+int rp_default_fqs_jiffies(void)
+{
+	int hz = rp_hz();
+	int ids = count_cpu_list("/sys/devices/system/cpu/possible");
+
+	if (!hz)
+		return 0;
+	/* RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids / RCU_JIFFIES_FQS_DIV */
+	return 1 + (hz > 250) + (hz > 500) + (ids > 0 ? ids : 1) / 256;
 }
 
 /* Config symbols that shape RCU performance. */
@@ -808,6 +896,8 @@ static void write_checks(struct rp_jw *w)
 		rp_jw_str(w, "name", c->name);
 		rp_jw_str(w, "verdict", verdict_name(c->verdict));
 		rp_jw_num(w, "measured", c->measured);
+		rp_jw_num(w, "ci_lo", c->ci_lo);
+		rp_jw_num(w, "ci_hi", c->ci_hi);
 		jw_str_or_null(w, "unit", c->unit);
 		jw_str_or_null(w, "op", c->op);
 		rp_jw_num(w, "limit", c->limit);
@@ -1058,8 +1148,8 @@ void rp_fatal(const char *fmt, ...)
 	}
 	in_fatal = true;
 	printf("# error: %s\n", r);
-	fill_rest(RP_ERROR, r);
+	fill_rest(RP_SKIP, r);
 	free(r);
-	finish();
-	exit(KSFT_FAIL);
+	whole_skip = true;
+	exit(finish());
 }

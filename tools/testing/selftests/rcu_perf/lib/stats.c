@@ -535,3 +535,111 @@ const char *rp_cmp_verdict_name(enum rp_cmp_verdict v)
 	}
 	return "unknown";
 }
+
+/* ------------------------------------------------------------------ */
+/* Block bootstrap                                                     */
+/* ------------------------------------------------------------------ */
+
+double rp_stat_mean(const double *v, size_t n)
+{
+	return n ? mean_of(v, n) : NAN;
+}
+
+double rp_stat_p90(const double *v, size_t n)
+{
+	return rp_percentile(v, n, 90);
+}
+
+/*
+ * Blocks of about n^(1/3) consecutive samples: long enough to keep most of
+ * the dependence between neighbouring ops (a slow GP delays the next one),
+ * short enough to leave many blocks to resample.
+ */
+static size_t block_len(size_t n)
+{
+	size_t l = 1;
+
+	while ((l + 1) * (l + 1) * (l + 1) <= n)
+		l++;
+	return l;
+}
+
+/* xorshift64*: a fixed seed makes every run's interval reproducible. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* One resample of v: whole blocks drawn with replacement, n samples. */
+static void resample(const double *v, size_t n, double *out, uint64_t *seed)
+{
+	size_t l = block_len(n), nb = (n + l - 1) / l, k = 0, i;
+
+	while (k < n) {
+		size_t b = rng_next(seed) % nb, start = b * l;
+		size_t end = start + l < n ? start + l : n;
+
+		for (i = start; i < end && k < n; i++)
+			out[k++] = v[i];
+	}
+}
+
+static double combine(double sa, double sb, enum rp_boot_op op)
+{
+	switch (op) {
+	case RP_BOOT_ONE:
+		return sa;
+	case RP_BOOT_DIFF:
+		return sa - sb;
+	case RP_BOOT_RATIO:
+		return sb ? sa / sb : NAN;
+	}
+	return NAN;
+}
+
+#define BOOT_ROUNDS	2000
+
+int rp_bootstrap(const double *a, size_t na, const double *b, size_t nb,
+		 rp_stat_fn stat, enum rp_boot_op op, double conf,
+		 struct rp_estimate *e)
+{
+	double *ra = NULL, *rb = NULL, *est = NULL;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t r, k = 0;
+	int err = -ENOMEM;
+
+	*e = (struct rp_estimate){ .value = NAN, .lo = NAN, .hi = NAN };
+	if (na < 2 || (op != RP_BOOT_ONE && nb < 2) || !(conf > 0 && conf < 1))
+		return -EINVAL;
+	e->value = combine(stat(a, na), op == RP_BOOT_ONE ? 0 : stat(b, nb),
+			   op);
+	ra = malloc(na * sizeof(*ra));
+	rb = op == RP_BOOT_ONE ? NULL : malloc(nb * sizeof(*rb));
+	est = malloc(BOOT_ROUNDS * sizeof(*est));
+	if (!ra || !est || (op != RP_BOOT_ONE && !rb))
+		goto out;
+	for (r = 0; r < BOOT_ROUNDS; r++) {
+		double x;
+
+		resample(a, na, ra, &seed);
+		if (rb)
+			resample(b, nb, rb, &seed);
+		x = combine(stat(ra, na), rb ? stat(rb, nb) : 0, op);
+		if (isfinite(x))
+			est[k++] = x;
+	}
+	err = -EINVAL;
+	if (k < BOOT_ROUNDS / 2)
+		goto out;
+	e->lo = rp_percentile(est, k, 50 * (1 - conf));
+	e->hi = rp_percentile(est, k, 100 - 50 * (1 - conf));
+	err = 0;
+out:
+	free(ra);
+	free(rb);
+	free(est);
+	return err;
+}
