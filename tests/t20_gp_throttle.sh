@@ -1,19 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# gp_throttle on the running kernel: every check passes as the kernel is;
-# with the force-quiescent-state scans delayed to 50 jiffies (idle grace
-# periods ~25x slower, busy ones still fast) the idle penalty and idle cap
-# checks fail for membarrier and for the tracer switches; a measurement
-# that cannot be sound is an error, not a verdict; every run leaves the
+# gp_throttle on the running kernel: no check says `not ok` to the kernel
+# as it is; with the force-quiescent-state scans delayed to 50 jiffies
+# (idle grace periods ~25x slower, busy ones still fast) the run exits 1
+# and the mean idle latency of membarrier fails; an op that does not
+# return within op_timeout is a FAIL without waiting for kselftest's
+# timeout; too few samples is a SKIP, never a verdict; every run leaves the
 # RCU knobs, current_tracer and tracing_on as found; bad input exits 2 with
 # one line and changes nothing.
 #
 # gp_throttle throws away idle blocks during which other tasks kept the
-# CPUs busy; when the machine is never idle it reports errors. Such a run
-# is retried a few times and then skipped (a busy machine is no evidence
-# either way); a pass where a failure is expected, or a failure where a
-# pass is expected, is never retried.
+# CPUs busy and then skips ("machine busy"). Such a run is retried a few
+# times; a busy machine is no evidence either way. Only outcomes that hold
+# on any machine are asserted, never a measured value.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -21,8 +21,8 @@ prog=$RP_BIN/gp_throttle
 lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
 fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=50" --knob "$fqs/jiffies_till_next_fqs=50")
-checks="membarrier_sound membarrier_idle_penalty membarrier_idle_cap
-tracer_sound tracer_idle_penalty tracer_idle_cap"
+checks="membarrier_idle_mean membarrier_idle_tail tracer_idle_mean
+tracer_idle_tail"
 nr=13
 echo "TAP version 13"
 echo "1..$nr"
@@ -64,15 +64,15 @@ RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set quick_time_budget=0 \
 grep '^# repaired' "$tmp/pre.log"
 before=$(state)
 
-# results LOG: "check=result ..." of the six checks.
+# results LOG: "check=result ..." of the four checks.
 results() {
 	local c
 	for c in $checks; do echo -n "$c=$(ktap_result "$1" "$c") "; done
 }
 
 # run_settled LOG ARGS...: gp_throttle --quick ARGS into LOG.1, LOG.2 ...
-# (exit status in LOG.N.rc), again while a check has no verdict (the
-# machine was not idle long enough), at most 3 runs. LOG is the last one.
+# (exit status in LOG.N.rc), again while the machine was too busy to
+# judge, at most 3 runs. LOG is the last one.
 run_settled() {
 	local log=$1 try
 	shift
@@ -81,58 +81,39 @@ run_settled() {
 		echo "$T_RC" >"$log.$try.rc"
 		cp "$log.$try" "$log"
 		t_note "run $try: $(results "$log")"
-		grep -qE '^not ok [0-9]+ [a-z_]+ # error' "$log" || return 0
+		grep -qE '^ok [0-9]+ [a-z_]+ # SKIP .*(machine busy|too noisy)' "$log" ||
+			return 0
 	done
 }
 
-# verdict LOG W: the first run of LOG with verdicts (or skips) for W.
-verdict() {
-	local l
-	for l in "$1".[0-9]; do
-		grep -qE "^not ok [0-9]+ $2_[a-z_]+ # error" "$l" && continue
-		echo "$l"
-		return
-	done
+# no_not_ok LOG: no run of LOG said `not ok` (ok and SKIP only).
+no_not_ok() {
+	! grep -qE '^not ok' "$1".[0-9]
 }
 
-# judge LOG W DESC EXPECT: EXPECT (pass or fail) for W's penalty and cap.
-judge() {
-	# shellcheck disable=SC2034 # want: used in the eval
-	local l w=$2 want=$4
-	l=$(verdict "$1" "$w")
-	if [ -z "$l" ]; then
-		t_skip "$3" "no idle machine to measure in 3 runs"
-	elif [ "$(ktap_result "$l" "${w}_sound")" = skip ]; then
-		t_skip "$3" "$(grep -m1 -oE "^ok [0-9]+ ${w}_sound # SKIP .*" "$l")"
-	else
-		t_check "$3" eval 'test "$(ktap_result "$l" "${w}_sound")" = pass &&
-			test "$(ktap_result "$l" "${w}_idle_penalty")" = "$want" &&
-			test "$(ktap_result "$l" "${w}_idle_cap")" = "$want"'
-	fi
-}
-
-# 1. Healthy: every check passes; KTAP and JSON complete.
+# 1. Healthy: no `not ok`; KTAP and JSON complete.
 run_settled "$tmp/ok.log" --json "$tmp/ok.json"
-if [ "$T_RC" = 4 ]; then
+if [ "$T_RC" = 4 ] && ! grep -q '^ok [0-9]* .*# SKIP .*machine busy' "$tmp/ok.log"; then
 	why=$(grep -m1 -o '# SKIP.*' "$tmp/ok.log")
 	for i in $(seq $nr); do t_skip "gp_throttle $i" "${why:-skipped}"; done
 	exit 0
 fi
-judge "$tmp/ok.log" membarrier "healthy: membarrier sound, idle penalty and cap pass" pass
-judge "$tmp/ok.log" tracer "healthy: tracer sound, idle penalty and cap pass" pass
-# rc_matches LOG: each run of LOG exited 0 exactly when all six passed.
+t_check "healthy: no check says not ok (3 runs at most)" no_not_ok "$tmp/ok.log"
+t_note "healthy verdicts: $(results "$tmp/ok.log")"
+# rc_matches LOG: exit 0 with a pass, 4 when all skipped, never 1.
 rc_matches() {
-	local l n
+	local l
 	for l in "$1".[0-9]; do
-		n=$(results "$l" | grep -o =pass | wc -l)
-		[ "$n" = 6 ] && [ "$(cat "$l.rc")" != 0 ] && return 1
-		[ "$n" != 6 ] && [ "$(cat "$l.rc")" = 0 ] && return 1
+		case "$(cat "$l.rc")/$(results "$l" | grep -c =pass)" in
+		0/[1-9]*|4/0) ;;
+		*) return 1 ;;
+		esac
 	done
-	return 0
 }
-t_check "exit 0 exactly when every check passed" rc_matches "$tmp/ok.log"
-t_check "KTAP well-formed (plan 1..6, six results)" eval \
-	'ktap_valid "$tmp/ok.log" && grep -qx "1..6" "$tmp/ok.log"'
+t_check "healthy: exit 0 with a verdict, 4 when nothing could be judged" \
+	rc_matches "$tmp/ok.log"
+t_check "KTAP well-formed (plan 1..4, four results)" eval \
+	'ktap_valid "$tmp/ok.log" && grep -qx "1..4" "$tmp/ok.log"'
 t_check "JSON: latency per load level with counters, tracer choice explained" eval \
 	'grep -q "membarrier.all_busy.latency" "$tmp/ok.json" &&
 	 grep -q "tracer.all_busy.latency" "$tmp/ok.json" &&
@@ -143,25 +124,42 @@ t_check "healthy runs left the knobs as found" unchanged
 # 2. Injected: FQS scans every 50 jiffies make idle GPs slow. The tracer
 # switches then take ~0.4 s each: more time for as many samples.
 run_settled "$tmp/inj.log" "${inject[@]}" --set quick_time_budget=15
-judge "$tmp/inj.log" membarrier "fqs=50: membarrier idle penalty and cap fail" fail
-judge "$tmp/inj.log" tracer "fqs=50: tracer idle penalty and cap fail" fail
-t_check "injected runs: exit 1, knobs (fqs, current_tracer, tracing_on) back" \
-	eval 'test "$T_RC" = 1 && unchanged'
+if grep -qE '^ok [0-9]+ membarrier_idle_mean # SKIP .*machine busy' "$tmp/inj.log"; then
+	t_skip "fqs=50: membarrier idle mean fails, exit 1" "machine busy in 3 runs"
+	t_skip "fqs=50: no idle check passes" "machine busy in 3 runs"
+else
+	t_check "fqs=50: membarrier idle mean fails, exit 1" test "$T_RC" = 1 -a \
+		"$(ktap_result "$tmp/inj.log" membarrier_idle_mean)" = fail
+	t_check "fqs=50: no idle check passes" eval \
+		'! results "$tmp/inj.log" | grep -q =pass'
+fi
+t_check "injected runs: knobs (fqs, current_tracer, tracing_on) back" unchanged
 
-# 3. A measurement that cannot be sound is an error, never a verdict.
+# 3. An op that does not return in time is a FAIL, without kselftest's
+# timeout: slow GPs against a tiny op_timeout.
+start=$(date +%s)
+t_run "$tmp/hang.log" "$prog" --quick "${inject[@]}" --set op_timeout=0.05
+t_check "op_timeout: FAIL naming the op, exit 1, the rest skipped, knobs back" \
+	eval 'test "$T_RC" = 1 &&
+	      grep -qE "^not ok [0-9]+ membarrier_idle_mean" "$tmp/hang.log" &&
+	      grep -q "took more than" "$tmp/hang.log" &&
+	      ktap_valid "$tmp/hang.log" && unchanged'
+t_note "op_timeout run: $(($(date +%s) - start)) s"
+
+# 4. Too few samples is no verdict: SKIP, never pass or fail.
 t_run "$tmp/few.log" "$prog" --quick --set min_samples=100000 \
 	--set quick_time_budget=1
-t_check "unreachable min_samples: errors, not verdicts, exit 1" eval \
-	'test "$T_RC" = 1 && results "$tmp/few.log" | grep -q =error &&
-	 ! results "$tmp/few.log" | grep -qE "=(pass|fail)"'
+t_check "unreachable min_samples: skips, not verdicts, exit 4" eval \
+	'test "$T_RC" = 4 && results "$tmp/few.log" | grep -q =skip &&
+	 ! results "$tmp/few.log" | grep -qE "=(pass|fail|error)"'
 
-# 4. Bad input: exit 2, one line, nothing changed - not even the first of
+# 5. Bad input: exit 2, one line, nothing changed - not even the first of
 # two --knob settings when the second one is refused.
 t_run "$tmp/bad1.log" "$prog" --no-such-option
 r1=$T_RC l1=$(wc -l <"$tmp/bad1.log")
-t_run "$tmp/bad2.log" "$prog" --set idle_penalty=abc
+t_run "$tmp/bad2.log" "$prog" --set fqs_slack=abc
 r2=$T_RC l2=$(wc -l <"$tmp/bad2.log")
-RCU_PERF_MEMBARRIER_IDLE_CAP=20x t_run "$tmp/bad3.log" "$prog"
+RCU_PERF_FQS_SLACK=20x t_run "$tmp/bad3.log" "$prog"
 r3=$T_RC l3=$(wc -l <"$tmp/bad3.log")
 t_check "bad option, bad --set value, bad env value: exit 2, one line each" \
 	test "$r1$r2$r3" = 222 -a "$l1$l2$l3" = 111
@@ -170,12 +168,12 @@ t_run "$tmp/bad4.log" "$prog" --knob $fqs/jiffies_till_first_fqs=50 \
 t_check "refused --knob value: exit 2, the earlier --knob undone" \
 	eval 'test "$T_RC" = 2 && unchanged'
 
-# 5. Every threshold and setting is listed with its unit and reason.
+# 6. Every threshold and setting is listed with its unit and reason.
 listed() {
 	local p
 	for p in "$@"; do grep -q "$p" "$tmp/list.log" || return 1; done
 }
 t_run "$tmp/list.log" "$prog" --list
 t_check "--list: exit 0, names every limit" eval \
-	'test "$T_RC" = 0 && listed idle_penalty membarrier_idle_cap \
-	 tracer_idle_cap idle_busy_max min_samples'
+	'test "$T_RC" = 0 && listed fqs_slack idle_busy_max min_samples \
+	 op_timeout confidence'
