@@ -78,11 +78,14 @@ static struct rp_param params[] = {
 
 static int extra_opt(int argc, char **argv, int i, int *used);
 
+static const char * const check_names[] = { "boot_time_change", NULL };
+
 static const struct rp_test test = {
 	.name = "boot_ab",
 	.summary = "A/B boot time under QEMU: B (default rcupdate.rcu_normal=1) against A",
 	.params = params,
 	.nr_checks = 1,
+	.checks = check_names,
 	.extra_opt = extra_opt,
 	.extra_usage =
 	"Boot options:\n"

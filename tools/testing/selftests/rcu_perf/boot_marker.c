@@ -53,11 +53,16 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 	return 1;
 }
 
+#define CHECK	"boot_time_to_user"
+
+static const char * const check_names[] = { CHECK, NULL };
+
 static const struct rp_test test = {
 	.name = "boot_marker",
 	.summary = "time from kernel start to user space in this boot's log vs a budget",
 	.params = params,
 	.nr_checks = 1,
+	.checks = check_names,
 	.extra_usage =
 	"  --log FILE             parse FILE instead of this boot's log: dmesg text,\n"
 	"                         /dev/kmsg records or a serial capture (- for stdin)\n"
@@ -175,8 +180,7 @@ int main(int argc, char **argv)
 	rp_init(&test, argc, argv);
 	log = read_log(&src);
 	if (!log && log_path) {
-		rp_check_skip("boot_time_to_user", "cannot read %s: %s",
-			      log_path, strerror(errno));
+		rp_check_skip(CHECK, "cannot read %s: %s", log_path, strerror(errno));
 		return rp_finish();
 	}
 	if (!log)
@@ -191,7 +195,7 @@ int main(int argc, char **argv)
 	}
 	if (r) {
 		free(log);
-		rp_check_skip("boot_time_to_user", "%s: %s", src, err);
+		rp_check_skip(CHECK, "%s: %s", src, err);
 		return rp_finish();
 	}
 	rp_info("marker", "%s", m.name);
@@ -200,6 +204,6 @@ int main(int argc, char **argv)
 	free(log);
 
 	rp_metric_add("boot.time_to_user", "s", &m.t, 1);
-	rp_check("boot_time_to_user", m.t, "boot_budget");
+	rp_check(CHECK, m.t, "boot_budget");
 	return rp_finish();
 }
