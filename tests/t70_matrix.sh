@@ -1,0 +1,193 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel matrix (matrix.sh, guest.sh). First without QEMU, on canned
+# KTAP: how checks are judged against expect lines, the table, bad input,
+# and a kernel that is not there. Then a small live matrix: Debian's cloud
+# kernel ($RP_CLOUD_KERNEL) x {2 vCPUs healthy, 2 vCPUs FQS every 50
+# jiffies}, gp_throttle --quick only: both guests finish, their KTAP and
+# JSON come back, and the slowed FQS is a FAIL. ~2-4 minutes.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+matrix=$RP_SUITE/matrix.sh
+guest=$RP_SUITE/guest.sh
+echo "TAP version 13"
+echo "1..23"
+
+# cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
+# files are added by the caller.
+cell() {
+	mkdir -p "$tmp/$1"
+	echo "$2" >"$tmp/$1/status"
+	cat >"$tmp/$1/expect"
+}
+# ktap FILE RESULT...: a program's KTAP with these result lines.
+ktap() {
+	local f=$1 i=0 r name
+	shift
+	{
+		echo "TAP version 13"
+		echo "1..$#"
+		for r in "$@"; do
+			i=$((i + 1))
+			name=${r#not ok }
+			name=${name#ok }
+			echo "# ${name%% *}: measured something"
+			case $r in
+			"not ok "*) echo "not ok $i ${r#not ok }" ;;
+			*) echo "ok $i ${r#ok }" ;;
+			esac
+		done
+	} >"$f"
+}
+verdict() { "$matrix" --evaluate "$tmp/$1" >/dev/null; head -n 1 "$tmp/$1/verdict"; }
+expect_verdict() {
+	local got
+	got=$(verdict "$1")
+	if [ "$got" = "$2" ]; then
+		t_ok "$3"
+	else
+		t_note "verdict $got, expected $2:"
+		t_show "$tmp/$1/verdict"
+		t_fail "$3"
+	fi
+}
+
+gp_ok=("ok membarrier_sound" "ok membarrier_idle_penalty" "ok membarrier_idle_cap")
+
+cell healthy ok </dev/null
+ktap "$tmp/healthy/gp_throttle.ktap" "${gp_ok[@]}" "ok tracer_sound # SKIP slow"
+expect_verdict healthy met "healthy: ok and SKIP meet the healthy default"
+
+cell notok ok </dev/null
+ktap "$tmp/notok/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap"
+expect_verdict notok miss "healthy: one not ok misses the healthy default"
+t_check "the miss names the check and its reason" \
+	grep -q '^gp_throttle tracer_idle_cap: FAIL (healthy by default): tracer_idle_cap: measured' \
+	"$tmp/notok/verdict"
+
+cell error ok <<<"gp_throttle tracer_* fail"
+ktap "$tmp/error/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_sound # error too few"
+expect_verdict error miss "fail: a '# error' is no FAIL"
+t_check "'# error' is ERR in the checks" \
+	grep -qP '^gp_throttle\ttracer_sound\tERR\t' "$tmp/error/checks"
+
+cell fqs ok <<<"gp_throttle membarrier_idle_* fail"
+ktap "$tmp/fqs/gp_throttle.ktap" "ok membarrier_sound" \
+	"not ok membarrier_idle_penalty" "ok membarrier_idle_cap"
+expect_verdict fqs met "fail: one FAIL among the matching checks meets it"
+
+cell fqs_missed ok <<<"gp_throttle membarrier_idle_* fail"
+ktap "$tmp/fqs_missed/gp_throttle.ktap" "${gp_ok[@]}"
+expect_verdict fqs_missed miss "fail: no FAIL misses it"
+
+cell normal ok <<<"gp_expedited * skip"
+ktap "$tmp/normal/gp_expedited.ktap" "ok expedited_gp_ratio # SKIP rcu_normal=1 set"
+expect_verdict normal met "skip: every matching check SKIPs"
+
+cell normal_ok ok <<<"gp_expedited * skip"
+ktap "$tmp/normal_ok/gp_expedited.ktap" "ok expedited_gp_ratio"
+expect_verdict normal_ok miss "skip: a judged check misses it"
+
+cell notrun ok <<<"gp_expedited * skip"
+ktap "$tmp/notrun/gp_throttle.ktap" "${gp_ok[@]}"
+expect_verdict notrun met "an expect line of a program that did not run is ignored"
+
+cell okexp ok <<<"gp_throttle *_cap ok"
+ktap "$tmp/okexp/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap # error x"
+expect_verdict okexp miss "ok: an ERR among the matching checks misses it"
+
+cell hang timeout </dev/null
+echo 124 >"$tmp/hang/gp_throttle.rc"
+expect_verdict hang timeout "a guest that timed out is a timeout, whatever its checks"
+t_check "a program without KTAP is one ERR named (run)" \
+	grep -qP '^gp_throttle\t\(run\)\tERR\tno KTAP' "$tmp/hang/checks"
+
+# The table: kernel x scenario x check, "!" on a missed expectation.
+mkdir -p "$tmp/res/k1"
+for c in healthy notok fqs; do cp -r "$tmp/$c" "$tmp/res/k1/"; echo 42 >"$tmp/res/k1/$c/wall"; done
+"$matrix" --table "$tmp/res" >"$tmp/table" 2>&1
+if grep -qE '^gp_throttle/tracer_idle_cap +- +- +FAIL! *$' "$tmp/table" &&
+   grep -qE '^wall \(s\) +42 +42 +42' "$tmp/table" &&
+   grep -q '^MISS k1/notok:' "$tmp/table"; then
+	t_ok "table: one row per check, one column per scenario, misses marked"
+else
+	t_show "$tmp/table"
+	t_fail "table: one row per check, one column per scenario, misses marked"
+fi
+
+# Bad input: one line, exit 2. A missing kernel: its cells SKIP, exit 0.
+mkdir -p "$tmp/scen"
+printf 'cpus: 2\nexpect: gp_throttle * fail\n' >"$tmp/scen/two"
+bad_input() {
+	local d=$1; shift
+	"$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	local rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$tmp/bad.err")" = 1 ]; then
+		t_note "$(cat "$tmp/bad.err")"
+		t_ok "bad input: $d"
+	else
+		t_note "exit $rc"; t_show "$tmp/bad.err"; t_fail "bad input: $d"
+	fi
+}
+bad_input "unknown option" "$matrix" --bogus
+printf 'cpu: 2\n' >"$tmp/scen/typo"
+bad_input "a scenario with an unknown key" "$matrix" --scenarios "$tmp/scen" --kernel /x
+rm "$tmp/scen/typo"
+bad_input "guest.sh without --kernel" "$guest" --outdir "$tmp/g"
+"$matrix" --scenarios "$tmp/scen" --kernel "gone=$tmp/nokernel" \
+	--results "$tmp/skipped" >"$tmp/skip.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && [ "$(head -n 1 "$tmp/skipped/gone/two/verdict")" = skip ] &&
+   grep -q "^SKIP gone/two: no kernel image at $tmp/nokernel" "$tmp/skip.log"; then
+	t_ok "a missing kernel: its cells SKIP with the reason, exit 0"
+else
+	t_note "exit $rc"; t_show "$tmp/skip.log"
+	t_fail "a missing kernel: its cells SKIP with the reason, exit 0"
+fi
+
+# Live: 6.12 cloud x {2 vCPUs, 2 vCPUs FQS=50}, gp_throttle --quick.
+live=""
+kernel=${RP_CLOUD_KERNEL:-}
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+	live="no cloud kernel (make cloud-kernel; offline?)"
+elif ! command -v qemu-system-x86_64 >/dev/null; then
+	live="no qemu-system-x86_64"
+elif [ ! -x "${RP_STATIC:-}/gp_throttle" ]; then
+	live="no static build (make static)"
+fi
+live_tests=("both guests finished" "KTAP came back well-formed"
+	    "JSON results came back" "FQS=50: gp_throttle FAILs"
+	    "healthy 2 vCPUs: no not ok")
+if [ -n "$live" ]; then
+	for d in "${live_tests[@]}"; do t_skip "$d" "$live"; done
+	exit 0
+fi
+res=$tmp/live
+nice -n 10 "$RP_STATIC/matrix.sh" --scenarios "$RP_TOP_CONFIG/matrix" \
+	--only "cpu2 fqs50" --kernel "6.12-cloud=$kernel" --results "$res" \
+	--args --quick --prog-timeout 100 -- gp_throttle >"$tmp/live.log" 2>&1
+t_show "$tmp/live.log"
+cells=("$res/6.12-cloud/cpu2" "$res/6.12-cloud/fqs50")
+fin=1 valid=1 json=1
+for c in "${cells[@]}"; do
+	[ "$(head -n 1 "$c/status" 2>/dev/null)" = ok ] || fin=0
+	ktap_valid "$c/gp_throttle.ktap" || valid=0
+	grep -q '"checks"' "$c/gp_throttle.json" 2>/dev/null || json=0
+done
+t_check "${live_tests[0]}" test $fin = 1
+t_check "${live_tests[1]}" test $valid = 1
+t_check "${live_tests[2]}" test $json = 1
+t_check "${live_tests[3]}" test "$(head -n 1 "${cells[1]}/verdict")" = met
+# TODO(issue 8): gp_throttle's tracer workload is not GP-bound under TCG
+# (the function tracer costs ~2 s a switch) and gives "not ok # error";
+# until that fix lands a healthy cell's not ok is shown, not asserted.
+if [ "$(head -n 1 "${cells[0]}/verdict")" = met ]; then
+	t_ok "${live_tests[4]}"
+else
+	t_note "healthy cell not ok (issue 8, known false verdicts):"
+	t_show "${cells[0]}/verdict"
+	t_skip "${live_tests[4]}" "false not ok of issue 8 (see above)"
+fi
