@@ -247,16 +247,22 @@ for c in "${cmds[@]}"; do
 		progs_timeout+=" $p (exit $rc after $w s)"
 	fi
 done
-if grep -qE 'Kernel panic|Oops|BUG: |general protection fault|invalid opcode:' \
-	"$outdir/console.log"; then
+# Kernel messages only (printk.time=1), not what the programs print.
+oops='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|Oops|BUG: |general protection fault|invalid opcode:)'
+running=$(grep -a '^# selftests: rcu_perf: ' "$outdir/console.log" | tail -n 1 |
+	  sed 's/^# selftests: rcu_perf: //')
+if grep -aqE "$oops" "$outdir/console.log"; then
 	status=panic
-	reason=$(grep -m1 -E 'Kernel panic|Oops|BUG: |general protection fault|invalid opcode:' \
-		"$outdir/console.log" | tr -d '\r')
+	reason=$(grep -a -m1 -E "$oops" "$outdir/console.log" | tr -d '\r')
+	[ -z "$running" ] || reason+=" (while running $running)"
 elif [ $hung = 1 ]; then
 	status=timeout
 	reason="guest killed after the host limit of $timeout s"
-	grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log" ||
+	if grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
+		reason+=", last program started: ${running:-none}"
+	else
 		reason+=" (user space never started)"
+	fi
 elif ! grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
 	status=no-boot
 	reason="user space never started (QEMU exit $qrc: $(tail -n 1 "$tmp/qemu.log"))"
@@ -264,8 +270,9 @@ elif [ -n "$progs_timeout" ]; then
 	status=timeout
 	reason="timeout ${prog_timeout} s:$progs_timeout"
 elif ! grep -q '@@RCU_PERF_DONE@@' "$outdir/console.log"; then
-	status=no-boot
-	reason="the guest stopped before its last program (QEMU exit $qrc)"
+	# A reset or a triple fault leaves no panic message.
+	status=panic
+	reason="the guest stopped during ${running:-its programs} (QEMU exit $qrc), no panic message"
 fi
 {
 	echo "$status"
