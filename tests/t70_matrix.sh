@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_SUITE/matrix.sh
 guest=$RP_SUITE/guest.sh
 echo "TAP version 13"
-echo "1..29"
+echo "1..31"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -172,7 +172,9 @@ con=${serial[0]} data=${serial[1]}
 printf '[    1.0] Run /init\n@@RCU_PERF_BOOTED@@ 1.0\n' >"$con"
 echo "# selftests: rcu_perf: ./gp_throttle" >>"$con"
 case $FAKE in
-panic)	echo "[    2.0] Kernel panic - not syncing: Fatal exception" >>"$con"; exit 0 ;;
+panic)	printf 'TAP version 13\n1..3\nok 1 membarrier_sound\n' >>"$con"
+	echo "[    2.0] Kernel panic - not syncing: Fatal exception" >>"$con"
+	exit 0 ;;
 hang)	exec sleep 60 ;;
 esac
 {
@@ -203,14 +205,25 @@ done
 if cmp -s "$fake/res/gp_throttle.ktap" "$fake/out-ok/gp_throttle.ktap" &&
    cmp -s "$fake/res/gp_throttle.json" "$fake/out-ok/gp_throttle.json" &&
    grep -q "Kernel panic" "$fake/out-panic/status" &&
+   grep -q "^ok 1 membarrier_sound" "$fake/out-panic/gp_throttle.ktap" &&
+   ! grep -q "Kernel panic" "$fake/out-panic/gp_throttle.ktap" &&
    grep -q "last program started: ./gp_throttle" "$fake/out-hang/status"; then
 	t_ok "guest.sh: results come back intact; the status says why"
+	t_ok "guest.sh: a panicked program's KTAP is kept from the console"
 else
+	t_fail "guest.sh: a panicked program's KTAP is kept from the console"
 	t_show "$fake/out-ok/status"
 	t_show "$fake/out-panic/status"
 	t_show "$fake/out-hang/status"
 	t_fail "guest.sh: results come back intact; the status says why"
 fi
+
+cp -r "$fake/out-panic" "$tmp/partial"
+: >"$tmp/partial/expect"
+"$matrix" --evaluate "$tmp/partial" >/dev/null
+t_check "an incomplete KTAP is one more ERR named (run)" \
+	grep -qP '^gp_throttle\t\(run\)\tERR\tincomplete KTAP: 1 of 3 results' \
+	"$tmp/partial/checks"
 
 # A kernel directory's expect lines apply on top of the scenario's.
 mkdir -p "$fake/kernels/bug"

@@ -33,7 +33,8 @@
 # DIR receives console.log (the serial console), <prog>.ktap, <prog>.rc,
 # <prog>.wall (seconds in the guest), the <test>.json each program wrote
 # (RCU_PERF_OUTDIR inside the guest), cmdline, wall (seconds of the whole
-# guest on the host) and status: its first line is one of
+# guest on the host; a program the guest did not finish has the KTAP it
+# printed on the console) and status: its first line is one of
 #   ok        every program ran to its end
 #   timeout   a program hit its timeout, or the guest the host's limit
 #   panic     the guest kernel panicked or oopsed
@@ -234,6 +235,17 @@ for b in "$tmp"/blocks/*.b64; do
 		echo "$me: $(basename "$b" .b64): truncated results" >&2
 done
 rm -f "$outdir/data.log"
+# A program the guest did not finish (panic, hang) sent nothing: keep what
+# it printed on the console, less the kernel's messages.
+for c in "${cmds[@]}"; do
+	p=${c%% *}
+	[ -e "$outdir/$p.ktap" ] && continue
+	tr -d '\r' <"$outdir/console.log" | awk -v p="./$p" '
+		/^# selftests: rcu_perf: / { on = ($4 == p); next }
+		/^@@RCU_PERF/ || /^# [A-Za-z0-9_.-]+: exit [0-9]+, / { on = 0 }
+		on && !/^\[ *[0-9]+\.[0-9]+\]/' >"$tmp/partial"
+	[ -s "$tmp/partial" ] && mv "$tmp/partial" "$outdir/$p.ktap"
+done
 
 status=ok reason=""
 progs_timeout=""

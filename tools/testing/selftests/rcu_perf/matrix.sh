@@ -51,8 +51,8 @@ die() { echo "$me: $*" >&2; exit 2; }
 # of each program: prog, check, ok|FAIL|ERR|SKIP, reason. ERR is "not ok
 # ... # error": no verdict, yet a CI bot counts it as a failure, so only
 # a real FAIL meets an expected "fail" and both miss an expected "ok". A
-# program that gave no result at all (crashed, hung, never ran) is one ERR
-# named "(run)".
+# program that gave no result or fewer than its plan (crashed, hung, never
+# ran) has one more ERR named "(run)".
 checks() {
 	local dir=$1 p
 	shift
@@ -61,6 +61,7 @@ checks() {
 		BEGIN { FS = "\n"; OFS = "\t" }
 		# The "# name: measured ..." line before a result says why.
 		/^# [A-Za-z0-9_]+: / { why[substr($0, 3, index($0, ":") - 3)] = substr($0, 3) }
+		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
 		/^(not )?ok [0-9]+ / {
 			line = $0
 			notok = sub(/^not ok [0-9]+ /, "", line)
@@ -81,12 +82,12 @@ checks() {
 			n++
 		}
 		END {
-			if (n)
-				exit
-			rc = "none"
 			if ((getline rc < rcf) <= 0)
-				rc = "none"
-			print prog, "(run)", "ERR", "no KTAP result (exit " rc ")"
+				rc = "none: did not finish"
+			if (!n)
+				print prog, "(run)", "ERR", "no KTAP result (exit " rc ")"
+			else if (n < plan)
+				print prog, "(run)", "ERR", "incomplete KTAP: " n " of " plan " results (exit " rc ")"
 		}' "$dir/$p.ktap" 2>/dev/null ||
 			printf '%s\t(run)\tERR\tno KTAP output\n' "$p"
 	done
