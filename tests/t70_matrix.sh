@@ -260,11 +260,26 @@ if [ -n "$live" ]; then
 	exit 0
 fi
 res=$tmp/live
-nice -n 10 "$RP_STATIC/matrix.sh" --scenarios "$RP_TOP_CONFIG/matrix" \
-	--only "cpu2 fqs50" --kernel "6.12-cloud=$kernel" --results "$res" \
-	-- gp_throttle >"$tmp/live.log" 2>&1
-t_show "$tmp/live.log"
-cells=("$res/6.12-cloud/cpu2" "$res/6.12-cloud/fqs50")
+# live_cell SCENARIO: runs it, prints the diagnostics and sets $cell. Once
+# more if its guest panicked: 6.12 under TCG sometimes oopses on an int3
+# while the function tracer is patched in (issue 8); that is shown, and a
+# second panic fails "finished".
+live_cell() {
+	local try
+	for try in 1 2; do
+		nice -n 10 "$RP_STATIC/matrix.sh" --scenarios "$RP_TOP_CONFIG/matrix" \
+			--only "$1" --kernel "6.12-cloud=$kernel" --results "$res/$try" \
+			-- gp_throttle >"$tmp/live-$1.log" 2>&1
+		t_show "$tmp/live-$1.log"
+		cell=$res/$try/6.12-cloud/$1
+		[ "$(head -n 1 "$cell/status" 2>/dev/null)" = panic ] || break
+		t_note "$1: the guest panicked (try $try)"
+	done
+}
+live_cell cpu2
+cells=("$cell")
+live_cell fqs50
+cells+=("$cell")
 fin=1 valid=1 json=1
 for c in "${cells[@]}"; do
 	[ "$(head -n 1 "$c/status" 2>/dev/null)" = ok ] || fin=0
@@ -274,7 +289,14 @@ done
 t_check "${live_tests[0]}" test $fin = 1
 t_check "${live_tests[1]}" test $valid = 1
 t_check "${live_tests[2]}" test $json = 1
-t_check "${live_tests[3]}" test "$(head -n 1 "${cells[1]}/verdict")" = met
+# The expectation of fqs50 held: no miss names it, and a check FAILed.
+if grep -qP '^gp_throttle\tmembarrier_idle_\w+\tFAIL\t' "${cells[1]}/checks" &&
+   ! grep -q '^gp_throttle membarrier_idle_\*:' "${cells[1]}/verdict"; then
+	t_ok "${live_tests[3]}"
+else
+	t_show "${cells[1]}/verdict"
+	t_fail "${live_tests[3]}"
+fi
 # TODO(issue 8): gp_throttle's tracer workload is not GP-bound under TCG
 # (the function tracer costs ~2 s a switch) and gives "not ok # error";
 # until that fix lands a healthy cell's not ok is shown, not asserted.
