@@ -8,6 +8,8 @@
 #   make kernbench      the kernbench-style build timing (long)
 #   make report         SVG plots next to the newest JSON results
 #   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
+#   make static         the programs linked statically, installed for guests
+#   make matrix         the suite in QEMU guests: kernels x scenarios table
 #
 # KSRC=/path/to/linux uses that tree; otherwise Debian's linux-source-6.12
 # is installed and unpacked once under build/ (RP_BUILD=DIR for another place).
@@ -39,7 +41,7 @@ PKGS_CHECK := qemu-system-x86 busybox-static cpio
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run check kernbench report clean distclean \
-	cloud-kernel
+	cloud-kernel static matrix
 
 all: build
 
@@ -85,7 +87,7 @@ cloud-kernel: $(CLOUD_KERNEL)
 $(CLOUD_KERNEL):
 	@tests/cloud-kernel.sh $(BUILD)/cloud-kernel
 
-check: build
+check: build static
 	@$(APT_INSTALL) $(PKGS_CHECK)
 	@$(MAKE) --no-print-directory cloud-kernel || \
 		echo "  (no cloud kernel: the QEMU boot tests will skip)" >&2
@@ -93,7 +95,51 @@ check: build
 		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
 	@RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
 		RP_SUITE=$(TOP)/$(SUITE) RP_CLOUD_KERNEL=$(CLOUD_KERNEL) \
+		RP_STATIC=$(STATIC_BIN) RP_TOP_CONFIG=$(TOP)/config \
 		tests/run.sh $(T)
+
+# The programs linked statically (libperf is static already) and installed
+# with the scripts, for busybox initramfs guests.
+STATIC_O := $(BUILD)/static
+STATIC_BIN := $(BUILD)/static-install/rcu_perf
+
+static: stage
+	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+		TARGETS=rcu_perf O=$(STATIC_O) LDFLAGS=-static \
+		INSTALL_PATH=$(dir $(STATIC_BIN)) install >/dev/null
+
+# The kernel matrix: every kernel x every scenario of config/matrix/ in a
+# QEMU guest, one at a time. KERNELS= narrows Debian's kernels (fetched
+# once into $(BUILD), never installed; offline, their cells SKIP),
+# SCENARIOS= the scenarios, KERNEL="bzImage or dir..." adds kernels (a
+# directory may hold bzImage and an "expect" file), PROGS= the programs,
+# MATRIX_ARGS= their options (e.g. --quick).
+MATRIX_KERNELS := 6.12-cloud 6.1-cloud 6.1-rt
+KERNELS ?= $(MATRIX_KERNELS)
+MATRIX_RESULTS ?= $(TOP)/results/matrix-$(shell date +%Y%m%d-%H%M%S)
+deb_kernel_re.6.12-cloud := ^linux-image-6\.12\..*-cloud-amd64-unsigned$$
+deb_kernel_re.6.1-cloud := ^linux-image-6\.1\.0-.*-cloud-amd64-unsigned$$
+deb_kernel_re.6.1-rt := ^linux-image-6\.1\.0-.*-rt-amd64-unsigned$$
+deb_kernel = $(BUILD)/deb-kernels/$(1)
+
+$(BUILD)/deb-kernels/%/vmlinuz:
+	@test -n '$(deb_kernel_re.$*)' || \
+		{ echo "unknown kernel $* (known: $(MATRIX_KERNELS))" >&2; exit 2; }
+	@tests/cloud-kernel.sh $(BUILD)/deb-kernels/$* '$(deb_kernel_re.$*)'
+
+matrix: static
+	@$(APT_INSTALL) $(PKGS_CHECK)
+	@for k in $(KERNELS); do \
+		$(MAKE) --no-print-directory $(call deb_kernel,$$k)/vmlinuz || \
+		echo "  (no $$k kernel: its cells will SKIP)" >&2; \
+	done
+	@$(STATIC_BIN)/matrix.sh --scenarios $(TOP)/config/matrix \
+		--results $(MATRIX_RESULTS) \
+		$(if $(SCENARIOS),--only "$(SCENARIOS)") \
+		$(if $(MATRIX_ARGS),--args "$(MATRIX_ARGS)") \
+		$(foreach k,$(KERNELS),--kernel $(k)=$(call deb_kernel,$(k))) \
+		$(foreach k,$(KERNEL),--kernel $(or $(wildcard $(k)),$(k))) \
+		-- $(PROGS)
 
 # Builds at each CPU count under GNU time; KB_ARGS="--quick", "--tree DIR"
 # (or KBUILD_TREE=DIR: a kernel tree) and "--set NAME=VALUE" pass through.
@@ -108,7 +154,8 @@ report: build
 	$(BIN)/rcu_perf_compare --svg "$$dir" $(if $(BASE),--base $(BASE) --cand "$$dir")
 
 clean:
-	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests
+	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests $(STATIC_O) \
+		$(dir $(STATIC_BIN))
 
 distclean:
 	rm -rf $(BUILD)

@@ -1,0 +1,298 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot one kernel image in one QEMU configuration with a busybox initramfs
+# that holds the suite's statically linked programs, run them there as
+# run_kselftest.sh would (each under its own timeout), and bring back what
+# they wrote: their KTAP, their JSON results and their exit codes.
+#
+#   guest.sh --kernel IMAGE --outdir DIR [options] [--] [CMD...]
+#
+# Each CMD is one program with its arguments ("gp_throttle --quick");
+# without any, the kselftest set runs: gp_throttle gp_expedited boot_marker
+# dcache_scaling. Options:
+#
+#   --kernel IMAGE      bzImage to boot (required)
+#   --outdir DIR        where the results go (required; created)
+#   --mode wall|icount  wall: -accel tcg,thread=multi -smp CPUS (default);
+#                       icount: -accel tcg -icount shift=0,sleep=off -smp 1,
+#                       deterministic virtual time (for A/B runs)
+#   --cpus N            vCPUs (default 2; icount forces 1)
+#   --mem MB            guest memory (default 512)
+#   --append ARGS       extra kernel command line
+#   --args ARGS         appended to every CMD (e.g. --quick)
+#   --bindir DIR        the static programs and rcu_perf.conf (default: the
+#                       directory of this script, the installed suite)
+#   --prog-timeout S    per-program timeout inside the guest (default: the
+#                       suite's kselftest "settings", else 120)
+#   --timeout S         hard host-side limit for the whole guest (default:
+#                       boot allowance + the per-program timeouts)
+#   --busybox FILE      static busybox (default: busybox in $PATH)
+#   --qemu PROG         QEMU (default: $QEMU, else qemu-system-x86_64)
+#
+# DIR receives console.log (the serial console), <prog>.ktap, <prog>.rc,
+# <prog>.wall (seconds in the guest), the <test>.json each program wrote
+# (RCU_PERF_OUTDIR inside the guest), cmdline, wall (seconds of the whole
+# guest on the host; a program the guest did not finish has the KTAP it
+# printed on the console) and status: its first line is one of
+#   ok        every program ran to its end
+#   timeout   a program hit its timeout, or the guest the host's limit
+#   panic     the guest kernel panicked or oopsed
+#   no-boot   user space never started
+# and, unless ok, the reason and the tail of the console.
+# Exit status: 0 ok, 1 timeout/panic/no-boot, 2 bad usage, 4 cannot run
+# (no QEMU, no static busybox).
+
+set -u -o pipefail
+me=guest.sh
+die() { echo "$me: $*" >&2; exit 2; }
+skip() { echo "$me: SKIP: $*" >&2; exit 4; }
+
+kernel="" outdir="" mode=wall cpus=2 mem=512 append="" args=""
+bindir=$(cd "$(dirname "$0")" && pwd)
+prog_timeout="" timeout="" busybox="" qemu=${QEMU:-qemu-system-x86_64}
+cmds=()
+
+need() { [ $# -ge 2 ] || die "option $1 needs a value"; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) need "$@"; kernel=$2; shift 2 ;;
+	--outdir) need "$@"; outdir=$2; shift 2 ;;
+	--mode) need "$@"; mode=$2; shift 2 ;;
+	--cpus) need "$@"; cpus=$2; shift 2 ;;
+	--mem) need "$@"; mem=$2; shift 2 ;;
+	--append) need "$@"; append=$2; shift 2 ;;
+	--args) need "$@"; args=$2; shift 2 ;;
+	--bindir) need "$@"; bindir=$2; shift 2 ;;
+	--prog-timeout) need "$@"; prog_timeout=$2; shift 2 ;;
+	--timeout) need "$@"; timeout=$2; shift 2 ;;
+	--busybox) need "$@"; busybox=$2; shift 2 ;;
+	--qemu) need "$@"; qemu=$2; shift 2 ;;
+	-h|--help) sed -n '4,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--) shift; cmds+=("$@"); break ;;
+	-*) die "unknown option $1 (--help)" ;;
+	*) cmds+=("$1"); shift ;;
+	esac
+done
+
+isnum() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+[ -n "$kernel" ] || die "--kernel IMAGE is required"
+{ [ -r "$kernel" ] && [ -f "$kernel" ]; } || die "--kernel '$kernel': not a readable file"
+[ -n "$outdir" ] || die "--outdir DIR is required"
+case $mode in wall|icount) ;; *) die "--mode '$mode': wall or icount" ;; esac
+isnum "$cpus" || die "--cpus '$cpus': not a positive number"
+isnum "$mem" || die "--mem '$mem': not a positive number (MB)"
+[[ $append$args != *[$'\n\'"']* ]] ||
+	die "--append/--args: no newlines or quotes, please"
+[ ${#cmds[@]} -gt 0 ] ||
+	cmds=(gp_throttle gp_expedited boot_marker dcache_scaling)
+if [ -z "$prog_timeout" ]; then
+	prog_timeout=$(sed -n 's/^timeout=\([0-9]*\)$/\1/p' \
+		"$bindir/settings" 2>/dev/null)
+	prog_timeout=${prog_timeout:-120}
+fi
+isnum "$prog_timeout" || die "--prog-timeout '$prog_timeout': not a positive number"
+# Booting a distribution kernel under TCG takes 10-60 s; programs that
+# ignore SIGTERM get 10 s more before SIGKILL; the dump needs a little.
+boot_allowance=180
+[ -n "$timeout" ] ||
+	timeout=$((boot_allowance + ${#cmds[@]} * (prog_timeout + 15)))
+isnum "$timeout" || die "--timeout '$timeout': not a positive number"
+for c in "${cmds[@]}"; do
+	[[ $c != *[$'\n\'"']* ]] || die "'$c': no newlines or quotes, please"
+	p=${c%% *}
+	[[ $p =~ ^[A-Za-z0-9_.-]+$ ]] || die "'$p': not a program name"
+	[ -x "$bindir/$p" ] || die "$bindir/$p: no such program (--bindir)"
+	ldd "$bindir/$p" >/dev/null 2>&1 &&
+		die "$bindir/$p is dynamically linked: build with LDFLAGS=-static"
+done
+
+command -v "$qemu" >/dev/null || skip "$qemu not found (apt install qemu-system-x86)"
+[ -n "$busybox" ] || busybox=$(command -v busybox) ||
+	skip "no busybox (apt install busybox-static)"
+ldd "$busybox" >/dev/null 2>&1 &&
+	skip "$busybox is dynamically linked (apt install busybox-static)"
+command -v cpio >/dev/null || skip "no cpio (apt install cpio)"
+
+mkdir -p "$outdir" || die "cannot create $outdir"
+outdir=$(cd "$outdir" && pwd)
+rm -f "$outdir"/{console.log,data.log,status,wall,cmdline} \
+	"$outdir"/*.ktap "$outdir"/*.rc "$outdir"/*.wall "$outdir"/*.json
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rcu_perf-guest.XXXXXX") || die "no temporary directory"
+qpid=""
+cleanup() { [ -n "$qpid" ] && kill -9 "$qpid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# The initramfs: busybox, the programs beside their rcu_perf.conf, an init.
+root=$tmp/root
+mkdir -p "$root/bin" "$root/rcu_perf" "$root/dev"
+cp "$busybox" "$root/bin/busybox"
+for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
+[ -f "$bindir/rcu_perf.conf" ] && cp "$bindir/rcu_perf.conf" "$root/rcu_perf/"
+{
+	cat <<-'EOF'
+	#!/bin/busybox sh
+	/bin/busybox --install -s /bin
+	export PATH=/bin
+	mount -t devtmpfs dev /dev
+	exec </dev/console >/dev/console 2>&1
+	mkdir -p /proc /sys /tmp /run
+	mount -t proc proc /proc
+	mount -t sysfs sys /sys
+	mount -t tmpfs tmp /tmp
+	mount -t tmpfs run /run
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	echo "@@RCU_PERF_BOOTED@@ $(cut -d' ' -f1 /proc/uptime)"
+	# The second serial port carries the results, free of kernel messages.
+	data=/dev/ttyS1
+	stty -F $data raw -echo 2>/dev/null
+	now() { cut -d' ' -f1 /proc/uptime; }
+	# run NAME TIMEOUT CMD...: like run_kselftest.sh, one program under a
+	# timeout; its KTAP on the console too; then everything it wrote
+	# goes out as a gzipped tar in base64 between markers.
+	run() {
+		name=$1 t=$2
+		shift 2
+		d=/tmp/out/$name
+		mkdir -p $d
+		echo "# selftests: rcu_perf: $*"
+		t0=$(now)
+		{ RCU_PERF_OUTDIR=$d timeout -k 10 $t "$@" 2>&1; echo $? >$d/$name.rc; } |
+			tee $d/$name.ktap
+		t1=$(now)
+		echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' >$d/$name.wall
+		echo "# $name: exit $(cat $d/$name.rc), $(cat $d/$name.wall) s"
+		{
+			echo "@@RCU_PERF_FILES $name@@"
+			tar -C $d -c . | gzip | base64
+			echo "@@RCU_PERF_END $name@@"
+		} >$data
+	}
+	cd /rcu_perf
+	EOF
+	for c in "${cmds[@]}"; do
+		echo "run ${c%% *} $prog_timeout ./$c $args"
+	done
+	cat <<-'EOF'
+	echo "@@RCU_PERF_DONE@@" >$data
+	echo "@@RCU_PERF_DONE@@"
+	sync
+	poweroff -f
+	EOF
+} >"$root/init"
+chmod 755 "$root/init"
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$tmp/initrd" ||
+	die "cpio failed"
+
+cmdline="console=ttyS0 printk.time=1 panic=-1 $append"
+echo "$cmdline" >"$outdir/cmdline"
+qargs=(-nodefaults -no-user-config -display none -no-reboot
+       -serial "file:$outdir/console.log" -serial "file:$tmp/data.log"
+       -m "$mem" -kernel "$kernel" -initrd "$tmp/initrd" -append "$cmdline")
+if [ "$mode" = icount ]; then
+	# The host's time of day would change the boot path.
+	icount=shift=0,sleep=off rtc=base=2024-01-01T00:00:00,clock=vm
+	qargs+=(-accel tcg -icount "$icount" -smp 1 -rtc "$rtc")
+else
+	tcg=tcg,thread=multi
+	qargs+=(-accel "$tcg" -smp "$cpus")
+fi
+echo "$qemu ${qargs[*]}" >"$tmp/qemu.cmd"
+
+t0=$(date +%s.%N)
+"$qemu" "${qargs[@]}" >"$tmp/qemu.log" 2>&1 &
+qpid=$!
+# The host's hard limit: a guest that hangs is killed and reported.
+hung=0
+while kill -0 "$qpid" 2>/dev/null; do
+	if awk -v t0="$t0" -v now="$(date +%s.%N)" -v lim="$timeout" \
+		'BEGIN { exit !(now - t0 > lim) }'; then
+		hung=1
+		kill -9 "$qpid" 2>/dev/null
+		break
+	fi
+	sleep 1
+done
+wait "$qpid" 2>/dev/null
+qrc=$?
+qpid=""
+awk -v t0="$t0" -v now="$(date +%s.%N)" 'BEGIN { printf "%.0f\n", now - t0 }' \
+	>"$outdir/wall"
+touch "$outdir/console.log"
+tr -d '\r' <"$tmp/data.log" >"$outdir/data.log" 2>/dev/null
+
+# Unpack every complete block of the data channel.
+mkdir -p "$tmp/blocks"
+awk -v dir="$tmp/blocks" '
+	/^@@RCU_PERF_FILES [^@]*@@$/ { n = $2; sub(/@@$/, "", n); f = dir "/" n ".b64"; next }
+	/^@@RCU_PERF_END / { if (f != "") close(f); f = ""; next }
+	f != "" { print > f }' "$outdir/data.log"
+for b in "$tmp"/blocks/*.b64; do
+	[ -e "$b" ] || continue
+	base64 -d <"$b" | tar -C "$outdir" -xzf - 2>/dev/null ||
+		echo "$me: $(basename "$b" .b64): truncated results" >&2
+done
+rm -f "$outdir/data.log"
+# A program the guest did not finish (panic, hang) sent nothing: keep what
+# it printed on the console, less the kernel's messages.
+for c in "${cmds[@]}"; do
+	p=${c%% *}
+	[ -e "$outdir/$p.ktap" ] && continue
+	tr -d '\r' <"$outdir/console.log" | awk -v p="./$p" '
+		/^# selftests: rcu_perf: / { on = ($4 == p); next }
+		/^@@RCU_PERF/ || /^# [A-Za-z0-9_.-]+: exit [0-9]+, / { on = 0 }
+		on && !/^\[ *[0-9]+\.[0-9]+\]/' >"$tmp/partial"
+	[ -s "$tmp/partial" ] && mv "$tmp/partial" "$outdir/$p.ktap"
+done
+
+status=ok reason=""
+progs_timeout=""
+for c in "${cmds[@]}"; do
+	p=${c%% *}
+	rc=$(cat "$outdir/$p.rc" 2>/dev/null)
+	w=$(cat "$outdir/$p.wall" 2>/dev/null)
+	# busybox timeout: the program dies by SIGTERM (143) or SIGKILL (137),
+	# or exits on the suite's SIGTERM handler, at its limit.
+	if [ -n "$w" ] && awk -v w="$w" -v t="$prog_timeout" 'BEGIN { exit !(w >= t) }'; then
+		progs_timeout+=" $p (exit $rc after $w s)"
+	fi
+done
+# Kernel messages only (printk.time=1), not what the programs print.
+oops='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|Oops|BUG: |general protection fault|invalid opcode:)'
+running=$(grep -a '^# selftests: rcu_perf: ' "$outdir/console.log" | tail -n 1 |
+	  sed 's/^# selftests: rcu_perf: //')
+if grep -aqE "$oops" "$outdir/console.log"; then
+	status=panic
+	reason=$(grep -a -m1 -E "$oops" "$outdir/console.log" | tr -d '\r')
+	[ -z "$running" ] || reason+=" (while running $running)"
+elif [ $hung = 1 ]; then
+	status=timeout
+	reason="guest killed after the host limit of $timeout s"
+	if grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
+		reason+=", last program started: ${running:-none}"
+	else
+		reason+=" (user space never started)"
+	fi
+elif ! grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
+	status=no-boot
+	reason="user space never started (QEMU exit $qrc: $(tail -n 1 "$tmp/qemu.log"))"
+elif [ -n "$progs_timeout" ]; then
+	status=timeout
+	reason="timeout ${prog_timeout} s:$progs_timeout"
+elif ! grep -q '@@RCU_PERF_DONE@@' "$outdir/console.log"; then
+	# A reset or a triple fault leaves no panic message.
+	status=panic
+	reason="the guest stopped during ${running:-its programs} (QEMU exit $qrc), no panic message"
+fi
+{
+	echo "$status"
+	if [ "$status" != ok ]; then
+		echo "# $reason"
+		echo "# console tail:"
+		tail -n 25 "$outdir/console.log" | tr -d '\r' | sed 's/^/#   /'
+	fi
+} >"$outdir/status"
+echo "$me: $status, $(cat "$outdir/wall") s${reason:+: $reason}" >&2
+[ "$status" = ok ]

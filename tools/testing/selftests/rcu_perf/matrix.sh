@@ -1,0 +1,361 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel matrix: boot every kernel in every scenario (guest.sh, one
+# QEMU guest at a time), run the suite's programs there, and print a table
+# kernel x scenario x check -> ok / FAIL / SKIP with each guest's wall time,
+# checking every cell against the verdicts its scenario (and its kernel)
+# expects (ERR: "not ok # error"). Like rcutorture's kvm.sh, usable from a kernel tree.
+#
+#   matrix.sh --scenarios DIR --kernel [NAME=]PATH... [options] [--] [CMD...]
+#
+#   --kernel [NAME=]PATH  a bzImage, or a directory holding bzImage (or
+#                         vmlinuz) and optionally "expect"; repeatable; a
+#                         missing PATH makes that kernel's cells SKIP
+#   --scenarios DIR       the scenario files (config/matrix/)
+#   --only NAMES          run only these scenarios (space separated)
+#   --results DIR         where the cells go (default results/matrix-<date>)
+#   --args ARGS           appended to every program (e.g. --quick)
+#   --bindir, --prog-timeout, --timeout, --busybox, --qemu: as guest.sh
+#   CMD...                programs to run (default: guest.sh's, the
+#                         kselftest set)
+#
+#   matrix.sh --evaluate CELLDIR     (re)judge one finished cell
+#   matrix.sh --table RESULTSDIR     print the table of finished cells
+#
+# A scenario file holds "key: value" lines and "#" comments:
+#   cpus: 2                 vCPUs (default 2)
+#   memory: 512             MB (default 512)
+#   mode: wall              or icount (see guest.sh)
+#   append: ARGS            extra kernel command line
+#   expect: PROG CHECK VERDICT
+# PROG and CHECK are shell globs over the KTAP results of each program.
+# VERDICT fail: at least one matching check is "not ok"; skip: every
+# matching check is a SKIP; ok: no matching check is "not ok". A check no
+# expect line covers must not be "not ok". A kernel directory's "expect"
+# file adds its lines to every scenario's (an injected bug: "fail").
+#
+# Each cell RESULTS/<kernel>/<scenario>/ holds guest.sh's output (KTAP,
+# JSON results, console.log, status, wall) plus expect, checks (one line
+# per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met, miss,
+# timeout, panic, no-boot or skip; then one line per missed expectation).
+# Exit status: 0 every cell met its expectations (or was skipped), 1 not,
+# 2 bad usage.
+
+set -u -o pipefail
+me=matrix.sh
+here=$(cd "$(dirname "$0")" && pwd)
+die() { echo "$me: $*" >&2; exit 2; }
+
+# checks CELLDIR PROG...: one tab-separated line per top-level KTAP result
+# of each program: prog, check, ok|FAIL|ERR|SKIP, reason. ERR is "not ok
+# ... # error": no verdict, yet a CI bot counts it as a failure, so only
+# a real FAIL meets an expected "fail" and both miss an expected "ok". A
+# program that gave no result or fewer than its plan (crashed, hung, never
+# ran) has one more ERR named "(run)".
+checks() {
+	local dir=$1 p
+	shift
+	for p in "$@"; do
+		awk -v prog="$p" -v rcf="$dir/$p.rc" '
+		BEGIN { FS = "\n"; OFS = "\t" }
+		# The "# name: measured ..." line before a result says why.
+		/^# [A-Za-z0-9_]+: / { why[substr($0, 3, index($0, ":") - 3)] = substr($0, 3) }
+		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
+		/^(not )?ok [0-9]+ / {
+			line = $0
+			notok = sub(/^not ok [0-9]+ /, "", line)
+			if (!notok)
+				sub(/^ok [0-9]+ /, "", line)
+			name = line; sub(/ .*/, "", name)
+			dir = ""
+			if (index(line, " # "))
+				dir = substr(line, index(line, " # ") + 3)
+			if (notok)
+				v = dir ~ /^error/ ? "ERR" : "FAIL"
+			else
+				v = dir ~ /^SKIP/ ? "SKIP" : "ok"
+			r = (name in why) ? why[name] : ""
+			if (dir != "")
+				r = r (r != "" ? "; " : "") dir
+			print prog, name, v, r
+			n++
+		}
+		END {
+			if ((getline rc < rcf) <= 0)
+				rc = "none: did not finish"
+			if (!n)
+				print prog, "(run)", "ERR", "no KTAP result (exit " rc ")"
+			else if (n < plan)
+				print prog, "(run)", "ERR", "incomplete KTAP: " n " of " plan " results (exit " rc ")"
+		}' "$dir/$p.ktap" 2>/dev/null ||
+			printf '%s\t(run)\tERR\tno KTAP output\n' "$p"
+	done
+}
+
+# evaluate CELLDIR: judge the cell's checks against its expect lines;
+# writes CELLDIR/verdict and returns 0 when met.
+evaluate() {
+	local dir=$1 status
+	status=$(head -n 1 "$dir/status" 2>/dev/null)
+	status=${status:-no-boot}
+	[ -f "$dir/checks" ] || die "$dir: no checks (not a matrix cell)"
+	if [ "$status" = skip ]; then
+		{ echo skip; sed -n '2p' "$dir/status"; } >"$dir/verdict"
+		return 0
+	fi
+	awk -v status="$status" '
+	BEGIN { FS = "\t" }
+	# Shell glob to an anchored awk regex.
+	function re(g) {
+		gsub(/[][.+^$(){}|\\]/, "\\\\&", g)
+		gsub(/\*/, ".*", g); gsub(/\?/, ".", g)
+		return "^" g "$"
+	}
+	FILENAME ~ /expect$/ {
+		split($0, f, /[ \t]+/)
+		if (f[1] == "")
+			next
+		ne++; eprog[ne] = f[1]; echk[ne] = f[2]; ev[ne] = f[3]
+		next
+	}
+	{ nc++; cprog[nc] = $1; cname[nc] = $2; cv[nc] = $3; cr[nc] = $4; ran[$1] = 1 }
+	END {
+		for (e = 1; e <= ne; e++) {
+			if (!(ev[e] ~ /^(ok|fail|skip)$/)) {
+				miss[++nm] = "bad expect line: " eprog[e] " " echk[e] " " ev[e]
+				continue
+			}
+			pr = re(eprog[e]); cr_ = re(echk[e])
+			m = 0; nf = 0; ns = 0; prog_ran = 0
+			for (c = 1; c <= nc; c++) {
+				if (cprog[c] !~ pr)
+					continue
+				prog_ran = 1
+				if (cname[c] !~ cr_ || cname[c] == "(run)")
+					continue
+				m++; covered[c] = 1
+				if (cv[c] == "FAIL") nf++
+				if (cv[c] == "SKIP") ns++
+				if (ev[e] == "ok" && cv[c] ~ /FAIL|ERR/)
+					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] ", expected ok: " cr[c]
+				if (ev[e] == "skip" && cv[c] != "SKIP")
+					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] ", expected SKIP" (cr[c] != "" ? ": " cr[c] : "")
+			}
+			if (!prog_ran)
+				continue	# that program did not run here
+			if (ev[e] == "fail" && nf == 0)
+				miss[++nm] = eprog[e] " " echk[e] ": " m " checks, none FAIL, expected FAIL"
+			if (ev[e] == "skip" && m == 0)
+				miss[++nm] = eprog[e] " " echk[e] ": no such check, expected SKIP"
+		}
+		for (c = 1; c <= nc; c++)
+			if (!covered[c] && cv[c] ~ /FAIL|ERR/)
+				miss[++nm] = cprog[c] " " cname[c] ": " cv[c] " (healthy by default): " cr[c]
+		if (status != "ok")
+			print status
+		else
+			print (nm ? "miss" : "met")
+		for (i = 1; i <= nm; i++)
+			print miss[i]
+	}' "$dir/expect" "$dir/checks" >"$dir/verdict"
+	[ "$(head -n 1 "$dir/verdict")" = met ]
+}
+
+# table RESULTSDIR: per kernel, one row per check and one column per
+# scenario (a "!" marks a cell that missed its expectation), the guests'
+# wall times and status; then every miss with its reason.
+table() {
+	local res=$1 k s cell
+	for k in "$res"/*/; do
+		[ -d "$k" ] || continue
+		k=${k%/}
+		echo
+		echo "== kernel $(basename "$k")$(sed -n '1s/^/: /p' "$k/kernel" 2>/dev/null)"
+		for cell in "$k"/*/; do
+			cell=${cell%/}
+			[ -f "$cell/verdict" ] || continue
+			s=$(basename "$cell")
+			printf '%s\t%s\t%s\t%s\n' "@" "$s" \
+				"$(head -n 1 "$cell/verdict")" "$(cat "$cell/wall" 2>/dev/null)"
+			awk -v s="$s" -v v="$cell/verdict" '
+			BEGIN {
+				FS = OFS = "\t"
+				while ((getline l < v) > 0)
+					if (l ~ / /) { split(l, w, " "); bad[w[1] " " w[2]] = 1 }
+			}
+			{ print $1 "/" $2, s, $3 ((($1 " " $2 ":") in bad) ? "!" : "") }
+			' "$cell/checks"
+		done | awk '
+		BEGIN { FS = "\t" }
+		$1 == "@" {
+			ns++; sc[ns] = $2; st[$2] = $3; wall[$2] = $4
+			next
+		}
+		{
+			if (!($1 in seen)) { seen[$1] = 1; rows[++nr] = $1 }
+			v[$1, $2] = $3
+		}
+		END {
+			w = 6
+			for (r = 1; r <= nr; r++)
+				if (length(rows[r]) > w) w = length(rows[r])
+			printf "%-" w "s", ""
+			for (i = 1; i <= ns; i++) printf " %-10s", sc[i]
+			printf "\n%-" w "s", "cell"
+			for (i = 1; i <= ns; i++) printf " %-10s", st[sc[i]]
+			printf "\n%-" w "s", "wall (s)"
+			for (i = 1; i <= ns; i++) printf " %-10s", wall[sc[i]]
+			printf "\n"
+			for (r = 1; r <= nr; r++) {
+				printf "%-" w "s", rows[r]
+				for (i = 1; i <= ns; i++) {
+					x = v[rows[r], sc[i]]
+					printf " %-10s", x == "" ? "-" : x
+				}
+				printf "\n"
+			}
+		}'
+	done
+	echo
+	for cell in "$res"/*/*/; do
+		cell=${cell%/}
+		[ -f "$cell/verdict" ] || continue
+		case $(head -n 1 "$cell/verdict") in
+		met) ;;
+		skip) echo "SKIP $(basename "$(dirname "$cell")")/$(basename "$cell"): $(sed -n 2p "$cell/verdict")" ;;
+		*)	echo "$(head -n 1 "$cell/verdict" | tr '[:lower:]' '[:upper:]') $(basename "$(dirname "$cell")")/$(basename "$cell"):"
+			sed -n '2,$s/^/  /p' "$cell/verdict"
+			[ "$(head -n 1 "$cell/status")" = ok ] || sed -n '2,$s/^/  /p' "$cell/status"
+			;;
+		esac
+	done
+}
+
+# cell_checks CELLDIR [PROG...]: checks of the programs that ran in the
+# cell (those that left an exit code or KTAP), else of PROG...
+cell_checks() {
+	local dir=$1 progs
+	shift
+	[ "$(head -n 1 "$dir/status" 2>/dev/null)" = skip ] && return
+	mapfile -t progs < <(find "$dir" -maxdepth 1 \( -name '*.rc' -o -name '*.ktap' \) \
+		-printf '%f\n' | sed 's/\.[a-z]*$//' | sort -u)
+	[ ${#progs[@]} -gt 0 ] || progs=("$@")
+	[ ${#progs[@]} -gt 0 ] || progs=(gp_throttle gp_expedited boot_marker dcache_scaling)
+	checks "$dir" "${progs[@]}"
+}
+
+# scenario_get FILE KEY: the value of the last "KEY:" line.
+scenario_get() {
+	sed -n "s/^[[:space:]]*$2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//' | tail -n 1
+}
+
+# expect_lines FILE: its expect lines, "PROG CHECK VERDICT" each.
+expect_lines() {
+	sed -n 's/^[[:space:]]*expect:[[:space:]]*//p' "$1" 2>/dev/null
+}
+
+case ${1:-} in
+--evaluate)
+	[ $# = 2 ] || die "usage: --evaluate CELLDIR"
+	[ -d "$2" ] || die "$2: no such directory"
+	cell_checks "$2" >"$2/checks"
+	evaluate "$2"
+	rc=$?
+	cat "$2/verdict"
+	exit $rc
+	;;
+--table)
+	[ $# = 2 ] || die "usage: --table RESULTSDIR"
+	[ -d "$2" ] || die "$2: no such directory"
+	table "$2"
+	exit 0
+	;;
+esac
+
+kernels=() scen_dir="" only="" results="" gargs=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) [ $# -ge 2 ] || die "--kernel needs a value"; kernels+=("$2"); shift 2 ;;
+	--scenarios) [ $# -ge 2 ] || die "--scenarios needs a value"; scen_dir=$2; shift 2 ;;
+	--only) [ $# -ge 2 ] || die "--only needs a value"; only=$2; shift 2 ;;
+	--results) [ $# -ge 2 ] || die "--results needs a value"; results=$2; shift 2 ;;
+	--args|--bindir|--prog-timeout|--timeout|--busybox|--qemu)
+		[ $# -ge 2 ] || die "$1 needs a value"; gargs+=("$1" "$2"); shift 2 ;;
+	-h|--help) sed -n '4,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1 (--help)" ;;
+	*) break ;;
+	esac
+done
+cmds=("$@")
+[ ${#kernels[@]} -gt 0 ] || die "no --kernel given"
+[ -n "$scen_dir" ] || die "--scenarios DIR is required"
+[ -d "$scen_dir" ] || die "--scenarios '$scen_dir': no such directory"
+results=${results:-results/matrix-$(date +%Y%m%d-%H%M%S)}
+
+scenarios=()
+for f in "$scen_dir"/*; do
+	s=$(basename "$f")
+	{ [ -f "$f" ] && [[ $s =~ ^[A-Za-z0-9_.-]+$ ]]; } || continue
+	[ -z "$only" ] || [[ " $only " == *" $s "* ]] || continue
+	bad=$(grep -vnE '^[[:space:]]*(#.*)?$|^[[:space:]]*(cpus|memory|mode|append|expect):' "$f" | head -n 1)
+	[ -z "$bad" ] || die "$f:${bad%%:*}: not a \"key: value\" line (cpus, memory, mode, append, expect)"
+	while read -r p c v extra; do
+		{ [ -z "$extra" ] && [[ $v =~ ^(ok|fail|skip)$ ]]; } ||
+			die "$f: expect: '$p $c $v${extra:+ $extra}': want PROGRAM CHECK ok|fail|skip"
+	done < <(expect_lines "$f")
+	scenarios+=("$s")
+done
+[ ${#scenarios[@]} -gt 0 ] || die "no scenario in $scen_dir${only:+ named $only}"
+for s in $only; do
+	[ -f "$scen_dir/$s" ] || die "no scenario $s in $scen_dir"
+done
+
+mkdir -p "$results" || die "cannot create $results"
+echo "$me: ${#kernels[@]} kernels x ${#scenarios[@]} scenarios -> $results" >&2
+fails=0
+for spec in "${kernels[@]}"; do
+	path=${spec#*=}
+	if [ "$path" != "$spec" ]; then
+		name=${spec%%=*}
+	elif [ -d "$path" ]; then
+		name=$(basename "$path")
+	elif [[ $path == */arch/x86/boot/bzImage ]]; then
+		name=$(basename "${path%/arch/x86/boot/bzImage}")
+	else
+		name=$(basename "$(dirname "$path")")
+	fi
+	image=$path kexpect="" why=""
+	if [ -d "$path" ]; then
+		image=$path/bzImage
+		[ -f "$image" ] || image=$path/vmlinuz
+		kexpect=$path/expect
+	fi
+	[ -f "$image" ] || why="no kernel image at $image (offline? make matrix fetches Debian's)"
+	mkdir -p "$results/$name"
+	[ -f "$path/package" ] && cp "$path/package" "$results/$name/kernel"
+	[ -n "$why" ] || [ -f "$path/package" ] || echo "$image" >"$results/$name/kernel"
+	for s in "${scenarios[@]}"; do
+		f=$scen_dir/$s cell=$results/$name/$s
+		mkdir -p "$cell"
+		{ expect_lines "$f"; [ -z "$kexpect" ] || expect_lines "$kexpect"; } >"$cell/expect"
+		if [ -n "$why" ]; then
+			printf 'skip\n%s\n' "$why" >"$cell/status"
+		else
+			cpus=$(scenario_get "$f" cpus) mem=$(scenario_get "$f" memory)
+			mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
+			echo "$me: $name / $s: ${cpus:-2} vCPUs, ${mode:-wall}${append:+, $append}" >&2
+			"$here/guest.sh" --kernel "$image" --outdir "$cell" \
+				--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
+				--append "$append" "${gargs[@]}" -- "${cmds[@]}"
+			[ $? -le 1 ] || fails=$((fails + 1))
+		fi
+		cell_checks "$cell" "${cmds[@]%% *}" >"$cell/checks"
+		evaluate "$cell" || fails=$((fails + 1))
+		echo "$me: $name / $s: $(head -n 1 "$cell/verdict"), $(cat "$cell/wall" 2>/dev/null || echo -) s" >&2
+	done
+done
+table "$results" | tee "$results/table.txt"
+echo "results: $results"
+[ $fails = 0 ]
