@@ -10,6 +10,8 @@
 #   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
 #   make static         the programs linked statically, installed for guests
 #   make matrix         the suite in QEMU guests: kernels x scenarios table
+#   make kernels        small test kernels from the tree: healthy + one per
+#                       injected regression in config/kernel/patches
 #
 # KSRC=/path/to/linux uses that tree; otherwise Debian's linux-source-6.12
 # is installed and unpacked once under build/ (RP_BUILD=DIR for another place).
@@ -38,10 +40,11 @@ RESULTS ?= $(TOP)/results/$(shell date +%Y%m%d-%H%M%S)
 PKGS_BUILD := gcc make libc6-dev rsync xz-utils
 PKGS_RUN := time
 PKGS_CHECK := qemu-system-x86 busybox-static cpio
+PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run check kernbench report clean distclean \
-	cloud-kernel static matrix
+	cloud-kernel static matrix kernels
 
 all: build
 
@@ -86,6 +89,16 @@ cloud-kernel: $(CLOUD_KERNEL)
 
 $(CLOUD_KERNEL):
 	@tests/cloud-kernel.sh $(BUILD)/cloud-kernel
+
+# Test kernels for the matrix: $(KERNELS_OUT)/<name>/{bzImage,expect}, one
+# build directory for all (a variant costs seconds), the tree left pristine.
+KERNEL_CONFIG := $(TOP)/config/kernel
+KERNELS_OUT := $(BUILD)/kernels
+
+kernels: deps $(TREE_DEP)
+	@$(APT_INSTALL) $(PKGS_KERNEL)
+	@tests/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
+		$(KERNEL_CONFIG)/patches
 
 check: build static
 	@$(APT_INSTALL) $(PKGS_CHECK)

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build rcu_perf's small test kernels from a kernel tree: `make tinyconfig`
+# plus the fragment CONFIG, once as is (OUT/healthy) and once per injected
+# regression PATCHDIR/NNNN-name.patch (OUT/name). Each OUT/<kernel>/ gets
+# bzImage and expect: the patch header's "expect: PROGRAM CHECK-GLOB
+# VERDICT" lines (empty for healthy), which the matrix compares with the
+# verdicts the kernel gets.
+#
+# All kernels share one build directory, OUT/obj, so a variant recompiles
+# only what its patch touches. A patch is applied to TREE for its build and
+# reverted afterwards, also on error or interrupt; a patch left applied by
+# a killed run (OUT/obj/.rcu_perf-applied) is reverted by the next run.
+# A kernel is rebuilt only when the tree, the fragment or its patch changed
+# (OUT/<kernel>/stamp). JOBS=N sets make's parallelism (default: nproc).
+#
+#   tests/kernels.sh TREE OUT CONFIG PATCHDIR
+set -e -o pipefail
+die() { echo "kernels: $*" >&2; exit 2; }
+[ $# -eq 4 ] || die "usage: kernels.sh TREE OUT CONFIG PATCHDIR"
+tree=$(realpath "$1") || die "no kernel tree $1"
+out=$(realpath -m "$2")
+frag=$(realpath "$3") || die "no config fragment $3"
+pdir=$(realpath "$4") || die "no patch directory $4"
+obj=$out/obj
+applied=$obj/.rcu_perf-applied
+jobs=${JOBS:-$(nproc)}
+{ [ -f "$tree/Makefile" ] && [ -d "$tree/kernel/rcu" ]; } || die "$tree is not a kernel tree"
+
+kmake() {
+	nice -n 10 make -s -C "$tree" O="$obj" ARCH=x86_64 "$@"
+}
+
+# The name a patch's kernel gets: 0001-needs-cpu-throttle.patch -> needs-cpu-throttle
+kname() {
+	local n
+	n=$(basename "$1" .patch)
+	echo "${n#[0-9][0-9][0-9][0-9]-}"
+}
+
+unapply() {
+	[ -f "$applied" ] || return 0
+	local p
+	p=$(cat "$applied")
+	echo "  REVERT  $(basename "$p")" >&2
+	patch -s -R -p1 -d "$tree" <"$p" || die "cannot revert $p from $tree: fix the tree by hand"
+	rm -f "$applied"
+}
+trap unapply EXIT
+trap 'exit 130' INT TERM HUP
+mkdir -p "$obj"
+unapply
+
+# ---- configuration ---------------------------------------------------
+# A .config from tinyconfig + the fragment; every fragment line must
+# survive Kconfig (a dropped line means an unmet dependency).
+config_key=$( { make -s -C "$tree" kernelversion; cat "$frag"; } | sha256sum | cut -c1-16)
+if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
+	echo "  CONFIG  tinyconfig + $(basename "$frag")" >&2
+	rm -f "$obj/.rcu_perf-config"
+	kmake tinyconfig >/dev/null
+	# merge_config.sh writes .config beside its -O directory's name
+	(cd "$obj" && KCONFIG_CONFIG=.config ARCH=x86_64 \
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "$frag") >/dev/null
+	kmake olddefconfig >/dev/null
+	dropped=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=n) sym=${line%%=*}
+			grep -qx "$sym=.*" "$obj/.config" || continue ;;
+		CONFIG_*) grep -qxF "$line" "$obj/.config" && continue ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
+			grep -qx "$sym=.*" "$obj/.config" || continue ;;
+		*) continue ;;
+		esac
+		echo "kernels: Kconfig dropped: $line" >&2
+		dropped=1
+	done <"$frag"
+	[ $dropped = 0 ] || die "the fragment does not hold in $tree (see above)"
+	echo "$config_key" >"$obj/.rcu_perf-config"
+fi
+
+# ---- kernels -------------------------------------------------------
+# build NAME [PATCH]
+build() {
+	local name=$1 p=$2 dir=$out/$1 key t0
+	key=$( { echo "$config_key"; [ -z "$p" ] || cat "$p"; } | sha256sum | cut -c1-16)
+	if [ -f "$dir/bzImage" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$key" ]; then
+		echo "  UPTODATE $name" >&2
+		return 0
+	fi
+	t0=$SECONDS
+	rm -rf "$dir"
+	if [ -n "$p" ]; then
+		grep -q '^expect: ' "$p" || die "$p has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
+		patch -s -p1 -f --dry-run -d "$tree" <"$p" >/dev/null ||
+			die "$(basename "$p") does not apply to $tree"
+		echo "$p" >"$applied"
+		echo "  PATCH   $(basename "$p")" >&2
+		patch -s -p1 -d "$tree" <"$p"
+	fi
+	echo "  BUILD   $name (make -j$jobs bzImage)" >&2
+	kmake -j"$jobs" bzImage || die "$name: the kernel build failed"
+	unapply
+	mkdir -p "$dir.tmp"
+	cp "$obj/arch/x86/boot/bzImage" "$dir.tmp/bzImage"
+	if [ -n "$p" ]; then
+		grep '^expect: ' "$p" >"$dir.tmp/expect"
+	else
+		: >"$dir.tmp/expect"
+	fi
+	echo "$key" >"$dir.tmp/stamp"
+	mv "$dir.tmp" "$dir"
+	echo "  KERNEL  $dir/bzImage ($((SECONDS - t0)) s)" >&2
+}
+
+build healthy
+for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ -e "$p" ] || continue
+	build "$(kname "$p")" "$p"
+done
