@@ -964,7 +964,7 @@ static int judge_points(bool *judged, char *why, size_t len)
 				      buf, sizeof(buf));
 		judged[p] = !r;
 		if (r)
-			printf("# N=%d not judged: %s\n", res[W_PARALLEL][p].n, r);
+			printf("# not judged: %s\n", r);
 		else
 			nr++;
 		if (r && !why[0])
@@ -1079,12 +1079,13 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 		rp_check_skip(check, "%s", neg_skip);
 		return;
 	}
-	if (disturbed) {
-		rp_check_skip(check, "%s", disturbed);
-		return;
-	}
+	/* The machine's limit first: it explains a disturbance too. */
 	if (!nr_judged) {
 		rp_check_skip(check, "not judged: %s", ctl_why);
+		return;
+	}
+	if (disturbed) {
+		rp_check_skip(check, "%s", disturbed);
 		return;
 	}
 	for (p = 1; p < nr_pts; p++) {
@@ -1181,6 +1182,11 @@ int main(int argc, char **argv)
 			      disturbed[W_PARALLEL] ? disturbed[W_PARALLEL] :
 			      disturbed[W_SERIAL]);
 		nr_judged = judge_points(judged, ctl_why, sizeof(ctl_why));
+		/* A control without a clean sample: say why. */
+		for (w = W_SERIAL; w >= W_PARALLEL; w--)
+			if (disturbed[w])
+				snprintf(ctl_why, sizeof(ctl_why), "%s",
+					 disturbed[w]);
 	}
 	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++)
 		workload_check(w, judged, nr_judged, ctl_why, disturbed[w],
