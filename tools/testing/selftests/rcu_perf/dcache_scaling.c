@@ -837,7 +837,8 @@ static void measure(bool hotplug, int ncpus)
 		/* Hotplug is slow: all workloads at one point, then the next. */
 		for (p = 0; p < nr_pts; p++) {
 			set_online(pts[p], ncpus);
-			for (r = 0; r < reps; r++)
+			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms);
+			     r++)
 				for (w = 0; w < NR_WORKLOADS; w++)
 					sample_retry(&wls[w], &res[w][p], r);
 		}

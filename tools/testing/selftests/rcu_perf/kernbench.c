@@ -366,6 +366,20 @@ static void remove_workdir(void)
 static int cpus[1024], nr_online;
 static char online_at_start[256];	/* the online CPU list at the start */
 
+/* In a child: run on cpus[0..ncpus) only (0: no restriction). */
+static int restrict_cpus(int ncpus)
+{
+	cpu_set_t set;
+	int i;
+
+	if (ncpus <= 0)
+		return 0;
+	CPU_ZERO(&set);
+	for (i = 0; i < ncpus; i++)
+		CPU_SET(cpus[i], &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
 /*
  * Run argv with its output appended to the log, on cpus[0..ncpus) (0: no
  * restriction). The make of "make kernbench" must not hand its jobserver
@@ -373,8 +387,7 @@ static char online_at_start[256];	/* the online CPU list at the start */
  */
 static int run(char *const argv[], int ncpus)
 {
-	int status, fd, i;
-	cpu_set_t set;
+	int status, fd;
 	pid_t pid;
 
 	fflush(stdout);
@@ -383,13 +396,8 @@ static int run(char *const argv[], int ncpus)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		if (ncpus > 0) {
-			CPU_ZERO(&set);
-			for (i = 0; i < ncpus; i++)
-				CPU_SET(cpus[i], &set);
-			if (sched_setaffinity(0, sizeof(set), &set))
-				_exit(126);
-		}
+		if (restrict_cpus(ncpus))
+			_exit(126);
 		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 			  0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
@@ -695,7 +703,6 @@ static double control_run(int n, int ncpus)
 {
 	double t0 = rp_now_ms();
 	int i, status, bad = 0;
-	cpu_set_t set;
 	pid_t pid;
 
 	fflush(stdout);
@@ -708,13 +715,8 @@ static double control_run(int n, int ncpus)
 		}
 		if (pid)
 			continue;
-		if (ncpus > 0) {
-			CPU_ZERO(&set);
-			for (i = 0; i < ncpus; i++)
-				CPU_SET(cpus[i], &set);
-			if (sched_setaffinity(0, sizeof(set), &set))
-				_exit(126);
-		}
+		if (restrict_cpus(ncpus))
+			_exit(126);
 		control_work(ctl_iters);
 		_exit(0);
 	}
