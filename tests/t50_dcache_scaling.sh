@@ -1,27 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dcache_scaling on the running kernel. Healthy: the rcu-walk and
-# lockref-bound workloads pass their efficiency limits and the control
-# (renames in one directory) is seen not to scale. Each check is then
-# made to fail for real:
-# - efficiency: the program runs in a cgroup with a CFS bandwidth limit of
-#   one CPU, so that the pinned workers of N=2 get one CPU's time between
-#   them - the effect of a lookup path that serializes. Every efficiency
-#   check fails (~0.5 or less) while the control stays non-scaling, so the
-#   verdict is a failure, not an error.
-# - control: --control stat_private puts a scaling op in the control's
-#   place: the guard reports an error (never a pass) and the efficiency
-#   checks are not judged.
-# - baseline: an absurd baseline_stat_ops fails the single-CPU check; the
-#   healthy run's own 1-CPU throughput (minus 10%) passes it.
-# The opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back. Every
-# run leaves the knobs (CPUs online) as found and removes its tree; bad
-# input exits 2 with one line.
-#
-# Samples during which other tasks used the workers' CPUs are re-taken and,
-# when the machine never quiets down, reported as errors ("not judged"):
-# such a run is retried, then skipped - a busy machine is no evidence.
+# dcache_scaling on the running kernel. What holds on any machine, never a
+# measured value:
+# - healthy: no "not ok", exit 0 (a busy machine gives SKIPs, not failures);
+# - serialize_lookups=1 (one global lock around each lookup, as dcache_lock
+#   did): exit 1 and every rcu-walk workload's check FAILs;
+# - a CFS bandwidth limit of one CPU on the whole program: the machine
+#   cannot run two workers at once, the parallel control shows it, and the
+#   efficiency checks SKIP naming the control (no "not ok");
+# - a scaling op in the serial control's place (--control stat_private):
+#   the harness guard SKIPs the efficiency checks, never passes them;
+# - one CPU (max_cpus=1): the efficiency checks SKIP ("nothing to scale
+#   to"); the baseline check passes at 90% of the healthy 1-CPU ops/s and
+#   fails an absurd 1e12;
+# - as an unprivileged user: only ok/SKIP;
+# - the opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back.
+# Every run leaves the knobs (CPUs online) as found and removes its tree;
+# bad input exits 2 with one line. A run that could not judge what a test
+# needs (the machine busy) is retried, then that test is skipped.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -34,43 +31,54 @@ trap cleanup EXIT
 prog=$RP_BIN/dcache_scaling
 # Re-takes of disturbed samples end sooner than by default: a busy machine
 # is retried as a whole, then skipped.
-export RCU_PERF_QUICK_TIME_BUDGET=8
+export RCU_PERF_QUICK_TIME_BUDGET=10
 effs="stat_private_efficiency stat_shared_efficiency negative_efficiency
 open_shared_efficiency dotdot_symlink_efficiency"
-nr=11
+rcuwalk="stat_private_efficiency negative_efficiency dotdot_symlink_efficiency"
+nr=13
 echo "TAP version 13"
 echo "1..$nr"
 before=$(t_knob_snapshot)
 
-# results LOG: "check=result ..." of the seven checks.
+# results LOG: "check=result ..." of the eight checks.
 results() {
 	local c
-	for c in control_not_scaling $effs single_cpu_vs_baseline; do
+	for c in parallel_control serial_control $effs single_cpu_vs_baseline; do
 		echo -n "$c=$(ktap_result "$1" "$c") "
 	done
 }
 
-# count LOG RESULT: how many efficiency checks have RESULT (pass, fail,
-# error, skip; negative lookups skip where the tree is on tmpfs).
+# count LOG RESULT [CHECKS]: how many of CHECKS (default: the efficiency
+# checks) have RESULT (pass, fail, error, skip).
 count() {
 	local c n=0
-	for c in $effs; do [ "$(ktap_result "$1" "$c")" = "$2" ] && n=$((n + 1)); done
+	for c in ${3:-$effs}; do
+		[ "$(ktap_result "$1" "$c")" = "$2" ] && n=$((n + 1))
+	done
 	echo $n
 }
 
-# busy LOG: the run could not measure for other tasks on the CPUs.
-busy() { grep -qE '^not ok [0-9]+ .*# error.*other tasks used' "$1"; }
+# no_fail LOG: only ok and SKIP, exit 0 (4 when everything skipped).
+no_fail() {
+	test "$T_RC" = 0 -o "$T_RC" = 4 && ! grep -q '^not ok' "$1" &&
+		grep -q '^ok ' "$1"
+}
 
-# run_settled LOG ARGS...: dcache_scaling ARGS, again (up to 3 runs) while
-# other tasks kept it from measuring.
-run_settled() {
-	local log=$1 try
-	shift
+# busy LOG: a check was skipped because other tasks took the CPUs.
+busy() { grep -qE '^ok [0-9]+ .*# SKIP .*(machine busy|other load)' "$1"; }
+
+# run_until LOG COND ARGS...: dcache_scaling ARGS, again (up to 3 runs)
+# while COND LOG fails and the machine was busy.
+run_until() {
+	local log=$1 cond=$2 try
+	shift 2
 	for try in 1 2 3; do
 		t_run "$log" "$@"
-		busy "$log" || return 0
+		$cond "$log" && return 0
+		busy "$log" || return 1
 		t_note "run $try disturbed by other tasks; again"
 	done
+	return 1
 }
 
 nproc=$(getconf _NPROCESSORS_ONLN)
@@ -79,36 +87,44 @@ if [ "$(id -u)" != 0 ] || [ "$nproc" -lt 2 ]; then
 	exit 0
 fi
 
-# 1. Healthy.
+# 1. Healthy: whatever the machine, no failure.
 mkdir "$tmp/tree"
-run_settled "$tmp/ok.log" "$prog" --dir "$tmp/tree" --json "$tmp/ok.json" \
-	--set time_budget=15
+t_run "$tmp/ok.log" "$prog" --dir "$tmp/tree" --json "$tmp/ok.json"
 t_note "healthy: $(results "$tmp/ok.log")"
-if busy "$tmp/ok.log"; then
-	t_skip "healthy: efficiencies pass, control does not scale, exit 0" \
-		"machine busy in 3 runs"
-else
-	t_check "healthy: efficiencies pass, control does not scale, exit 0" eval \
-		'test "$T_RC" = 0 && test $(($(count "$tmp/ok.log" pass) +
-		 $(count "$tmp/ok.log" skip))) = 5 && test "$(count "$tmp/ok.log" skip)" -le 1 &&
-		 test "$(ktap_result "$tmp/ok.log" control_not_scaling)" = pass &&
-		 test "$(ktap_result "$tmp/ok.log" single_cpu_vs_baseline)" = skip'
-fi
-# json_ok: the JSON has every point's ops/s; efficiencies and counters per
-# op where a point was measured (all of them unless the machine was busy).
+t_check "healthy: no 'not ok' (ok or SKIP), exit 0 or 4" no_fail "$tmp/ok.log"
+# json_ok: every point's ops/s of the controls and workloads.
 json_ok() {
-	grep -q '"stat_private.n1.ops"' "$tmp/ok.json" &&
-		grep -q '"rename.n2.ops"' "$tmp/ok.json" || return 1
-	busy "$tmp/ok.log" && return 0
-	grep -q '"rename.n2.efficiency"' "$tmp/ok.json" &&
-		grep -q '"sched_switch"' "$tmp/ok.json"
+	local w
+	for w in parallel serial stat_private stat_shared negative open_shared \
+		 dotdot_symlink; do
+		grep -q "\"$w.n1.ops\"" "$tmp/ok.json" || return 1
+	done
 }
-t_check "KTAP well-formed (plan 1..7), JSON has ops/s, efficiency, counters" eval \
-	'ktap_valid "$tmp/ok.log" && grep -qx "1..7" "$tmp/ok.log" && json_ok'
+t_check "KTAP well-formed (plan 1..8), JSON has the controls' and workloads' ops/s" eval \
+	'ktap_valid "$tmp/ok.log" && grep -qx "1..8" "$tmp/ok.log" && json_ok'
 t_check "tree removed, knobs as found" eval \
 	'test -z "$(ls -A "$tmp/tree")" && t_knobs_unchanged "$before"'
 
-# 2. One CPU of bandwidth for the whole program: no parallelism at N=2.
+# 2. Lookups serialized by one global lock: every rcu-walk workload FAILs
+# (negative lookups skip where the tree is on tmpfs).
+serial_failed() {
+	test "$T_RC" = 1 &&
+		test $(($(count "$1" fail "$rcuwalk") + $(count "$1" skip "$rcuwalk"))) = 3 &&
+		test "$(count "$1" skip "$rcuwalk")" -le "$(grep -c 'negative_efficiency # SKIP .*negative dentries' "$1")"
+}
+if run_until "$tmp/ser.log" serial_failed "$prog" --quick --set serialize_lookups=1; then
+	t_note "serialized lookups: $(results "$tmp/ser.log")"
+	t_ok "serialize_lookups=1: every rcu-walk workload FAILs, exit 1"
+elif busy "$tmp/ser.log"; then
+	t_skip "serialize_lookups=1: every rcu-walk workload FAILs, exit 1" \
+		"machine busy in 3 runs"
+else
+	t_note "serialized lookups: $(results "$tmp/ser.log")"
+	t_fail "serialize_lookups=1: every rcu-walk workload FAILs, exit 1"
+fi
+
+# 3. One CPU of bandwidth for the whole program: no parallelism at N=2,
+# which is the machine's limit, not the kernel's.
 # make_cg DIR CMD...: create the cgroup DIR and run CMD to limit it; on
 # failure nothing is left and cg is empty.
 make_cg() {
@@ -127,78 +143,108 @@ else
 		break
 	done
 fi
+# quota_skipped LOG: no failure, every efficiency check SKIPs, the reason
+# names the parallel control.
+quota_skipped() {
+	no_fail "$1" && test "$(count "$1" skip)" = 5 &&
+		test "$(grep -cE '_efficiency # SKIP .*(parallel control|negative dentries)' "$1")" = 5
+}
 if [ -z "$cg" ]; then
-	t_skip "1-CPU quota: every efficiency check fails, control still passes" \
+	t_skip "1-CPU quota: efficiency checks SKIP naming the parallel control" \
 		"no CFS bandwidth control (cpu cgroup) here"
 else
-	# Throttled workers look like disturbed ones to the harness (their CPU
-	# time arrives in bursts): here the contention is the point.
-	run_settled "$tmp/quota.log" bash -c \
+	# Throttled workers look like disturbed ones when other tasks fill
+	# the CPU meanwhile: here the throttling is the point.
+	if run_until "$tmp/quota.log" quota_skipped bash -c \
 		'echo $$ >"$1/cgroup.procs" && exec "$2" --quick --set max_disturbance=0.5' \
-		_ "$cg" "$prog"
-	t_note "1-CPU quota: $(results "$tmp/quota.log")"
-	if busy "$tmp/quota.log"; then
-		t_skip "1-CPU quota: every efficiency check fails, control still passes" \
+		_ "$cg" "$prog"; then
+		t_ok "1-CPU quota: efficiency checks SKIP naming the parallel control"
+	elif no_fail "$tmp/quota.log" && busy "$tmp/quota.log"; then
+		t_skip "1-CPU quota: efficiency checks SKIP naming the parallel control" \
 			"machine busy in 3 runs"
 	else
-		t_check "1-CPU quota: every efficiency check fails, control still passes" eval \
-			'test "$T_RC" = 1 &&
-			 test "$(ktap_result "$tmp/quota.log" control_not_scaling)" = pass &&
-			 test $(($(count "$tmp/quota.log" fail) + $(count "$tmp/quota.log" skip))) = 5 &&
-			 test "$(count "$tmp/quota.log" skip)" -le 1'
+		t_fail "1-CPU quota: efficiency checks SKIP naming the parallel control"
 	fi
+	t_note "1-CPU quota: $(results "$tmp/quota.log")"
 	rmdir "$cg" 2>/dev/null
 	cg=""
 fi
 
-# 3. A scaling op as the control: an error, never a pass.
-run_settled "$tmp/ctl.log" "$prog" --quick --control stat_private
-t_note "scaling control: $(results "$tmp/ctl.log")"
-if busy "$tmp/ctl.log"; then
-	t_skip "scaling control: guard errors, efficiencies not judged, exit 1" \
+# 4. A scaling op as the serial control: SKIP, never a pass or a failure.
+guarded() {
+	no_fail "$1" && test "$(ktap_result "$1" serial_control)" = skip &&
+		test "$(count "$1" skip)" = 5 &&
+		grep -q "_efficiency # SKIP .*serial control" "$1"
+}
+if run_until "$tmp/ctl.log" guarded "$prog" --quick --control stat_private; then
+	t_ok "scaling serial control: guard SKIPs the efficiency checks, no failure"
+elif busy "$tmp/ctl.log"; then
+	t_skip "scaling serial control: guard SKIPs the efficiency checks, no failure" \
 		"machine busy in 3 runs"
 else
-	t_check "scaling control: guard errors, efficiencies not judged, exit 1" eval \
-		'test "$T_RC" = 1 &&
-		 grep -qE "^not ok 1 control_not_scaling # error control stat_private scales" "$tmp/ctl.log" &&
-		 test $(($(count "$tmp/ctl.log" error) + $(count "$tmp/ctl.log" skip))) = 5 &&
-		 test "$(count "$tmp/ctl.log" skip)" -le 1'
+	t_fail "scaling serial control: guard SKIPs the efficiency checks, no failure"
 fi
 
-# 4. Baseline of the single-CPU throughput (max_cpus=1: 1 CPU only, the
-# scaling checks skip).
+# 5. One CPU: nothing to scale to. Baseline of the single-CPU throughput.
+base_ok() {
+	test "$T_RC" = 0 &&
+		test "$(ktap_result "$1" single_cpu_vs_baseline)" = pass &&
+		test "$(grep -c '_efficiency # SKIP .*nothing to scale to' "$1")" = 5
+}
 base=$(sed -n 's/^# stat_private N=1: \([0-9.e+]*\) ops\/s.*/\1/p' "$tmp/ok.log")
 if [ -z "$base" ]; then
-	t_skip "baseline: 90% of the healthy 1-CPU ops/s passes" "no healthy number"
+	t_skip "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes" \
+		"no healthy number"
 else
 	base=$(awk -v b="$base" 'BEGIN { printf "%.0f", b * 0.9 }')
-	run_settled "$tmp/base.log" "$prog" --quick --set max_cpus=1 \
-		--set baseline_stat_ops="$base"
-	t_check "baseline: 90% of the healthy 1-CPU ops/s passes" eval \
-		'test "$T_RC" = 0 &&
-		 test "$(ktap_result "$tmp/base.log" single_cpu_vs_baseline)" = pass &&
-		 test "$(ktap_result "$tmp/base.log" stat_private_efficiency)" = skip'
+	if run_until "$tmp/base.log" base_ok "$prog" --quick --set max_cpus=1 \
+		--set baseline_stat_ops="$base"; then
+		t_ok "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes"
+	elif busy "$tmp/base.log"; then
+		t_skip "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes" \
+			"machine busy in 3 runs"
+	else
+		t_fail "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes"
+	fi
 fi
-run_settled "$tmp/absurd.log" "$prog" --quick --set max_cpus=1 \
-	--set baseline_stat_ops=1e12
-t_check "baseline: an absurd 1e12 ops/s fails it, exit 1" eval \
-	'test "$T_RC" = 1 &&
-	 test "$(ktap_result "$tmp/absurd.log" single_cpu_vs_baseline)" = fail'
+absurd() {
+	test "$T_RC" = 1 && test "$(ktap_result "$1" single_cpu_vs_baseline)" = fail
+}
+if run_until "$tmp/absurd.log" absurd "$prog" --quick --set max_cpus=1 \
+	--set baseline_stat_ops=1e12; then
+	t_ok "baseline: an absurd 1e12 ops/s fails it, exit 1"
+elif busy "$tmp/absurd.log"; then
+	t_skip "baseline: an absurd 1e12 ops/s fails it, exit 1" "machine busy in 3 runs"
+else
+	t_fail "baseline: an absurd 1e12 ops/s fails it, exit 1"
+fi
 
-# 5. The opt-in hotplug sweep: UP, then both CPUs; CPU 1 back online.
+# 6. As an unprivileged user: only ok/SKIP.
+if ! command -v setpriv >/dev/null; then
+	t_skip "unprivileged: only ok/SKIP" "no setpriv"
+else
+	mkdir "$tmp/user"
+	chmod 755 "$tmp"
+	chmod 1777 "$tmp/user"
+	t_run "$tmp/user.log" env TMPDIR="$tmp/user" setpriv --reuid=65534 \
+		--regid=65534 --clear-groups "$prog" --quick
+	t_check "unprivileged: only ok/SKIP" no_fail "$tmp/user.log"
+fi
+
+# 7. The opt-in hotplug sweep: UP, then both CPUs; CPU 1 back online.
 if [ ! -w /sys/devices/system/cpu/cpu1/online ]; then
 	t_skip "hotplug sweep: N=1 with one CPU online, all back after" \
 		"CPU 1 cannot go offline"
 else
 	t_run "$tmp/hp.log" "$prog" --quick --set hotplug_sweep=1
 	t_check "hotplug sweep: N=1 with one CPU online, all back after" eval \
-		'test "$T_RC" = 0 -o "$T_RC" = 1 &&
+		'no_fail "$tmp/hp.log" &&
 		 grep -q "^# hotplug: 1 CPU(s) online" "$tmp/hp.log" &&
 		 grep -q "^# hotplug: $nproc CPU(s) online" "$tmp/hp.log" &&
 		 ktap_valid "$tmp/hp.log" && t_knobs_unchanged "$before"'
 fi
 
-# 6. Bad input: exit 2, one line.
+# 8. Bad input: exit 2, one line.
 bad_ok=1
 for args in "--control nosuch" "--set depth=3" "--dir /nonexistent" \
 	    "--set reps=0" "--set no_such_param=1"; do
@@ -213,12 +259,13 @@ t_check "bad --control, depth, --dir, reps, name: exit 2, one line each" \
 	test $bad_ok = 1
 listed() {
 	local p
-	for p in control_efficiency_max ${effs//_efficiency/_efficiency_min} \
+	for p in parallel_efficiency_min serial_fraction_min \
+		 ${effs//_efficiency/_serial_max} serialize_lookups \
 		 baseline_ratio_min baseline_stat_ops hotplug_sweep; do
 		grep -q "^$p " "$tmp/list.log" || return 1
 	done
 }
 t_run "$tmp/list.log" "$prog" --list
-t_check "--list names every limit and the baseline" eval \
+t_check "--list names every limit, the injection and the baseline" eval \
 	'test "$T_RC" = 0 && listed'
 t_check "every run left the knobs and CPUs as found" t_knobs_unchanged "$before"

@@ -103,6 +103,85 @@ static bool parses(const char *text, double e, double u, double s,
 	       t.status == status;
 }
 
+/*
+ * The judgement against controls: Amdahl's law with serial share s gives
+ * speedup 1 / (s + (1 - s) / n), and the serial fraction recovers s at
+ * every n; one at a time is 1, linear 0.
+ */
+static double amdahl_eff(double s, int n)
+{
+	return 1 / (s + (1 - s) / n) / n;
+}
+
+static void test_serial_fraction(void)
+{
+	bool ok = true;
+	int n;
+
+	for (n = 2; n <= 256; n *= 2)
+		ok &= near(rp_serial_fraction(n * amdahl_eff(0.1, n), n), 0.1) &&
+		      near(rp_serial_fraction(1, n), 1) &&
+		      near(rp_serial_fraction(n, n), 0);
+	ksft_test_result(ok && isnan(rp_serial_fraction(1, 1)) &&
+			 isnan(rp_serial_fraction(0, 2)) &&
+			 isnan(rp_serial_fraction(NAN, 2)),
+			 "serial_fraction_amdahl\n");
+}
+
+static void test_serial_share(void)
+{
+	char why[256];
+	bool ok = true;
+	int n;
+
+	/*
+	 * A perfect machine (parallel control 1, serial control 1/n): an
+	 * rcu-walk workload at 1 has share 0, one serialized like the
+	 * control has share 1, at every n.
+	 */
+	for (n = 2; n <= 64; n *= 2)
+		ok &= near(rp_serial_share(n, 1, 1, 1.0 / n), 0) &&
+		      near(rp_serial_share(n, 1.0 / n, 1, 1.0 / n), 1) &&
+		      near(rp_serial_share(n, amdahl_eff(0.3, n), 1, 1.0 / n), 0.3);
+	ksft_test_result(ok, "serial_share_perfect_machine\n");
+
+	/*
+	 * Relative to the controls: SMT-like siblings (parallel control
+	 * 0.8) slow the workload alike, which then is not blamed; a lock
+	 * handoff that makes the serial control slower than one at a time
+	 * (0.4 at n=2) makes the same workload relatively less serial.
+	 */
+	ok = near(rp_serial_share(2, 0.8, 0.8, 0.4), 0) &&
+	     rp_serial_share(2, 0.5, 1, 0.4) < rp_serial_share(2, 0.5, 1, 0.5) &&
+	     isnan(rp_serial_share(2, 0.5, 1, 1)) &&
+	     isnan(rp_serial_share(2, 0.5, 0, 0.5)) &&
+	     isnan(rp_serial_share(1, 1, 1, 1));
+	ksft_test_result(ok, "serial_share_relative_to_controls\n");
+
+	/* The limit as an efficiency is the inverse. */
+	ok = true;
+	for (n = 2; n <= 64; n *= 2)
+		ok &= near(rp_serial_share(n, rp_serial_share_eff(n, 0.5, 0.9, 0.4),
+					   0.9, 0.4), 0.5);
+	ok &= near(rp_serial_share_eff(2, 0.5, 1, 0.5), 2.0 / 3) &&
+	      near(rp_serial_share_eff(4, 1, 1, 0.25), 0.25) &&
+	      isnan(rp_serial_share_eff(2, 0.5, 1, 1));
+	ksft_test_result(ok, "serial_share_limit_as_efficiency\n");
+
+	/* What stops a judgement, and what does not. */
+	ksft_test_result(!rp_controls_judge(2, 0.97, 0.45, 0.75, 0.5, why, sizeof(why)) &&
+			 !rp_controls_judge(64, 0.9, 0.01, 0.75, 0.5, why, sizeof(why)) &&
+			 rp_controls_judge(1, 1, 1, 0.75, 0.5, why, sizeof(why)) &&
+			 strstr(why, "nothing to scale") &&
+			 rp_controls_judge(2, 0.5, 0.5, 0.75, 0.5, why, sizeof(why)) &&
+			 strstr(why, "parallel control") && strstr(why, "cannot run 2") &&
+			 rp_controls_judge(2, 1, 0.9, 0.75, 0.5, why, sizeof(why)) &&
+			 strstr(why, "serial control") &&
+			 rp_controls_judge(4, NAN, 0.25, 0.75, 0.5, why, sizeof(why)) &&
+			 strstr(why, "no valid sample"),
+			 "controls_judge_reasons\n");
+}
+
 static bool rejects(const char *text, const char *what)
 {
 	struct rp_time t;
@@ -197,9 +276,11 @@ static void test_report(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(15);
+	ksft_set_plan(20);
 	test_sweep();
 	test_efficiency();
+	test_serial_fraction();
+	test_serial_share();
 	test_parse();
 	test_report();
 	ksft_finished();

@@ -15,13 +15,14 @@
  *
  * Method: N worker threads pinned to N distinct online CPUs (N = 1, 2, 4,
  * ... and always all of them) repeat one operation for sample_ms; ops/s is
- * counted over the same window for all of them. Samples of all N alternate
- * so that drift hits them alike, and the best of the repetitions stands for
- * each N. A sample during which other tasks took the workers' CPUs (a
- * worker waited on the runqueue while others ran there, or the hypervisor
- * stole the CPU, or hotplug took it away) by more than max_disturbance is
- * re-taken: a busy machine says nothing about lookups. If a point gets no
- * clean sample within time_budget, its checks are errors ("not judged").
+ * counted over the same window for all of them. Samples of all workloads
+ * and all N alternate (repetition by repetition) so that drift hits them
+ * alike, and the best of the repetitions stands for each point. A sample
+ * during which other tasks took the workers' CPUs (a worker waited on the
+ * runqueue while others ran there, or the hypervisor stole the CPU, or
+ * hotplug took it away) by more than max_disturbance is re-taken after a
+ * pause, and points still without a clean sample are re-taken until
+ * time_budget runs out: a busy machine says nothing about lookups.
  * Blocking on a lock, or being throttled with the CPU idle, is not
  * disturbance: that is what is measured. User/system time per op and
  * system-wide libperf counters per op (scheduler switches, RCU softirqs,
@@ -30,28 +31,65 @@
  *
  *   efficiency(N) = ops/s(N) / (N * ops/s(1))	1 = linear, 1/N = serial
  *
+ * Two controls, true by construction, are measured at every N with the
+ * workloads:
+ *   parallel  each worker fstat()s its own open file (its own fd table,
+ *             file, dentry and inode) and runs a short dependent
+ *             arithmetic loop: the syscall entry, getattr and copy-out of
+ *             stat() and some user work, with no path walk and nothing
+ *             shared. It tells how well this machine runs N workers at
+ *             once; a CPU quota, overcommitted vCPUs or SMT siblings pull
+ *             it below 1, and the workloads alike.
+ *   serial    the same op with one global spinlock held around it: one
+ *             worker at a time, efficiency ~1/N (less with lock handoff).
+ * Each workload is judged by its serial share at N: its Karp-Flatt serial
+ * fraction (1/speedup - 1/N) / (1 - 1/N), the speedup taken relative to
+ * the parallel control, divided by the serial control's. 0 = scales like
+ * the parallel control, 1 = as serialized as one global lock. For a fixed
+ * serialized section per op (Amdahl) the serial fraction does not change
+ * with N, so one limit holds from 2 CPUs to many.
+ *
  * Workloads:
  *   stat_private   stat() of a deep path private to each worker (rcu-walk)
  *   stat_shared    stat() of one deep path shared by all (final lockref)
- *   negative       stat() of missing names in one shared directory
+ *   negative       stat() of missing names in one shared directory: the
+ *                  whole path is shared and rcu-walk takes no reference
  *   open_shared    open()+close() of one shared file (lockref, struct file)
  *   dotdot_symlink stat() of private paths through ".." and a symlink
- *   rename         the control: each worker renames its file in one shared
- *                  directory back and forth; every rename() holds that
- *                  directory's inode lock throughout. (Not create+unlink:
- *                  on ext4 the unlinked inode is freed after the lock is
- *                  dropped, and that part scales: 0.4-0.7 measured.)
  *
  * Checks:
- *   control_not_scaling   the control's best efficiency at N >= 2. If the
- *                         control appears to scale, the harness is not
- *                         measuring parallel work: this check and the
- *                         efficiency checks report an error, never a pass.
- *   <workload>_efficiency the lowest efficiency at any N >= 2, against a
- *                         limit per workload: high for rcu-walk, lower for
- *                         lockref-bound ones.
+ *   parallel_control      the parallel control's lowest efficiency. Where
+ *                         it is below parallel_efficiency_min the machine
+ *                         cannot run N workers at once: that N is not
+ *                         judged (SKIP with the reason).
+ *   serial_control        the serial control's serial fraction (relative
+ *                         to the parallel control): must be near 1, else
+ *                         the harness is not measuring parallel work and
+ *                         that N is not judged (SKIP).
+ *   <workload>_efficiency the highest serial share at any judged N:
+ *                         rcu-walk workloads at most 0.5 (halfway to one
+ *                         global lock; healthy ~0), lockref-bound ones
+ *                         (one bounced cache line per reference, a part
+ *                         of each op) at most 0.9.
  *   single_cpu_vs_baseline stat_private ops/s at N = 1 against the
  *                         optional baseline_stat_ops (0: no baseline, skip).
+ * Nothing that prevents a judgement (1 CPU, a busy machine, a control out
+ * of bounds) is a failure: it is a SKIP naming the reason, with the
+ * numbers in the JSON.
+ *
+ * How each check is made to fail: serialize_lookups=1 makes every worker
+ * of the five workloads take the serial control's lock around each op,
+ * as dcache_lock serialized lookups before dcache_rcu: every rcu-walk
+ * workload's serial share comes out ~1 (FAIL). A kernel whose lookups all
+ * drop to ref-walk takes a lockref on every dentry of the path: the fully
+ * shared negative and stat_shared paths then bounce every component
+ * between CPUs and approach the serial control; private paths bounce only
+ * their shared prefix (the temporary directory and its parents), and the
+ * extra cost per op on one CPU is what single_cpu_vs_baseline (and an A/B
+ * comparison of kernels) sees. A CFS quota of one CPU on the program is
+ * not a regression: the parallel control shows it and the checks SKIP.
+ * --control WORKLOAD puts a workload in the serial control's place to
+ * show the harness guard (SKIP: not serialized).
  *
  * With hotplug_sweep=1 the CPUs beyond N are taken offline for each point
  * instead (UP, 2, 4, ... as in the original evidence), through the guard,
@@ -60,13 +98,6 @@
  * Where the tree is matters for one workload: tmpfs and ramfs do not keep
  * negative dentries, so each miss there takes the directory lock (the
  * negative check is skipped on them; use --dir on a disk filesystem).
- *
- * The efficiency checks fail when the workers cannot run in parallel, e.g.
- * when a CFS bandwidth limit of one CPU is put on the program's cgroup (the
- * project's tests do that): every efficiency drops to ~0.5 or below while
- * the control stays non-scaling. The limits apply at every N; they were
- * chosen on 2 CPUs, and the lockref-bound ones may need lowering (config)
- * for large N, where one shared dentry serializes more.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,24 +119,28 @@
 #include "rcu_perf.h"
 
 static struct rp_param params[] = {
-	RP_MAX("control_efficiency_max", "ratio", 0.7,
-	       "renames in one directory: ~0.4 at N=2; ~1 = no contention seen"),
-	RP_MIN("stat_private_efficiency_min", "ratio", 0.8,
-	       "rcu-walk of private paths stores to nothing shared: ~0.99 at N=2"),
-	RP_MIN("stat_shared_efficiency_min", "ratio", 0.6,
-	       "one lockref get/put on the shared final dentry: ~0.85 at N=2; serial is 0.5"),
-	RP_MIN("negative_efficiency_min", "ratio", 0.8,
-	       "cached negative dentries are found in rcu-walk: ~1.0 at N=2"),
-	RP_MIN("open_shared_efficiency_min", "ratio", 0.45,
-	       "lockref + struct file: 0.55-0.7 at N=2; a sleeping lock gives ~0.4"),
-	RP_MIN("dotdot_symlink_efficiency_min", "ratio", 0.8,
-	       "\"..\" and fast symlinks stay in rcu-walk: ~0.98 at N=2"),
+	RP_MIN("parallel_efficiency_min", "ratio", 0.75,
+	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips"),
+	RP_MIN("serial_fraction_min", "ratio", 0.5,
+	       "one global lock: ~1 (efficiency 1/N); lower, the harness runs nothing serially"),
+	RP_MAX("stat_private_serial_max", "share", 0.5,
+	       "rcu-walk of private paths stores to nothing shared: ~0; halfway to one lock fails"),
+	RP_MAX("stat_shared_serial_max", "share", 0.9,
+	       "one lockref on the shared final dentry is a part of each op, not all of it"),
+	RP_MAX("negative_serial_max", "share", 0.5,
+	       "rcu-walk finds cached negative dentries taking no reference: ~0"),
+	RP_MAX("open_shared_serial_max", "share", 0.9,
+	       "lockref + struct file: a few bounced lines per op, not the whole op"),
+	RP_MAX("dotdot_symlink_serial_max", "share", 0.5,
+	       "\"..\" and fast symlinks stay in rcu-walk: ~0"),
 	RP_MIN("baseline_ratio_min", "ratio", 0.85,
 	       "1-CPU stat ops/s vs baseline_stat_ops: repeat runs agree within ~5%"),
+	RP_SETTING("serialize_lookups", "bool", 0,
+		   "1: one global lock around each lookup, as dcache_lock did (proves the checks)"),
 	RP_SETTING("baseline_stat_ops", "ops/s", 0,
 		   "stat_private ops/s at N=1 of a known-good kernel on this machine; 0 = none"),
 	RP_SETTING("sample_ms", "ms", 150,
-		   "one sample; x reps x 2 points x 6 workloads ~ 10 s on 2 CPUs"),
+		   "one sample; x reps x 2 points x 7 workloads ~ 12 s on 2 CPUs"),
 	RP_SETTING("quick_sample_ms", "ms", 100,
 		   "one sample with --quick; /proc/stat's 10 ms ticks need ~100"),
 	RP_SETTING("reps", "count", 5,
@@ -113,8 +148,8 @@ static struct rp_param params[] = {
 	RP_SETTING("quick_reps", "count", 3, "samples per point with --quick"),
 	RP_SETTING("max_disturbance", "ratio", 0.1,
 		   "other tasks' share of the workers' CPUs above which a sample is re-taken"),
-	RP_SETTING("time_budget", "s", 60,
-		   "re-takes stop after this; bounds a run on a busy machine"),
+	RP_SETTING("time_budget", "s", 50,
+		   "sampling stops after this; bounds a run on a busy machine below 120 s"),
 	RP_SETTING("quick_time_budget", "s", 20, "the same with --quick"),
 	RP_SETTING("depth", "dirs", 8,
 		   "directories in each deep path (>= 6 for the .. and symlink walk)"),
@@ -126,7 +161,7 @@ static struct rp_param params[] = {
 };
 
 static const char * const checks[] = {
-	"control_not_scaling", "stat_private_efficiency",
+	"parallel_control", "serial_control", "stat_private_efficiency",
 	"stat_shared_efficiency", "negative_efficiency",
 	"open_shared_efficiency", "dotdot_symlink_efficiency",
 	"single_cpu_vs_baseline", NULL
@@ -138,11 +173,11 @@ static const struct rp_test test = {
 	.name = "dcache_scaling",
 	.summary = "path lookup throughput on 1, 2, 4, ... CPUs: rcu-walk must scale",
 	.params = params,
-	.nr_checks = 7,
+	.nr_checks = 8,
 	.checks = checks,
 	.extra_usage =
 		"  --dir DIR              create the temporary tree under DIR (default $TMPDIR or /tmp)\n"
-		"  --control WORKLOAD     use WORKLOAD as the non-scaling control (to test the guard)\n",
+		"  --control WORKLOAD     put WORKLOAD in the serial control's place (to test the guard)\n",
 	.extra_opt = opt_extra,
 };
 
@@ -166,16 +201,20 @@ struct worker {
 	int idx, cpu;
 	int err;		/* first unexpected error, -errno */
 	int k;			/* negative: which missing name */
+	int fd;			/* controls: the worker's own open file */
+	unsigned long x;	/* controls: the user-space work's state */
 	bool moved;		/* lost its CPU (hotplug) during the sample */
 	char path[PATH_MAX];
-	char path2[PATH_MAX];	/* rename: the other name */
 };
 
 struct workload {
 	const char *name;
-	const char *limit;	/* efficiency limit parameter */
+	const char *limit;	/* serial share limit parameter; NULL: a control */
 	int (*op)(struct worker *w);
 	void (*prepare)(struct worker *w);
+	bool serial;		/* one global lock around each op */
+	bool lookup;		/* locked too with serialize_lookups=1 */
+	bool own_file;		/* opens w->path in the worker (fd table) */
 };
 
 /* Sizes that keep every path below PATH_MAX. */
@@ -213,11 +252,24 @@ static int op_open(struct worker *w)
 	return 0;
 }
 
-static int op_rename(struct worker *w)
+/*
+ * The controls' op: a dependent chain of multiply-adds in user space
+ * (~100 ns) and fstat() of the worker's own open file. With a private fd
+ * table fdget() takes no reference, and file, dentry and inode are the
+ * worker's: nothing is shared with the other workers.
+ */
+#define CONTROL_STEPS	64
+
+static int op_control(struct worker *w)
 {
-	if (rename(w->path, w->path2))
-		return -errno;
-	return rename(w->path2, w->path) ? -errno : 0;
+	unsigned long x = w->x;
+	struct stat st;
+	int i;
+
+	for (i = 0; i < CONTROL_STEPS; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	w->x = x;
+	return fstat(w->fd, &st) ? -errno : 0;
 }
 
 static void prep_private(struct worker *w)
@@ -243,30 +295,25 @@ static void prep_walk(struct worker *w)
 		 walk);
 }
 
-static void prep_control(struct worker *w)
-{
-	snprintf(w->path, sizeof(w->path), "%s/ctl/a%d", root, w->idx);
-	snprintf(w->path2, sizeof(w->path2), "%s/ctl/b%d", root, w->idx);
-}
+enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
+	W_OPEN_SHARED, W_DOTDOT_SYMLINK, NR_WORKLOADS };
 
-enum { W_CONTROL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE, W_OPEN_SHARED,
-	W_DOTDOT_SYMLINK, NR_WORKLOADS };
+#define LOOKUP(n, fn, prep) \
+	{ .name = #n, .limit = #n "_serial_max", .op = (fn), \
+	  .prepare = (prep), .lookup = true }
 
-/* Indexed by the enum; the control slot may be replaced (--control). */
+/* Indexed by the enum; the serial slot may be replaced (--control). */
 static const struct workload all_workloads[NR_WORKLOADS] = {
-	[W_CONTROL] = { "rename", "control_efficiency_max", op_rename,
-			prep_control },
-	[W_STAT_PRIVATE] = { "stat_private", "stat_private_efficiency_min",
-			     op_stat, prep_private },
-	[W_STAT_SHARED] = { "stat_shared", "stat_shared_efficiency_min",
-			    op_stat, prep_shared },
-	[W_NEGATIVE] = { "negative", "negative_efficiency_min",
-			 op_negative, prep_negative },
-	[W_OPEN_SHARED] = { "open_shared", "open_shared_efficiency_min",
-			    op_open, prep_shared },
-	[W_DOTDOT_SYMLINK] = { "dotdot_symlink",
-			       "dotdot_symlink_efficiency_min",
-			       op_stat, prep_walk },
+	[W_PARALLEL] = { .name = "parallel", .op = op_control,
+			 .prepare = prep_private, .own_file = true },
+	[W_SERIAL] = { .name = "serial", .op = op_control,
+		       .prepare = prep_private, .own_file = true,
+		       .serial = true },
+	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat, prep_private),
+	[W_STAT_SHARED] = LOOKUP(stat_shared, op_stat, prep_shared),
+	[W_NEGATIVE] = LOOKUP(negative, op_negative, prep_negative),
+	[W_OPEN_SHARED] = LOOKUP(open_shared, op_open, prep_shared),
+	[W_DOTDOT_SYMLINK] = LOOKUP(dotdot_symlink, op_stat, prep_walk),
 };
 
 static struct workload wls[NR_WORKLOADS];
@@ -339,17 +386,6 @@ static void validate(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* The tree                                                            */
 /* ------------------------------------------------------------------ */
-
-static __printf(1, 2) int mkpath(const char *fmt, ...)
-{
-	char p[PATH_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p, sizeof(p), fmt, ap);
-	va_end(ap);
-	return mkdir(p, 0700) && errno != EEXIST ? -errno : 0;
-}
 
 /*
  * <base>/d0/.../d<depth-1>/file, and in d2 a symlink "l3" -> "d3": the walk
@@ -464,19 +500,6 @@ static const char *make_tree(int nworkers)
 		snprintf(p, sizeof(p), "%s/s", root);
 		err = make_deep(p);
 	}
-	if (!err)
-		err = mkpath("%s/ctl", root);
-	for (i = 0; i < nworkers && !err; i++) {
-		char p[PATH_MAX];
-		int fd;
-
-		snprintf(p, sizeof(p), "%s/ctl/a%d", root, i);
-		fd = open(p, O_CREAT | O_EXCL | O_WRONLY, 0600);
-		if (fd < 0)
-			err = -errno;
-		else
-			close(fd);
-	}
 	if (err)
 		rp_fatal("cannot create the tree in %s: %s", root, strerror(-err));
 
@@ -521,6 +544,27 @@ static struct rp_counters ctr;
 static bool ctr_open;
 static double sample_ms, max_disturbance, deadline_ms;
 static int reps;
+static bool serialize_lookups;
+/* The serial control's lock, and the lookups' with serialize_lookups=1. */
+static pthread_spinlock_t big_lock;
+
+static void run_ops(struct worker *w, const struct workload *wl, bool lock)
+{
+	int err;
+
+	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+		if (lock)
+			pthread_spin_lock(&big_lock);
+		err = wl->op(w);
+		if (lock)
+			pthread_spin_unlock(&big_lock);
+		if (err) {
+			w->err = err;
+			break;
+		}
+		__atomic_store_n(w->ops, *w->ops + 1, __ATOMIC_RELAXED);
+	}
+}
 
 static void *worker_main(void *arg)
 {
@@ -539,19 +583,21 @@ static void *worker_main(void *arg)
 	/* A private fd table: open/close must not meet on files->file_lock. */
 	if (!err && unshare(CLONE_FILES))
 		err = -errno;
+	w->fd = -1;
+	if (!err && wl->own_file) {
+		w->fd = open(w->path, O_RDONLY | O_CLOEXEC);
+		if (w->fd < 0)
+			err = -errno;
+	}
 	w->tid = syscall(SYS_gettid);
 	w->err = err;
 	pthread_barrier_wait(&start_barrier);
+	if (!err && !w->moved)
+		run_ops(w, wl, wl->serial || (serialize_lookups && wl->lookup));
+	if (w->fd >= 0)
+		close(w->fd);
 	if (err || w->moved)
 		return NULL;
-	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
-		err = wl->op(w);
-		if (err) {
-			w->err = err;
-			break;
-		}
-		__atomic_store_n(w->ops, *w->ops + 1, __ATOMIC_RELAXED);
-	}
 	/* Someone else's CPU hotplug breaks the pinning: not our sample. */
 	w->moved = sched_getcpu() != w->cpu ||
 		   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
@@ -739,14 +785,19 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 	return true;
 }
 
-/* A sample, re-taken while disturbed, until the time budget runs out. */
+/*
+ * A sample, re-taken while disturbed (after a pause that lets a short
+ * burst of other work pass), until the time budget runs out.
+ */
 static void sample_retry(const struct workload *wl, struct point *pt, int rep)
 {
 	int a;
 
-	for (a = 0; a < MAX_ATTEMPTS; a++)
+	for (a = 0; a < MAX_ATTEMPTS; a++) {
 		if (sample(wl, pt, rep) || rp_now_ms() > deadline_ms)
 			break;
+		sleep_ms(50 * (a + 1));
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -786,19 +837,30 @@ static void measure(bool hotplug, int ncpus)
 		/* Hotplug is slow: all workloads at one point, then the next. */
 		for (p = 0; p < nr_pts; p++) {
 			set_online(pts[p], ncpus);
-			for (w = 0; w < NR_WORKLOADS; w++)
-				for (r = 0; r < reps; r++)
+			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms);
+			     r++)
+				for (w = 0; w < NR_WORKLOADS; w++)
 					sample_retry(&wls[w], &res[w][p], r);
 		}
 		set_online(ncpus, ncpus);
 		return;
 	}
 	counters_reopen();
-	/* Interleave the points so that drift and disturbances hit all N. */
-	for (w = 0; w < NR_WORKLOADS; w++)
-		for (r = 0; r < reps; r++)
+	/*
+	 * Interleave workloads and points, repetition by repetition, so that
+	 * drift and disturbances hit the controls and the workloads alike.
+	 * After the first repetition the time budget bounds the run.
+	 */
+	for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms); r++)
+		for (w = 0; w < NR_WORKLOADS; w++)
 			for (p = 0; p < nr_pts; p++)
 				sample_retry(&wls[w], &res[w][p], r);
+	/* Try harder where a point has no clean sample yet, while time lasts. */
+	for (r = 0; r < MAX_ATTEMPTS && rp_now_ms() < deadline_ms; r++)
+		for (w = 0; w < NR_WORKLOADS; w++)
+			for (p = 0; p < nr_pts; p++)
+				if (!res[w][p].rate.n && rp_now_ms() < deadline_ms)
+					sample_retry(&wls[w], &res[w][p], reps + r);
 }
 
 static void add_metric(const char *wl, int n, const char *what,
@@ -848,8 +910,8 @@ static const char *summarize(int w, char *why, size_t len)
 		if (!pt->rate.n) {
 			if (!disturbed)
 				snprintf(why, len,
-					 "not judged: at N=%d other tasks used >= %.0f%% of the workers' CPUs (max_disturbance %.0f%%)",
-					 pt->n, 100 * pt->least_busy,
+					 "machine busy: at N=%d other tasks used >= %.0f%% of the workers' CPUs in every %s sample (max_disturbance %.0f%%); run it on a quiet machine",
+					 pt->n, 100 * pt->least_busy, name,
 					 100 * max_disturbance);
 			disturbed = true;
 			continue;
@@ -883,28 +945,78 @@ static const char *summarize(int w, char *why, size_t len)
 	return disturbed ? why : NULL;
 }
 
-/* Lowest (or highest) efficiency at N >= 2, and where. */
-static double eff_extreme(int w, bool lowest, int *at)
+/*
+ * Which points >= 2 the controls allow to judge: judged[p], and why not
+ * (the first reason) in why. Returns how many can be judged.
+ */
+static int judge_points(bool *judged, char *why, size_t len)
 {
-	double v = NAN;
-	int p;
+	double par_min = rp_val("parallel_efficiency_min");
+	double ser_min = rp_val("serial_fraction_min");
+	const char *r;
+	char buf[320];
+	int p, nr = 0;
 
+	why[0] = '\0';
 	for (p = 1; p < nr_pts; p++) {
-		double e = res[w][p].eff;
-
-		if (isnan(v) || (lowest ? e < v : e > v)) {
-			v = e;
-			*at = res[w][p].n;
-		}
+		r = rp_controls_judge(res[W_PARALLEL][p].n,
+				      res[W_PARALLEL][p].eff,
+				      res[W_SERIAL][p].eff, par_min, ser_min,
+				      buf, sizeof(buf));
+		judged[p] = !r;
+		if (r)
+			printf("# not judged: %s\n", r);
+		else
+			nr++;
+		if (r && !why[0])
+			snprintf(why, len, "%s", r);
 	}
-	return v;
+	return nr;
 }
 
-/* rp_check()'s "measured vs limit" line, for a verdict it cannot give. */
-static void limit_line(const char *check, double v, const char *lim)
+/*
+ * The verdict of the control @w (W_PARALLEL: its lowest efficiency;
+ * W_SERIAL: its lowest serial fraction) over the points it was measured
+ * at. A control is never a failure: out of bounds, it is a SKIP.
+ */
+static void control_check(int w, const char *check, const char *lim,
+			  const char *disturbed)
 {
-	printf("# %s: measured %.3f ratio vs limit <= %g ratio (%s)\n", check,
-	       v, rp_val(lim), lim);
+	double v = NAN, x;
+	int p, at = 0;
+
+	if (disturbed) {
+		rp_check_skip(check, "%s", disturbed);
+		return;
+	}
+	for (p = 1; p < nr_pts; p++) {
+		struct point *pt = &res[w][p];
+
+		/* The serial control only where the machine runs N at once. */
+		if (w == W_SERIAL &&
+		    !(res[W_PARALLEL][p].eff >= rp_val("parallel_efficiency_min")))
+			continue;
+		x = w == W_PARALLEL ? pt->eff :
+			rp_serial_fraction(pt->n * pt->eff / res[W_PARALLEL][p].eff,
+					   pt->n);
+		if (isnan(v) || x < v || isnan(x)) {
+			v = x;
+			at = pt->n;
+		}
+	}
+	if (!at) {
+		rp_check_skip(check,
+			      "not judged: the parallel control is below parallel_efficiency_min at every N");
+		return;
+	}
+	printf("# %s control: lowest %s %.3f at N=%d\n", wls[w].name,
+	       w == W_PARALLEL ? "efficiency" : "serial fraction", v, at);
+	if (v >= rp_val(lim))
+		rp_check(check, v, lim);
+	else
+		rp_check_skip(check,
+			      "%s control out of bounds at N=%d (%.2f < %s %.2f): the N concerned are not judged",
+			      wls[w].name, at, v, lim, rp_val(lim));
 }
 
 /* ------------------------------------------------------------------ */
@@ -947,6 +1059,63 @@ static int plan_cpus(bool hotplug, int *maxn)
 	return hotplug ? *maxn : ncpus;
 }
 
+#define ONE_CPU	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
+
+/* The verdict of lookup workload @w over the points the controls allow. */
+static void workload_check(int w, const bool *judged, int nr_judged,
+			   const char *ctl_why, const char *disturbed,
+			   const char *neg_skip)
+{
+	double v = NAN, share, par, ser, lim = rp_val(wls[w].limit);
+	const char *name = wls[w].name;
+	char check[64];
+	int p, at = 0;
+
+	snprintf(check, sizeof(check), "%s_efficiency", name);
+	if (nr_pts < 2) {
+		rp_check_skip(check, ONE_CPU);
+		return;
+	}
+	if (w == W_NEGATIVE && neg_skip) {
+		rp_check_skip(check, "%s", neg_skip);
+		return;
+	}
+	/* The machine's limit first: it explains a disturbance too. */
+	if (!nr_judged) {
+		rp_check_skip(check, "not judged: %s", ctl_why);
+		return;
+	}
+	if (disturbed) {
+		rp_check_skip(check, "%s", disturbed);
+		return;
+	}
+	for (p = 1; p < nr_pts; p++) {
+		struct point *pt = &res[w][p];
+
+		if (!judged[p])
+			continue;
+		par = res[W_PARALLEL][p].eff;
+		ser = res[W_SERIAL][p].eff;
+		share = rp_serial_share(pt->n, pt->eff, par, ser);
+		printf("# %s N=%d: efficiency %.3f (controls %.3f, %.3f):",
+		       name, pt->n, pt->eff, par, ser);
+		printf(" serial share %.3f, limit %.2f = efficiency %.3f\n",
+		       share, lim, rp_serial_share_eff(pt->n, lim, par, ser));
+		add_metric(name, pt->n, "serial_share", "share", share, false);
+		if (isnan(v) || share > v) {
+			v = share;
+			at = pt->n;
+		}
+	}
+	if (isnan(v)) {
+		rp_check_skip(check, "no valid serial share (controls at their bounds)");
+		return;
+	}
+	printf("# %s: highest serial share %.3f at N=%d%s\n", name, v, at,
+	       nr_judged < nr_pts - 1 ? " (not every N judged)" : "");
+	rp_check(check, v, wls[w].limit);
+}
+
 static void setup(void)
 {
 	int w;
@@ -956,10 +1125,20 @@ static void setup(void)
 	if (opt_control) {
 		for (w = 0; strcmp(opt_control, all_workloads[w].name); w++)
 			;
-		wls[W_CONTROL] = all_workloads[w];
-		wls[W_CONTROL].limit = all_workloads[W_CONTROL].limit;
-		printf("# control replaced by %s (--control)\n", opt_control);
+		/* Unlocked, under the control's name (metrics stay unique). */
+		wls[W_SERIAL] = all_workloads[w];
+		wls[W_SERIAL].name = all_workloads[W_SERIAL].name;
+		wls[W_SERIAL].limit = NULL;
+		wls[W_SERIAL].serial = false;
+		wls[W_SERIAL].lookup = false;
+		printf("# serial control replaced by %s, unlocked (--control)\n",
+		       opt_control);
 	}
+	serialize_lookups = rp_val("serialize_lookups") != 0;
+	if (serialize_lookups)
+		printf("# serialize_lookups=1: one global lock around each lookup (injected)\n");
+	if (pthread_spin_init(&big_lock, PTHREAD_PROCESS_PRIVATE))
+		rp_fatal("pthread_spin_init failed");
 	sample_ms = rp_val(rp_opts.quick ? "quick_sample_ms" : "sample_ms");
 	reps = (int)rp_val(rp_opts.quick ? "quick_reps" : "reps");
 	max_disturbance = rp_val("max_disturbance");
@@ -969,10 +1148,10 @@ static void setup(void)
 
 int main(int argc, char **argv)
 {
-	const char *neg_skip, *control_bad = NULL, *disturbed[NR_WORKLOADS];
-	const char *lim = "control_efficiency_max";
-	char check[200], why[NR_WORKLOADS][200], cwhy[240];
-	int ncpus, maxn, w, i, at = 0;
+	const char *neg_skip, *disturbed[NR_WORKLOADS];
+	char check[200], why[NR_WORKLOADS][320], ctl_why[320] = "";
+	bool judged[32] = { false };
+	int ncpus, maxn, w, i, at = 0, nr_judged = 0;
 	bool hotplug;
 	double v;
 
@@ -993,59 +1172,34 @@ int main(int argc, char **argv)
 		disturbed[w] = summarize(w, why[w], sizeof(why[w]));
 	remove_tree();
 
-	/* The control first: the other verdicts depend on it. */
+	/* The controls first: the other verdicts depend on them. */
 	if (nr_pts < 2) {
-		rp_check_skip("control_not_scaling", "needs at least 2 CPUs");
-	} else if (disturbed[W_CONTROL]) {
-		snprintf(cwhy, sizeof(cwhy), "control %s", disturbed[W_CONTROL]);
-		rp_check_error("control_not_scaling", "%s", cwhy);
-		control_bad = cwhy;
+		rp_check_skip("parallel_control", ONE_CPU);
+		rp_check_skip("serial_control", ONE_CPU);
 	} else {
-		v = eff_extreme(W_CONTROL, false, &at);
-		printf("# control %s: best efficiency %.3f at N=%d\n",
-		       wls[W_CONTROL].name, v, at);
-		if (v <= rp_val(lim)) {
-			rp_check("control_not_scaling", v, lim);
-		} else {
-			limit_line("control_not_scaling", v, lim);
-			snprintf(cwhy, sizeof(cwhy),
-				 "control %s scales (efficiency %.2f at N=%d): the harness is not measuring parallel work",
-				 wls[W_CONTROL].name, v, at);
-			rp_check_error("control_not_scaling", "%s", cwhy);
-			control_bad = cwhy;
-		}
+		control_check(W_PARALLEL, "parallel_control",
+			      "parallel_efficiency_min", disturbed[W_PARALLEL]);
+		control_check(W_SERIAL, "serial_control", "serial_fraction_min",
+			      disturbed[W_PARALLEL] ? disturbed[W_PARALLEL] :
+			      disturbed[W_SERIAL]);
+		nr_judged = judge_points(judged, ctl_why, sizeof(ctl_why));
+		/* A control without a clean sample: say why. */
+		for (w = W_SERIAL; w >= W_PARALLEL; w--)
+			if (disturbed[w])
+				snprintf(ctl_why, sizeof(ctl_why), "%s",
+					 disturbed[w]);
 	}
-
-	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++) {
-		snprintf(check, sizeof(check), "%s_efficiency", wls[w].name);
-		if (nr_pts < 2) {
-			rp_check_skip(check, "needs at least 2 CPUs");
-			continue;
-		}
-		if (w == W_NEGATIVE && neg_skip) {
-			rp_check_skip(check, "%s", neg_skip);
-			continue;
-		}
-		if (disturbed[w]) {
-			rp_check_error(check, "%s", disturbed[w]);
-			continue;
-		}
-		v = eff_extreme(w, true, &at);
-		printf("# %s: lowest efficiency %.3f at N=%d\n", wls[w].name, v,
-		       at);
-		if (control_bad)
-			rp_check_error(check, "not judged: %s", control_bad);
-		else
-			rp_check(check, v, wls[w].limit);
-	}
+	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++)
+		workload_check(w, judged, nr_judged, ctl_why, disturbed[w],
+			       neg_skip);
 
 	v = rp_val("baseline_stat_ops");
 	if (v <= 0) {
 		rp_check_skip("single_cpu_vs_baseline",
 			      "no baseline: set baseline_stat_ops to the 1-CPU stat_private ops/s of a known-good kernel");
 	} else if (isnan(res[W_STAT_PRIVATE][0].best)) {
-		rp_check_error("single_cpu_vs_baseline", "%s",
-			       disturbed[W_STAT_PRIVATE]);
+		rp_check_skip("single_cpu_vs_baseline", "%s",
+			      disturbed[W_STAT_PRIVATE]);
 	} else {
 		printf("# stat_private at N=1: %.4g ops/s vs baseline %.4g ops/s\n",
 		       res[W_STAT_PRIVATE][0].best, v);

@@ -24,16 +24,37 @@
  * KBUILD_TREE=DIR) builds a real kernel tree instead: defconfig into a
  * separate output directory, "make vmlinux" timed.
  *
+ * A parallel control runs beside every timed build: N processes on the
+ * build's CPUs, each a fixed amount of private work (a dependent chain
+ * of multiply-adds and a getppid() now and then, like a compiler: mostly
+ * user time, some syscalls, nothing shared), timed like the build. Its
+ * efficiency, best time at 1 / best time at N, tells how well this
+ * machine runs N jobs at once; a CPU quota, overcommitted vCPUs, SMT
+ * siblings or other load pull it (and the build) below 1.
+ *
  * Checks:
- *   kernbench_speedup     elapsed(1) / elapsed(N) / N, the lowest over
- *                         N >= 2: independent compiles scale nearly
- *                         linearly; jobs=1 (-j1 everywhere) gives 1/N.
- *   kernbench_system_share sys / (user + sys), the highest over N: how
- *                         much of the build the kernel costs.
- * Other tasks can only slow a build down: a run during which they used
- * more than max_disturbance of its CPUs (/proc/stat busy time beyond the
- * build's own user + sys) is left out of the speedup; a CPU count with no
- * run left makes the speedup an error ("not judged"), not a failure.
+ *   kernbench_parallel_control the control's lowest efficiency. Where it
+ *                         is below parallel_efficiency_min the machine
+ *                         cannot run N jobs at once: that N is not judged
+ *                         (SKIP with the reason).
+ *   kernbench_speedup     the build's Karp-Flatt serial fraction
+ *                         (1/speedup - 1/N) / (1 - 1/N), the speedup
+ *                         elapsed(1) / elapsed(N) taken relative to the
+ *                         control's, the highest over the judged N: 0 =
+ *                         scales like the control, 1 = one job at a time.
+ *                         Independent compiles leave only make's and the
+ *                         archiver's serial steps; for a fixed serial part
+ *                         the fraction does not change with N, so the limit
+ *                         holds on any machine. jobs=1 (-j1 everywhere)
+ *                         gives ~1: FAIL.
+ * The kernel's share of the build's CPU time (sys / (user + sys)) is
+ * reported per CPU count and its system time kept in the JSON for a
+ * comparison with a baseline of the same machine (rcu_perf_compare): on
+ * its own it is a property of the machine and the compiler, not a
+ * verdict. Other tasks can only slow a build down: a run during which
+ * they used more than max_disturbance of its CPUs (/proc/stat busy time
+ * beyond the build's own user + sys) is left out of the speedup; a CPU
+ * count with no run left makes the speedup a SKIP ("machine busy").
  *
  * Too long for kselftest's default run: an extended program, run by
  * "make kernbench"; --quick builds a small tree.
@@ -53,10 +74,12 @@
 #include "rcu_perf.h"
 
 static struct rp_param params[] = {
-	RP_MIN("speedup_per_cpu_min", "x/CPU", 0.7,
-	       "independent compiles: ~0.9 per CPU at N=2; -j1 at every N gives 1/N"),
-	RP_MAX("system_share_max", "ratio", 0.35,
-	       "the seed spent 18% of its CPU time in the kernel; twice that is a regression"),
+	RP_MIN("parallel_efficiency_min", "ratio", 0.75,
+	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips"),
+	RP_MAX("serial_fraction_max", "ratio", 0.5,
+	       "independent compiles: make's and ar's steps only (~0.1); -j1 everywhere gives 1"),
+	RP_SETTING("control_ms", "ms", 200,
+		   "the parallel control's work on one CPU; it runs after every timed build"),
 	RP_SETTING("runs", "count", 3, "timed builds per CPU count (the seed: 5)"),
 	RP_SETTING("quick_runs", "count", 2, "timed builds per CPU count with --quick"),
 	RP_SETTING("files", "count", 600,
@@ -78,7 +101,7 @@ static struct rp_param params[] = {
 };
 
 static const char * const checks[] = {
-	"kernbench_speedup", "kernbench_system_share", NULL
+	"kernbench_parallel_control", "kernbench_speedup", NULL
 };
 
 static int opt_extra(int argc, char **argv, int i, int *used);
@@ -169,6 +192,8 @@ static void validate(int argc, char **argv)
 		bad = "includes must be 1..include_dirs * 16";
 	else if (rp_val("warmup") > 100)
 		bad = "warmup must be 0..100";
+	else if (rp_val("control_ms") < 10 || rp_val("control_ms") > 10000)
+		bad = "control_ms must be 10..10000";
 	if (bad) {
 		fprintf(stderr, "kernbench: %s\n", bad);
 		exit(2);
@@ -341,6 +366,20 @@ static void remove_workdir(void)
 static int cpus[1024], nr_online;
 static char online_at_start[256];	/* the online CPU list at the start */
 
+/* In a child: run on cpus[0..ncpus) only (0: no restriction). */
+static int restrict_cpus(int ncpus)
+{
+	cpu_set_t set;
+	int i;
+
+	if (ncpus <= 0)
+		return 0;
+	CPU_ZERO(&set);
+	for (i = 0; i < ncpus; i++)
+		CPU_SET(cpus[i], &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
 /*
  * Run argv with its output appended to the log, on cpus[0..ncpus) (0: no
  * restriction). The make of "make kernbench" must not hand its jobserver
@@ -348,8 +387,7 @@ static char online_at_start[256];	/* the online CPU list at the start */
  */
 static int run(char *const argv[], int ncpus)
 {
-	int status, fd, i;
-	cpu_set_t set;
+	int status, fd;
 	pid_t pid;
 
 	fflush(stdout);
@@ -358,13 +396,8 @@ static int run(char *const argv[], int ncpus)
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
-		if (ncpus > 0) {
-			CPU_ZERO(&set);
-			for (i = 0; i < ncpus; i++)
-				CPU_SET(cpus[i], &set);
-			if (sched_setaffinity(0, sizeof(set), &set))
-				_exit(126);
-		}
+		if (restrict_cpus(ncpus))
+			_exit(126);
 		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 			  0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
@@ -517,6 +550,8 @@ struct point {
 	int nr;
 	struct rp_time avg;
 	double clean_elapsed;		/* mean of the undisturbed runs */
+	double ctl_best;		/* the parallel control's best time */
+	double ctl_eff;			/* its efficiency at n */
 };
 
 static struct point pt[MAX_POINTS];
@@ -637,6 +672,97 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 	p->nr++;
 }
 
+/* ------------------------------------------------------------------ */
+/* The parallel control                                                */
+/* ------------------------------------------------------------------ */
+
+#define CONTROL_STEPS	256	/* multiply-adds per getppid() */
+
+static unsigned long ctl_iters;	/* the control's work per process */
+
+static unsigned long control_work(unsigned long iters)
+{
+	unsigned long x = iters, i;
+	int k;
+
+	for (i = 0; i < iters; i++) {
+		for (k = 0; k < CONTROL_STEPS; k++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+		x += getppid();
+		/* The result is not used: keep the compiler from eliding it. */
+		__asm__ __volatile__("" : "+r" (x));
+	}
+	return x;
+}
+
+/*
+ * Seconds for n processes, each doing ctl_iters of control_work(), on
+ * cpus[0..ncpus) (0: anywhere); NAN if a process could not run.
+ */
+static double control_run(int n, int ncpus)
+{
+	double t0 = rp_now_ms();
+	int i, status, bad = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0) {
+			bad = 1;
+			break;
+		}
+		if (pid)
+			continue;
+		if (restrict_cpus(ncpus))
+			_exit(126);
+		control_work(ctl_iters);
+		_exit(0);
+	}
+	for (;;) {
+		pid = wait(&status);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
+	return bad ? NAN : (rp_now_ms() - t0) / 1000;
+}
+
+/* Work that takes about control_ms on one CPU, the best of three tries. */
+static void control_calibrate(void)
+{
+	double t, best = INFINITY, want = rp_val("control_ms") / 1000;
+	int i;
+
+	for (ctl_iters = 1000; ctl_iters < (1UL << 40); ctl_iters *= 2) {
+		t = control_run(1, 1);
+		if (isnan(t))
+			rp_fatal("cannot fork the parallel control: %s",
+				 strerror(errno));
+		if (t > want / 8)
+			break;
+	}
+	for (i = 0; i < 3; i++) {
+		t = control_run(1, 1);
+		if (t < best)
+			best = t;
+	}
+	ctl_iters = (unsigned long)(ctl_iters * want / best) + 1;
+}
+
+/* One control run at p's CPU count; interference can only slow it. */
+static void control_point(struct point *p, bool hotplug)
+{
+	double t = control_run(p->n, hotplug ? 0 : p->n);
+
+	if (t < p->ctl_best)	/* false for NAN */
+		p->ctl_best = t;
+}
+
 static void add_metric(int n, const char *what, const char *unit,
 		       const double *v, int nr)
 {
@@ -646,12 +772,113 @@ static void add_metric(int n, const char *what, const char *unit,
 	rp_metric_add(name, unit, v, nr);
 }
 
+#define ONE_CPU	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
+
+/* The control's efficiency per CPU count; where it is too low, why. */
+static char ctl_why[200];
+
+static void control_check(void)
+{
+	double v = INFINITY, min = rp_val("parallel_efficiency_min");
+	int p, at = 0;
+
+	for (p = 0; p < nr_pts; p++) {
+		/* n processes do n times the work of one. */
+		pt[p].ctl_eff = rp_efficiency(pt[p].n / pt[p].ctl_best,
+					      1 / pt[0].ctl_best, pt[p].n);
+		printf("# parallel control at %d CPU(s): best %.3fs, efficiency %.3f\n",
+		       pt[p].n, pt[p].ctl_best, pt[p].ctl_eff);
+		add_metric(pt[p].n, "control_efficiency", "ratio",
+			   &pt[p].ctl_eff, 1);
+		if (p && !(pt[p].ctl_eff >= v)) {
+			v = pt[p].ctl_eff;
+			at = pt[p].n;
+		}
+		if (p && !(pt[p].ctl_eff >= min) && !ctl_why[0])
+			snprintf(ctl_why, sizeof(ctl_why),
+				 "at %d CPUs the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d jobs at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
+				 pt[p].n, pt[p].ctl_eff, min, pt[p].n);
+	}
+	printf("# parallel control: lowest efficiency %.3f at %d CPUs\n", v, at);
+	if (ctl_why[0])
+		rp_check_skip("kernbench_parallel_control", "%s", ctl_why);
+	else
+		rp_check("kernbench_parallel_control", v,
+			 "parallel_efficiency_min");
+}
+
+/* Per CPU count: the mean elapsed time of the undisturbed runs. */
+static const char *clean_times(char *why, size_t len)
+{
+	const char *disturbed = NULL;
+	int p, r, ok;
+
+	for (p = 0; p < nr_pts; p++) {
+		pt[p].clean_elapsed = 0;
+		for (r = ok = 0; r < pt[p].nr; r++) {
+			if (pt[p].others[r] > rp_val("max_disturbance"))
+				continue;
+			pt[p].clean_elapsed += pt[p].run[r].elapsed;
+			ok++;
+		}
+		pt[p].clean_elapsed = ok ? pt[p].clean_elapsed / ok : NAN;
+		if (!ok && !disturbed) {
+			snprintf(why, len,
+				 "machine busy: other tasks used more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance); run it on a quiet machine",
+				 100 * rp_val("max_disturbance"), pt[p].n);
+			disturbed = why;
+		}
+		if (ok < pt[p].nr)
+			printf("# %d CPU(s): %d/%d run(s) disturbed: not in the speedup\n",
+			       pt[p].n, pt[p].nr - ok, pt[p].nr);
+	}
+	return disturbed;
+}
+
+/*
+ * The build's serial fraction at each CPU count the control allows, its
+ * speedup taken relative to the control's; the highest is judged.
+ */
+static void speedup_check(void)
+{
+	double v = NAN, speedup, rel, e, min = rp_val("parallel_efficiency_min");
+	const char *disturbed;
+	char why[200];
+	int p, at = 0;
+
+	disturbed = clean_times(why, sizeof(why));
+	if (disturbed) {
+		rp_check_skip("kernbench_speedup", "%s", disturbed);
+		return;
+	}
+	for (p = 1; p < nr_pts; p++) {
+		speedup = pt[0].clean_elapsed / pt[p].clean_elapsed;
+		rel = speedup / (pt[p].n * pt[p].ctl_eff);
+		e = rp_serial_fraction(rel * pt[p].n, pt[p].n);
+		printf("# speedup at %d CPUs: %.2fx (%.2f per CPU, %.2f of the control's),",
+		       pt[p].n, speedup, speedup / pt[p].n, rel);
+		printf(" serial fraction %.3f%s\n", e,
+		       pt[p].ctl_eff >= min ? "" : " (not judged)");
+		if (!(pt[p].ctl_eff >= min))
+			continue;
+		add_metric(pt[p].n, "serial_fraction", "ratio", &e, 1);
+		if (isnan(v) || e > v) {
+			v = e;
+			at = pt[p].n;
+		}
+	}
+	if (isnan(v)) {
+		rp_check_skip("kernbench_speedup", "not judged: %s", ctl_why);
+		return;
+	}
+	printf("# highest serial fraction at %d CPUs\n", at);
+	rp_check("kernbench_speedup", v, "serial_fraction_max");
+}
+
 int main(int argc, char **argv)
 {
-	int runs, maxn, jobs, i, r, p, total, idx = 0, at = 0;
-	double worst = 0, v, share;
-	const char *disturbed = NULL;
-	char line[160], why[200];
+	int runs, maxn, jobs, i, r, p, total, idx = 0;
+	char line[160];
 	bool hotplug;
 	int sweep[MAX_POINTS];
 
@@ -685,6 +912,7 @@ int main(int argc, char **argv)
 	for (p = 0; p < nr_pts; p++) {
 		pt[p].n = sweep[p];
 		pt[p].jobs = jobs ? jobs : sweep[p];
+		pt[p].ctl_best = INFINITY;
 	}
 	printf("# CPU counts:");
 	for (p = 0; p < nr_pts; p++)
@@ -701,18 +929,23 @@ int main(int argc, char **argv)
 		timed_build(pt[nr_pts - 1].jobs, hotplug ? 0 : maxn, &t);
 	}
 
+	control_calibrate();
 	total = runs * nr_pts;
 	if (hotplug) {
 		for (p = 0; p < nr_pts; p++) {
 			set_online(pt[p].n);
-			for (r = 0; r < runs; r++)
+			for (r = 0; r < runs; r++) {
 				timed_run(&pt[p], ++idx, total, true);
+				control_point(&pt[p], true);
+			}
 		}
 		set_online(maxn);
 	} else {
 		for (r = 0; r < runs; r++)
-			for (p = 0; p < nr_pts; p++)
+			for (p = 0; p < nr_pts; p++) {
 				timed_run(&pt[p], ++idx, total, false);
+				control_point(&pt[p], false);
+			}
 	}
 	remove_workdir();
 
@@ -724,6 +957,8 @@ int main(int argc, char **argv)
 		rp_time_format(line, sizeof(line), &pt[p].avg);
 		printf("# %d CPU(s): %s [average of %d]\n", pt[p].n, line,
 		       pt[p].nr);
+		printf("# %d CPU(s): system share %.3f of the CPU time\n",
+		       pt[p].n, rp_time_system_share(&pt[p].avg));
 		for (r = 0; r < pt[p].nr; r++) {
 			e[r] = pt[p].run[r].elapsed;
 			u[r] = pt[p].run[r].user;
@@ -735,60 +970,11 @@ int main(int argc, char **argv)
 	}
 
 	if (nr_pts < 2) {
-		rp_check_skip("kernbench_speedup", "needs at least 2 CPUs");
-	} else {
-		/* Only undisturbed runs: other tasks can only slow a build. */
-		for (p = 0; p < nr_pts; p++) {
-			int ok = 0;
-
-			pt[p].clean_elapsed = 0;
-			for (r = 0; r < pt[p].nr; r++) {
-				if (pt[p].others[r] > rp_val("max_disturbance"))
-					continue;
-				pt[p].clean_elapsed += pt[p].run[r].elapsed;
-				ok++;
-			}
-			pt[p].clean_elapsed = ok ? pt[p].clean_elapsed / ok : NAN;
-			if (!ok && !disturbed) {
-				snprintf(why, sizeof(why),
-					 "not judged: other tasks used more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance)",
-					 100 * rp_val("max_disturbance"), pt[p].n);
-				disturbed = why;
-			}
-			if (ok < pt[p].nr)
-				printf("# %d CPU(s): %d/%d run(s) disturbed: not in the speedup\n",
-				       pt[p].n, pt[p].nr - ok, pt[p].nr);
-		}
-		v = NAN;
-		for (p = 1; p < nr_pts && !disturbed; p++) {
-			double eff = rp_efficiency(1 / pt[p].clean_elapsed,
-						   1 / pt[0].clean_elapsed,
-						   pt[p].n);
-
-			printf("# speedup at %d CPUs: %.2fx (%.2f per CPU)\n",
-			       pt[p].n, pt[0].clean_elapsed / pt[p].clean_elapsed,
-			       eff);
-			if (isnan(v) || eff < v) {
-				v = eff;
-				at = pt[p].n;
-			}
-		}
-		if (disturbed) {
-			rp_check_error("kernbench_speedup", "%s", disturbed);
-		} else {
-			printf("# lowest speedup per CPU at %d CPUs\n", at);
-			rp_check("kernbench_speedup", v, "speedup_per_cpu_min");
-		}
+		rp_check_skip("kernbench_parallel_control", ONE_CPU);
+		rp_check_skip("kernbench_speedup", ONE_CPU);
+		return rp_finish();
 	}
-
-	for (p = 0; p < nr_pts; p++) {
-		share = rp_time_system_share(&pt[p].avg);
-		if (p == 0 || share > worst) {
-			worst = share;
-			at = pt[p].n;
-		}
-	}
-	printf("# highest system share at %d CPU(s)\n", at);
-	rp_check("kernbench_system_share", worst, "system_share_max");
+	control_check();
+	speedup_check();
 	return rp_finish();
 }

@@ -513,6 +513,37 @@ int rp_sweep_points(int max, int *pts, int cap);
 /* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */
 double rp_efficiency(double ops_n, double ops_1, int n);
 
+/*
+ * Karp-Flatt serial fraction of a speedup on n >= 2 workers:
+ * (1/speedup - 1/n) / (1 - 1/n). 0 = linear, 1 = one at a time, above 1
+ * slower than one at a time; Amdahl's serial share at every n. NAN if
+ * invalid.
+ */
+double rp_serial_fraction(double speedup, int n);
+/*
+ * Scaling judged against two controls measured at the same n: a parallel
+ * one (no shared state: how well this machine runs n workers at once) and
+ * a serial one (one global lock around each op). eff, eff_par, eff_ser
+ * are efficiencies ops(n) / (n * ops(1)). The serial share is the
+ * workload's serial fraction, with its speedup taken relative to the
+ * parallel control, over the serial control's: 0 = as parallel as the
+ * parallel control, 1 = as serialized as the serial control. NAN if
+ * invalid.
+ */
+double rp_serial_share(int n, double eff, double eff_par, double eff_ser);
+/* The efficiency at which a workload's serial share is @share (its limit). */
+double rp_serial_share_eff(int n, double share, double eff_par,
+			   double eff_ser);
+/*
+ * Can n be judged? NULL if so, else why (into why): n < 2, a control
+ * missing (NAN), the parallel control below par_min (the machine cannot
+ * run n workers at once), or the serial control's serial fraction below
+ * ser_min (the harness is not measuring parallel work).
+ */
+const char *rp_controls_judge(int n, double eff_par, double eff_ser,
+			      double par_min, double ser_min, char *why,
+			      size_t len);
+
 /* One run as GNU time (/usr/bin/time) reports it, or an average of runs. */
 struct rp_time {
 	double elapsed, user, sys;	/* s */

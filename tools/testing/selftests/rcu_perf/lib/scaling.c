@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU-count sweeps, scaling efficiency and GNU time reports, shared by
+ * CPU-count sweeps, scaling efficiency, the judgement of scaling against
+ * a parallel and a serial control, and GNU time reports, shared by
  * dcache_scaling, kernbench and their unit tests.
  *
  * The report format is the one of the dcache_rcu evidence (kernbench,
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rcu_perf.h"
@@ -35,6 +37,81 @@ double rp_efficiency(double ops_n, double ops_1, int n)
 	    !isfinite(ops_1))
 		return NAN;
 	return ops_n / (n * ops_1);
+}
+
+/*
+ * Karp and Flatt's experimentally determined serial fraction. A workload
+ * whose ops spend a share s of their time in a section only one worker
+ * can be in at a time (a lock, one cache line bounced between CPUs) has
+ * speedup 1 / (s + (1 - s) / n) by Amdahl's law, so this gives back s at
+ * every n: unlike an efficiency, it does not drift down with n for a
+ * fixed amount of serialization, which is what lets one limit hold from
+ * 2 to many CPUs.
+ */
+double rp_serial_fraction(double speedup, int n)
+{
+	if (n < 2 || !(speedup > 0) || !isfinite(speedup))
+		return NAN;
+	return (1 / speedup - 1.0 / n) / (1 - 1.0 / n);
+}
+
+/* Speedup at n relative to the parallel control: n * eff / eff_par. */
+static double rel_speedup(double eff, double eff_par, int n)
+{
+	if (!(eff_par > 0) || !isfinite(eff_par) || !isfinite(eff))
+		return NAN;
+	return n * eff / eff_par;
+}
+
+double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
+{
+	double e = rp_serial_fraction(rel_speedup(eff, eff_par, n), n);
+	double e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
+
+	if (isnan(e) || !(e_ser > 0))
+		return NAN;
+	return e / e_ser;
+}
+
+double rp_serial_share_eff(int n, double share, double eff_par,
+			   double eff_ser)
+{
+	double e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
+	double e = share * e_ser;
+
+	if (n < 2 || !(e_ser > 0) || !isfinite(share))
+		return NAN;
+	return eff_par / (n * (e * (1 - 1.0 / n) + 1.0 / n));
+}
+
+const char *rp_controls_judge(int n, double eff_par, double eff_ser,
+			      double par_min, double ser_min, char *why,
+			      size_t len)
+{
+	double e_ser;
+
+	if (n < 2) {
+		snprintf(why, len, "1 CPU: nothing to scale to");
+		return why;
+	}
+	if (isnan(eff_par) || isnan(eff_ser)) {
+		snprintf(why, len, "at N=%d a control has no valid sample", n);
+		return why;
+	}
+	if (eff_par < par_min) {
+		snprintf(why, len,
+			 "at N=%d the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d workers at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
+			 n, eff_par, par_min, n);
+		return why;
+	}
+	e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
+	if (!(e_ser >= ser_min)) {
+		snprintf(why, len,
+			 "at N=%d the serial control (one global lock) came out at serial fraction %.2f < %.2f, not near 1/N: the harness is not measuring parallel work",
+			 n, e_ser, ser_min);
+		return why;
+	}
+	return NULL;
 }
 
 /* Strict number at s (no sign): the value and the first byte after it. */
