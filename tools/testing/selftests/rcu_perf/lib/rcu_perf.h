@@ -388,8 +388,6 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
 __printf(2, 3) void rp_check_fail(const char *check, const char *fmt, ...);
 /* Not judged, with the reason. */
 __printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
-/* Transitional name of rp_check_skip(): could not judge is a SKIP. */
-#define rp_check_error rp_check_skip
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
