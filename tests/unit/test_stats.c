@@ -504,8 +504,8 @@ static bool t_bootstrap_reproducible(void)
 
 	for (i = 0; i < 60; i++)
 		v[i] = 8 + (i * 7919 % 13) / 10.0;
-	rp_bootstrap(v, 60, NULL, 0, rp_stat_mean, RP_BOOT_ONE, 0.9, &a);
-	rp_bootstrap(v, 60, NULL, 0, rp_stat_mean, RP_BOOT_ONE, 0.9, &b);
+	rp_bootstrap(v, 60, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &a);
+	rp_bootstrap(v, 60, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &b);
 	return !memcmp(&a, &b, sizeof(a)) && a.lo <= a.value &&
 	       a.value <= a.hi && a.lo < a.hi &&
 	       near("mean", a.value, rp_stat_mean(v, 60), 12);
@@ -516,7 +516,7 @@ static bool t_bootstrap_constant_is_exact(void)
 	double v[] = { 16, 16, 16, 16, 16, 16, 16, 16 };
 	struct rp_estimate e;
 
-	return !rp_bootstrap(v, 8, v, 8, rp_stat_p90, RP_BOOT_DIFF, 0.9, &e) &&
+	return !rp_bootstrap(v, 8, rp_stat_p90, v, 8, rp_stat_p90, RP_BOOT_DIFF, 0.9, &e) &&
 	       e.value == 0 && e.lo == 0 && e.hi == 0;
 }
 
@@ -531,8 +531,8 @@ static bool t_bootstrap_diff_and_ratio(void)
 		b[i] = 10 + (i % 5) * 0.2;
 		a[i] = b[i] + 5;
 	}
-	rp_bootstrap(a, 40, b, 40, rp_stat_mean, RP_BOOT_DIFF, 0.9, &d);
-	rp_bootstrap(a, 40, b, 40, rp_stat_mean, RP_BOOT_RATIO, 0.9, &r);
+	rp_bootstrap(a, 40, rp_stat_mean, b, 40, rp_stat_mean, RP_BOOT_DIFF, 0.9, &d);
+	rp_bootstrap(a, 40, rp_stat_mean, b, 40, rp_stat_mean, RP_BOOT_RATIO, 0.9, &r);
 	return near("diff", d.value, 5, 9) && d.lo < 5 && d.hi > 5 &&
 	       d.lo > 4.5 && d.hi < 5.5 && near("ratio", r.value, 15.4 / 10.4, 9);
 }
@@ -551,7 +551,7 @@ static bool t_bootstrap_sees_the_tail(void)
 	for (i = 0; i < 100; i++)
 		v[i] = i % 10 == 3 ? 480 : 16;
 	rp_summarize(v, 100, &s);
-	rp_bootstrap(v, 100, NULL, 0, rp_stat_mean, RP_BOOT_ONE, 0.9, &e);
+	rp_bootstrap(v, 100, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &e);
 	return s.median == 16 && near("mean", e.value, 62.4, 9) &&
 	       e.lo > 2 * s.median;
 }
@@ -561,10 +561,11 @@ static bool t_bootstrap_refuses_bad_input(void)
 	double v[] = { 1, 2, 3 };
 	struct rp_estimate e;
 
-	return rp_bootstrap(v, 1, NULL, 0, rp_stat_mean, RP_BOOT_ONE, 0.9, &e) == -EINVAL &&
+	return rp_bootstrap(v, 1, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &e) == -EINVAL &&
 	       isnan(e.value) &&
-	       rp_bootstrap(v, 3, v, 1, rp_stat_mean, RP_BOOT_DIFF, 0.9, &e) == -EINVAL &&
-	       rp_bootstrap(v, 3, NULL, 0, rp_stat_mean, RP_BOOT_ONE, 1, &e) == -EINVAL;
+	       rp_bootstrap(v, 3, rp_stat_mean, v, 1, rp_stat_mean, RP_BOOT_DIFF,
+			    0.9, &e) == -EINVAL &&
+	       rp_bootstrap(v, 3, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 1, &e) == -EINVAL;
 }
 
 static const struct {

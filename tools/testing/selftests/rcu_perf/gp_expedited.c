@@ -225,7 +225,7 @@ static void collect(struct mode_data *d, size_t want, size_t block,
 
 static void estimate(struct mode_data *d, struct rp_bound *b)
 {
-	rp_bootstrap(d[EXPEDITED_GP].lat.v, d[EXPEDITED_GP].lat.n,
+	rp_bootstrap(d[EXPEDITED_GP].lat.v, d[EXPEDITED_GP].lat.n, rp_stat_mean,
 		     d[NORMAL_GP].lat.v, d[NORMAL_GP].lat.n, rp_stat_mean,
 		     RP_BOOT_RATIO, rp_val("confidence"), &b->est);
 	b->limit = rp_val("expedited_ratio");

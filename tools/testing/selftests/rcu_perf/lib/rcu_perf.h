@@ -117,13 +117,14 @@ const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
  * runs of consecutive samples are resampled, so that ops that delay each
  * other (a slow GP makes the next one wait) are not taken as independent,
  * and no distribution is assumed: skewed and bimodal latencies get honest
- * intervals. stat(a) alone (RP_BOOT_ONE), stat(a) - stat(b) or
- * stat(a) / stat(b), each side resampled independently. conf is two-sided
+ * intervals. sa(a) alone (RP_BOOT_ONE), sa(a) - sb(b) or sa(a) / sb(b),
+ * each side resampled independently. conf is two-sided
  * (0.9: each end is a one-sided 95% bound). Deterministic. 0, or -EINVAL
  * (fewer than 2 samples on a side, conf outside (0, 1)), -ENOMEM.
  */
 typedef double (*rp_stat_fn)(const double *v, size_t n);
 double rp_stat_mean(const double *v, size_t n);	/* what a loop's time feels */
+double rp_stat_median(const double *v, size_t n); /* a robust reference */
 double rp_stat_p90(const double *v, size_t n);	/* the tail */
 
 enum rp_boot_op { RP_BOOT_ONE, RP_BOOT_DIFF, RP_BOOT_RATIO };
@@ -133,9 +134,9 @@ struct rp_estimate {
 	double lo, hi;		/* its confidence interval */
 };
 
-int rp_bootstrap(const double *a, size_t na, const double *b, size_t nb,
-		 rp_stat_fn stat, enum rp_boot_op op, double conf,
-		 struct rp_estimate *e);
+int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
+		 const double *b, size_t nb, rp_stat_fn sb,
+		 enum rp_boot_op op, double conf, struct rp_estimate *e);
 
 /* ------------------------------------------------------------------ */
 /* opts.c: parameters (settings and thresholds)                        */

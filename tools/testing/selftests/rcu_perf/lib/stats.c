@@ -545,6 +545,11 @@ double rp_stat_mean(const double *v, size_t n)
 	return n ? mean_of(v, n) : NAN;
 }
 
+double rp_stat_median(const double *v, size_t n)
+{
+	return rp_percentile(v, n, 50);
+}
+
 double rp_stat_p90(const double *v, size_t n)
 {
 	return rp_percentile(v, n, 90);
@@ -602,9 +607,9 @@ static double combine(double sa, double sb, enum rp_boot_op op)
 
 #define BOOT_ROUNDS	2000
 
-int rp_bootstrap(const double *a, size_t na, const double *b, size_t nb,
-		 rp_stat_fn stat, enum rp_boot_op op, double conf,
-		 struct rp_estimate *e)
+int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
+		 const double *b, size_t nb, rp_stat_fn sb,
+		 enum rp_boot_op op, double conf, struct rp_estimate *e)
 {
 	double *ra = NULL, *rb = NULL, *est = NULL;
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
@@ -614,8 +619,7 @@ int rp_bootstrap(const double *a, size_t na, const double *b, size_t nb,
 	*e = (struct rp_estimate){ .value = NAN, .lo = NAN, .hi = NAN };
 	if (na < 2 || (op != RP_BOOT_ONE && nb < 2) || !(conf > 0 && conf < 1))
 		return -EINVAL;
-	e->value = combine(stat(a, na), op == RP_BOOT_ONE ? 0 : stat(b, nb),
-			   op);
+	e->value = combine(sa(a, na), op == RP_BOOT_ONE ? 0 : sb(b, nb), op);
 	ra = malloc(na * sizeof(*ra));
 	rb = op == RP_BOOT_ONE ? NULL : malloc(nb * sizeof(*rb));
 	est = malloc(BOOT_ROUNDS * sizeof(*est));
@@ -627,7 +631,7 @@ int rp_bootstrap(const double *a, size_t na, const double *b, size_t nb,
 		resample(a, na, ra, &seed);
 		if (rb)
 			resample(b, nb, rb, &seed);
-		x = combine(stat(ra, na), rb ? stat(rb, nb) : 0, op);
+		x = combine(sa(ra, na), rb ? sb(rb, nb) : 0, op);
 		if (isfinite(x))
 			est[k++] = x;
 	}
