@@ -73,6 +73,10 @@
  *                         of each op) at most 0.9.
  *   single_cpu_vs_baseline stat_private ops/s at N = 1 against the
  *                         optional baseline_stat_ops (0: no baseline, skip).
+ * On many CPUs a contended lockref retries its cmpxchg more often and the
+ * serial control's lock handoff costs more, both growing with N; the share
+ * compares the two at the same N. Should a big machine's healthy
+ * stat_shared or open_shared come close to 0.9, its limit is a setting.
  * Nothing that prevents a judgement (1 CPU, a busy machine, a control out
  * of bounds) is a failure: it is a SKIP naming the reason, with the
  * numbers in the JSON.
