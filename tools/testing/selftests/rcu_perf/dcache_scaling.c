@@ -31,6 +31,10 @@
  *
  *   efficiency(N) = ops/s(N) / (N * ops/s(1))	1 = linear, 1/N = serial
  *
+ * where ops/s(1) is the best single worker, which runs on another CPU of
+ * the sweep each repetition: CPUs of unequal speed (vCPUs sharing host
+ * cores, hybrid cores) must not make one worker at a time look parallel.
+ *
  * Two controls, true by construction, are measured at every N with the
  * workloads:
  *   parallel  each worker fstat()s its own open file (its own fd table,
@@ -548,7 +552,8 @@ static struct rp_counters ctr;
 static bool ctr_open;
 static double sample_ms, max_disturbance, deadline_ms;
 static int reps;
-static bool serialize_lookups;
+static bool serialize_lookups, hotplug_mode;
+static int pts[32], nr_pts;	/* the sweep's CPU counts */
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
@@ -671,6 +676,18 @@ static void sleep_ms(double ms)
 #define MAX_ATTEMPTS	4
 
 /*
+ * Where the single worker of N=1 runs: on another CPU of the sweep each
+ * repetition, so that the best of them is the fastest CPU's rate. vCPUs
+ * that share host cores, or hybrid cores, differ in speed by tens of
+ * percent; against the first CPU alone, one worker at a time on a faster
+ * one would look like parallel work. (With hotplug only cpus[0] is on.)
+ */
+static int single_cpu(int n, int rep)
+{
+	return n == 1 && !hotplug_mode ? rep % pts[nr_pts - 1] : 0;
+}
+
+/*
  * One sample of @wl on the first pt->n CPUs of the sweep. Returns false
  * (and records nothing but the rejection) when other tasks took more than
  * max_disturbance of the workers' CPUs: a busy machine says nothing about
@@ -696,7 +713,7 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 		struct worker *w = &workers[i];
 
 		w->idx = i;
-		w->cpu = cpus[i];
+		w->cpu = cpus[i + single_cpu(n, rep)];
 		w->err = 0;
 		*w->ops = 0;
 		wl->prepare(w);
@@ -753,7 +770,7 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 	 * by the hypervisor always counts; a lost CPU spoils the sample.
 	 */
 	for (i = 0; i < n; i++) {
-		int c = cpus[i];
+		int c = workers[i].cpu;
 		double o = ct1[c].busy - ct0[c].busy - c0[i];
 
 		if (o < 0)
@@ -808,7 +825,6 @@ static void sample_retry(const struct workload *wl, struct point *pt, int rep)
 /* The sweep                                                           */
 /* ------------------------------------------------------------------ */
 
-static int pts[32], nr_pts;
 static struct point res[NR_WORKLOADS][32];
 
 static void counters_reopen(void)
@@ -1163,6 +1179,7 @@ int main(int argc, char **argv)
 	rp_init(&test, argc, argv);
 	setup();
 	hotplug = rp_val("hotplug_sweep") != 0;
+	hotplug_mode = hotplug;
 	ncpus = plan_cpus(hotplug, &maxn);
 	nr_pts = rp_sweep_points(maxn, pts, 32);
 	for (i = 0, at = 0; i < nr_pts; i++)
