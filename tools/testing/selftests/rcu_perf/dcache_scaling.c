@@ -31,9 +31,9 @@
  *
  *   efficiency(N) = ops/s(N) / (N * ops/s(1))	1 = linear, 1/N = serial
  *
- * where ops/s(1) is the best single worker, which runs on another CPU of
- * the sweep each repetition: CPUs of unequal speed (vCPUs sharing host
- * cores, hybrid cores) must not make one worker at a time look parallel.
+ * where ops/s(1) is the best single worker, which runs on another online
+ * CPU each repetition: CPUs of unequal speed (vCPUs sharing host cores,
+ * hybrid cores) must not make one worker at a time look parallel.
  *
  * Two controls, true by construction, are measured at every N with the
  * workloads:
@@ -554,6 +554,7 @@ static double sample_ms, max_disturbance, deadline_ms;
 static int reps;
 static bool serialize_lookups, hotplug_mode;
 static int pts[32], nr_pts;	/* the sweep's CPU counts */
+static int nr_online;		/* cpus[0..nr_online) */
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
@@ -676,15 +677,16 @@ static void sleep_ms(double ms)
 #define MAX_ATTEMPTS	4
 
 /*
- * Where the single worker of N=1 runs: on another CPU of the sweep each
- * repetition, so that the best of them is the fastest CPU's rate. vCPUs
- * that share host cores, or hybrid cores, differ in speed by tens of
- * percent; against the first CPU alone, one worker at a time on a faster
- * one would look like parallel work. (With hotplug only cpus[0] is on.)
+ * Where the single worker of N=1 runs: on another online CPU each
+ * repetition, so that the best of them is the fastest CPU's rate, whatever
+ * max_cpus. vCPUs that share host cores, or hybrid cores, differ in speed
+ * by tens of percent; against the first CPU alone, one worker at a time on
+ * a faster one would look like parallel work. (With hotplug only cpus[0]
+ * is on.)
  */
 static int single_cpu(int n, int rep)
 {
-	return n == 1 && !hotplug_mode ? rep % pts[nr_pts - 1] : 0;
+	return n == 1 && !hotplug_mode ? rep % nr_online : 0;
 }
 
 /*
@@ -1062,6 +1064,7 @@ static int plan_cpus(bool hotplug, int *maxn)
 	for (i = 0; i < ncpus; i++)
 		workers[i].ops = &slots[i].ops;
 	memcpy(cpus, online, ncpus * sizeof(*cpus));
+	nr_online = ncpus;
 	fixed = rp_cpus_fixed_first(cpus, ncpus);
 	if (hotplug && geteuid())
 		rp_exit_skip("hotplug sweep needs root");

@@ -15,7 +15,7 @@
  * affinity (or, with hotplug=1, with only N CPUs online, through the
  * guard), "runs" times, after a "make clean" that is not timed and one
  * untimed warm-up build. The runs of all N alternate so that drift hits
- * them alike; the runs on one CPU take the sweep's CPUs in turn. Each
+ * them alike; the runs on one CPU take the online CPUs in turn. Each
  * run and the average per N are printed in the seed's format; progress
  * goes to stderr. The speedup uses the best undisturbed run per N (other
  * tasks can only slow a build; at one CPU, the fastest CPU's: on CPUs of
@@ -645,14 +645,14 @@ static void setup_tree(void)
 }
 
 /*
- * Run @idx at one CPU takes the sweep's CPUs in turn, and its best time
+ * Run @idx at one CPU takes the online CPUs in turn, and its best time
  * stands: CPUs of unequal speed (vCPUs sharing host cores, hybrid cores)
  * must not make -j1 on two CPUs look faster than one CPU. With hotplug
  * only cpus[0] is online.
  */
 static void one_cpu_turn(const struct point *p, int idx, bool hotplug)
 {
-	first_cpu = p->n == 1 && !hotplug ? idx % pt[nr_pts - 1].n : 0;
+	first_cpu = p->n == 1 && !hotplug ? idx % nr_online : 0;
 }
 
 static void timed_run(struct point *p, int idx, int total, bool hotplug)
