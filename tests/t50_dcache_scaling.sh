@@ -112,7 +112,7 @@ serial_failed() {
 		test $(($(count "$1" fail "$rcuwalk") + $(count "$1" skip "$rcuwalk"))) = 3 &&
 		test "$(count "$1" skip "$rcuwalk")" -le "$(grep -c 'negative_efficiency # SKIP .*negative dentries' "$1")"
 }
-if run_until "$tmp/ser.log" serial_failed "$prog" --quick --set serialize_lookups=1; then
+if run_until "$tmp/ser.log" serial_failed "$prog" --set serialize_lookups=1; then
 	t_note "serialized lookups: $(results "$tmp/ser.log")"
 	t_ok "serialize_lookups=1: every rcu-walk workload FAILs, exit 1"
 elif busy "$tmp/ser.log"; then
