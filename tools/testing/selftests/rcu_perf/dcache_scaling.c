@@ -31,6 +31,10 @@
  *
  *   efficiency(N) = ops/s(N) / (N * ops/s(1))	1 = linear, 1/N = serial
  *
+ * where ops/s(1) is the best single worker, which runs on another online
+ * CPU each repetition: CPUs of unequal speed (vCPUs sharing host cores,
+ * hybrid cores) must not make one worker at a time look parallel.
+ *
  * Two controls, true by construction, are measured at every N with the
  * workloads:
  *   parallel  each worker fstat()s its own open file (its own fd table,
@@ -73,6 +77,10 @@
  *                         of each op) at most 0.9.
  *   single_cpu_vs_baseline stat_private ops/s at N = 1 against the
  *                         optional baseline_stat_ops (0: no baseline, skip).
+ * On many CPUs a contended lockref retries its cmpxchg more often and the
+ * serial control's lock handoff costs more, both growing with N; the share
+ * compares the two at the same N. Should a big machine's healthy
+ * stat_shared or open_shared come close to 0.9, its limit is a setting.
  * Nothing that prevents a judgement (1 CPU, a busy machine, a control out
  * of bounds) is a failure: it is a SKIP naming the reason, with the
  * numbers in the JSON.
@@ -145,7 +153,8 @@ static struct rp_param params[] = {
 		   "one sample with --quick; /proc/stat's 10 ms ticks need ~100"),
 	RP_SETTING("reps", "count", 5,
 		   "samples per point; the best stands, interference only slows"),
-	RP_SETTING("quick_reps", "count", 3, "samples per point with --quick"),
+	RP_SETTING("quick_reps", "count", 4,
+		   "samples per point with --quick; N=1: two on each of 2 CPUs"),
 	RP_SETTING("max_disturbance", "ratio", 0.1,
 		   "other tasks' share of the workers' CPUs above which a sample is re-taken"),
 	RP_SETTING("time_budget", "s", 50,
@@ -544,7 +553,9 @@ static struct rp_counters ctr;
 static bool ctr_open;
 static double sample_ms, max_disturbance, deadline_ms;
 static int reps;
-static bool serialize_lookups;
+static bool serialize_lookups, hotplug_mode;
+static int pts[32], nr_pts;	/* the sweep's CPU counts */
+static int nr_online;		/* cpus[0..nr_online) */
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
@@ -667,6 +678,19 @@ static void sleep_ms(double ms)
 #define MAX_ATTEMPTS	4
 
 /*
+ * Where the single worker of N=1 runs: on another online CPU each
+ * repetition, so that the best of them is the fastest CPU's rate, whatever
+ * max_cpus. vCPUs that share host cores, or hybrid cores, differ in speed
+ * by tens of percent; against the first CPU alone, one worker at a time on
+ * a faster one would look like parallel work. (With hotplug only cpus[0]
+ * is on.)
+ */
+static int single_cpu(int n, int rep)
+{
+	return n == 1 && !hotplug_mode ? rep % nr_online : 0;
+}
+
+/*
  * One sample of @wl on the first pt->n CPUs of the sweep. Returns false
  * (and records nothing but the rejection) when other tasks took more than
  * max_disturbance of the workers' CPUs: a busy machine says nothing about
@@ -692,7 +716,7 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 		struct worker *w = &workers[i];
 
 		w->idx = i;
-		w->cpu = cpus[i];
+		w->cpu = cpus[i + single_cpu(n, rep)];
 		w->err = 0;
 		*w->ops = 0;
 		wl->prepare(w);
@@ -749,7 +773,7 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 	 * by the hypervisor always counts; a lost CPU spoils the sample.
 	 */
 	for (i = 0; i < n; i++) {
-		int c = cpus[i];
+		int c = workers[i].cpu;
 		double o = ct1[c].busy - ct0[c].busy - c0[i];
 
 		if (o < 0)
@@ -804,7 +828,6 @@ static void sample_retry(const struct workload *wl, struct point *pt, int rep)
 /* The sweep                                                           */
 /* ------------------------------------------------------------------ */
 
-static int pts[32], nr_pts;
 static struct point res[NR_WORKLOADS][32];
 
 static void counters_reopen(void)
@@ -1042,6 +1065,7 @@ static int plan_cpus(bool hotplug, int *maxn)
 	for (i = 0; i < ncpus; i++)
 		workers[i].ops = &slots[i].ops;
 	memcpy(cpus, online, ncpus * sizeof(*cpus));
+	nr_online = ncpus;
 	fixed = rp_cpus_fixed_first(cpus, ncpus);
 	if (hotplug && geteuid())
 		rp_exit_skip("hotplug sweep needs root");
@@ -1159,6 +1183,7 @@ int main(int argc, char **argv)
 	rp_init(&test, argc, argv);
 	setup();
 	hotplug = rp_val("hotplug_sweep") != 0;
+	hotplug_mode = hotplug;
 	ncpus = plan_cpus(hotplug, &maxn);
 	nr_pts = rp_sweep_points(maxn, pts, 32);
 	for (i = 0, at = 0; i < nr_pts; i++)

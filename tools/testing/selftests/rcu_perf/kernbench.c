@@ -15,8 +15,11 @@
  * affinity (or, with hotplug=1, with only N CPUs online, through the
  * guard), "runs" times, after a "make clean" that is not timed and one
  * untimed warm-up build. The runs of all N alternate so that drift hits
- * them alike. Each run and the average per N are printed in the seed's
- * format; progress goes to stderr.
+ * them alike; the runs on one CPU take the online CPUs in turn. Each
+ * run and the average per N are printed in the seed's format; progress
+ * goes to stderr. The speedup uses the best undisturbed run per N (other
+ * tasks can only slow a build; at one CPU, the fastest CPU's: on CPUs of
+ * unequal speed -j1 must not look faster on two CPUs than on one).
  *
  * The tree: by default a generated C project in a temporary directory,
  * header-heavy like a kernel (many -I directories, many includes, system
@@ -366,7 +369,14 @@ static void remove_workdir(void)
 static int cpus[1024], nr_online;
 static char online_at_start[256];	/* the online CPU list at the start */
 
-/* In a child: run on cpus[0..ncpus) only (0: no restriction). */
+/*
+ * The first CPU of the sweep that the current run uses: 0, except for a
+ * run on one CPU, which takes each CPU of the sweep in turn (see
+ * one_cpu_turn()).
+ */
+static int first_cpu;
+
+/* In a child: run on ncpus CPUs from first_cpu on (0: no restriction). */
 static int restrict_cpus(int ncpus)
 {
 	cpu_set_t set;
@@ -376,7 +386,7 @@ static int restrict_cpus(int ncpus)
 		return 0;
 	CPU_ZERO(&set);
 	for (i = 0; i < ncpus; i++)
-		CPU_SET(cpus[i], &set);
+		CPU_SET(cpus[first_cpu + i], &set);
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
@@ -525,7 +535,7 @@ static void timed_build(int jobs, int ncpus, struct rp_time *t)
 /* Disturbance: other tasks on the build's CPUs                        */
 /* ------------------------------------------------------------------ */
 
-/* Busy seconds of the first ncpus CPUs of the sweep, stolen time included. */
+/* Busy seconds of the run's ncpus CPUs, stolen time included. */
 static double busy_s(int ncpus)
 {
 	static struct rp_cpu_time t[ARRAY_SIZE(cpus)];
@@ -534,7 +544,7 @@ static double busy_s(int ncpus)
 
 	if (rp_cpu_times(t, ARRAY_SIZE(t), NULL))
 		return NAN;
-	for (i = 0; i < ncpus; i++)
+	for (i = first_cpu; i < first_cpu + ncpus; i++)
 		sum += t[cpus[i]].busy + t[cpus[i]].steal;
 	return sum;
 }
@@ -549,7 +559,7 @@ struct point {
 	double others[MAX_RUNS];	/* share of the CPUs used by others */
 	int nr;
 	struct rp_time avg;
-	double clean_elapsed;		/* mean of the undisturbed runs */
+	double clean_elapsed;		/* the best undisturbed run */
 	double ctl_best;		/* the parallel control's best time */
 	double ctl_eff;			/* its efficiency at n */
 };
@@ -634,6 +644,17 @@ static void setup_tree(void)
 		(int)rp_val("include_dirs"), (int)rp_val("includes"), srcdir);
 }
 
+/*
+ * Run @idx at one CPU takes the online CPUs in turn, and its best time
+ * stands: CPUs of unequal speed (vCPUs sharing host cores, hybrid cores)
+ * must not make -j1 on two CPUs look faster than one CPU. With hotplug
+ * only cpus[0] is online.
+ */
+static void one_cpu_turn(const struct point *p, int idx, bool hotplug)
+{
+	first_cpu = p->n == 1 && !hotplug ? idx % nr_online : 0;
+}
+
 static void timed_run(struct point *p, int idx, int total, bool hotplug)
 {
 	struct rp_time *t = &p->run[p->nr];
@@ -646,11 +667,13 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 		p->n, p->jobs, p->nr + 1, (int)rp_val(rp_opts.quick ? "quick_runs" : "runs"),
 		idx, total);
 	rp_knob_read(ONLINE, on0, sizeof(on0));
+	one_cpu_turn(p, p->nr, hotplug);
 	b0 = busy_s(p->n);
 	wall = rp_now_ms();
 	timed_build(p->jobs, hotplug ? 0 : p->n, t);
 	wall = (rp_now_ms() - wall) / 1000;
 	b1 = busy_s(p->n);
+	first_cpu = 0;
 	rp_knob_read(ONLINE, on1, sizeof(on1));
 	/*
 	 * GNU time's user + sys are the build's, the rest other tasks'.
@@ -757,8 +780,11 @@ static void control_calibrate(void)
 /* One control run at p's CPU count; interference can only slow it. */
 static void control_point(struct point *p, bool hotplug)
 {
-	double t = control_run(p->n, hotplug ? 0 : p->n);
+	double t;
 
+	one_cpu_turn(p, p->nr - 1, hotplug);
+	t = control_run(p->n, hotplug ? 0 : p->n);
+	first_cpu = 0;
 	if (t < p->ctl_best)	/* false for NAN */
 		p->ctl_best = t;
 }
@@ -807,21 +833,26 @@ static void control_check(void)
 			 "parallel_efficiency_min");
 }
 
-/* Per CPU count: the mean elapsed time of the undisturbed runs. */
+/*
+ * Per CPU count: the best undisturbed run (other tasks can only slow a
+ * build; at one CPU, the fastest CPU's).
+ */
 static const char *clean_times(char *why, size_t len)
 {
 	const char *disturbed = NULL;
 	int p, r, ok;
 
 	for (p = 0; p < nr_pts; p++) {
-		pt[p].clean_elapsed = 0;
+		pt[p].clean_elapsed = INFINITY;
 		for (r = ok = 0; r < pt[p].nr; r++) {
 			if (pt[p].others[r] > rp_val("max_disturbance"))
 				continue;
-			pt[p].clean_elapsed += pt[p].run[r].elapsed;
+			if (pt[p].run[r].elapsed < pt[p].clean_elapsed)
+				pt[p].clean_elapsed = pt[p].run[r].elapsed;
 			ok++;
 		}
-		pt[p].clean_elapsed = ok ? pt[p].clean_elapsed / ok : NAN;
+		if (!ok)
+			pt[p].clean_elapsed = NAN;
 		if (!ok && !disturbed) {
 			snprintf(why, len,
 				 "machine busy: other tasks used more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance); run it on a quiet machine",
