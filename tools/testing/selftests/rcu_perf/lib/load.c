@@ -44,6 +44,15 @@ static void *spin(void *arg)
 	/* The affinity takes effect at once, but check where we run. */
 	if (!t->err && sched_getcpu() != t->cpu)
 		t->err = -EAGAIN;
+	/*
+	 * SCHED_IDLE: the CPU is never idle (its tick reports quiescent
+	 * states from user mode), yet a woken measuring thread runs at once
+	 * instead of waiting out a spinner's time slice: the busy latency is
+	 * a grace period's, not the scheduler's.
+	 */
+	if (!t->err)
+		t->err = -pthread_setschedparam(pthread_self(), SCHED_IDLE,
+						&(struct sched_param){ 0 });
 	__atomic_add_fetch(&l->ready, 1, __ATOMIC_RELEASE);
 	if (t->err)
 		return NULL;

@@ -680,6 +680,7 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	if (r < 0) {
 		/* Another run holds it: nothing can be judged meanwhile. */
 		printf("1..0 # SKIP cannot take the rcu_perf lock: %s\n",
+		       r == -ETIMEDOUT ? "another run held it (RCU_PERF_LOCK_TIMEOUT)" :
 		       strerror(-r));
 		exit(KSFT_SKIP);
 	}

@@ -267,7 +267,10 @@ int rp_online_cpus(int *cpus, int max);	/* list of online CPU ids */
 /* ------------------------------------------------------------------ */
 
 struct rp_load;
-/* One spinning thread pinned to each of cpus[0..n); NULL on error. */
+/*
+ * One spinning SCHED_IDLE thread pinned to each of cpus[0..n): the CPUs
+ * are never idle, yet never delay a woken task. NULL on error.
+ */
 struct rp_load *rp_load_start(const int *cpus, int n);
 void rp_load_stop(struct rp_load *l);		/* NULL is fine */
 /* Pin the calling thread to one CPU (cpu < 0: all online CPUs). */
