@@ -243,6 +243,19 @@ static bool bad_name(const char *check)
 	return true;
 }
 
+/* The limit a check was judged against, and its KTAP result. */
+static enum rp_verdict judged(struct check_rec *c, double limit,
+			      const char *unit, const char *op,
+			      const char *param)
+{
+	c->limit = limit;
+	c->unit = unit;
+	c->op = op;
+	c->param = param;
+	ktap_result(c->name, c->verdict, c->reason);
+	return c->verdict;
+}
+
 enum rp_verdict rp_check(const char *check, double measured,
 			 const char *limit)
 {
@@ -277,12 +290,7 @@ enum rp_verdict rp_check(const char *check, double measured,
 		c = record(check, v, NULL);
 		c->measured = measured;
 	}
-	c->limit = p->value;
-	c->unit = unit;
-	c->op = op;
-	c->param = p->name;
-	ktap_result(check, v, c->reason);
-	return v;
+	return judged(c, p->value, unit, op, p->name);
 }
 
 void rp_check_skip(const char *check, const char *fmt, ...)
@@ -371,12 +379,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	c->measured = b->est.value;
 	c->ci_lo = b->est.lo;
 	c->ci_hi = b->est.hi;
-	c->limit = b->limit;
-	c->unit = unit;
-	c->op = op;
-	c->param = b->param;
-	ktap_result(check, v, c->reason);
-	return v;
+	return judged(c, b->limit, unit, op, b->param);
 }
 
 static int planned(void)
