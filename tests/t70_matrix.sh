@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_SUITE/matrix.sh
 guest=$RP_SUITE/guest.sh
 echo "TAP version 13"
-echo "1..31"
+echo "1..32"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -202,6 +202,11 @@ for c in "ok:0 ok" "panic:1 panic" "hang:1 timeout" "noboot:1 no-boot"; do
 		t_fail "guest.sh: guest '${c%%:*}' is exit/status ${c#*:}"
 	fi
 done
+FAKE=hang "$guest" --kernel "$fake/bzImage" --outdir "$fake/out-stuck" \
+	--bindir "$fake/bin" --busybox "$fake/busybox" --qemu "$fake/qemu" \
+	--prog-timeout 1 --timeout 50 -- gp_throttle >"$fake/stuck.log" 2>&1
+t_check "guest.sh: a program stuck past its timeout ends the guest early" \
+	grep -q "its program ran 2 s, past its timeout" "$fake/out-stuck/status"
 if cmp -s "$fake/res/gp_throttle.ktap" "$fake/out-ok/gp_throttle.ktap" &&
    cmp -s "$fake/res/gp_throttle.json" "$fake/out-ok/gp_throttle.json" &&
    grep -q "Kernel panic" "$fake/out-panic/status" &&

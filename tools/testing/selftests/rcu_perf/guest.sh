@@ -204,12 +204,23 @@ echo "$qemu ${qargs[*]}" >"$tmp/qemu.cmd"
 t0=$(date +%s.%N)
 "$qemu" "${qargs[@]}" >"$tmp/qemu.log" 2>&1 &
 qpid=$!
-# The host's hard limit: a guest that hangs is killed and reported.
-hung=0
+# The host's hard limit: a guest that hangs is killed and reported. So is
+# one whose program outlived its timeout by far: SIGKILL cannot end a task
+# blocked in the kernel, and the guest would wait for it until the limit.
+hung=0 stuck="" started=0 since=$SECONDS
+grace=$((prog_timeout + (prog_timeout < 30 ? prog_timeout : 30)))
 while kill -0 "$qpid" 2>/dev/null; do
 	if awk -v t0="$t0" -v now="$(date +%s.%N)" -v lim="$timeout" \
 		'BEGIN { exit !(now - t0 > lim) }'; then
 		hung=1
+		kill -9 "$qpid" 2>/dev/null
+		break
+	fi
+	n=$(grep -ac '^# selftests: rcu_perf: ' "$outdir/console.log" 2>/dev/null)
+	[ "${n:-0}" = "$started" ] || { started=${n:-0}; since=$SECONDS; }
+	ended=$(grep -acE '^# [A-Za-z0-9_.-]+: exit [0-9]+, ' "$outdir/console.log" 2>/dev/null)
+	if [ "$started" -gt "${ended:-0}" ] && [ $((SECONDS - since)) -gt $grace ]; then
+		hung=1 stuck=$grace
 		kill -9 "$qpid" 2>/dev/null
 		break
 	fi
@@ -270,6 +281,8 @@ if grep -aqE "$oops" "$outdir/console.log"; then
 elif [ $hung = 1 ]; then
 	status=timeout
 	reason="guest killed after the host limit of $timeout s"
+	[ -z "$stuck" ] ||
+		reason="guest killed: its program ran $stuck s, past its timeout and SIGKILL"
 	if grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
 		reason+=", last program started: ${running:-none}"
 	else
