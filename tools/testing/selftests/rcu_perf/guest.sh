@@ -36,11 +36,13 @@
 # guest on the host; a program the guest did not finish has the KTAP it
 # printed on the console) and status: its first line is one of
 #   ok        every program ran to its end
+#   warn      so did they, but the kernel complained: a BUG (a soft
+#             lockup...), a WARNING or an RCU stall
 #   timeout   a program hit its timeout, or the guest the host's limit
 #   panic     the guest kernel panicked or oopsed
 #   no-boot   user space never started
 # and, unless ok, the reason and the tail of the console.
-# Exit status: 0 ok, 1 timeout/panic/no-boot, 2 bad usage, 4 cannot run
+# Exit status: 0 ok, 1 warn/timeout/panic/no-boot, 2 bad usage, 4 cannot run
 # (no QEMU, no static busybox).
 
 set -u -o pipefail
@@ -271,7 +273,9 @@ for c in "${cmds[@]}"; do
 	fi
 done
 # Kernel messages only (printk.time=1), not what the programs print.
-oops='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|Oops|BUG: |general protection fault|invalid opcode:)'
+ts='^\[ *[0-9]+\.[0-9]+\] '
+oops="$ts.*(Kernel panic|Oops|general protection fault|invalid opcode:|kernel BUG at)"
+warn="$ts(.*BUG: |.*WARNING: |rcu: INFO: .*detected stalls)"
 running=$(grep -a '^# selftests: rcu_perf: ' "$outdir/console.log" | tail -n 1 |
 	  sed 's/^# selftests: rcu_perf: //')
 if grep -aqE "$oops" "$outdir/console.log"; then
@@ -298,6 +302,10 @@ elif ! grep -q '@@RCU_PERF_DONE@@' "$outdir/console.log"; then
 	# A reset or a triple fault leaves no panic message.
 	status=panic
 	reason="the guest stopped during ${running:-its programs} (QEMU exit $qrc), no panic message"
+elif grep -aqE "$warn" "$outdir/console.log"; then
+	status=warn
+	reason="$(grep -a -m1 -E "$warn" "$outdir/console.log" | tr -d '\r') ($(grep -acE "$warn" \
+		"$outdir/console.log") such lines)"
 fi
 {
 	echo "$status"

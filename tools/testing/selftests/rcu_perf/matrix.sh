@@ -37,8 +37,9 @@
 #
 # Each cell RESULTS/<kernel>/<scenario>/ holds guest.sh's output (KTAP,
 # JSON results, console.log, status, wall) plus expect, checks (one line
-# per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met, miss,
-# timeout, panic, no-boot or skip; then one line per missed expectation).
+# per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met,
+# miss, warn, timeout, panic, no-boot or skip: guest.sh's status where the
+# guest failed; then one line per missed expectation).
 # Exit status: 0 every cell met its expectations (or was skipped), 1 not,
 # 2 bad usage.
 
