@@ -251,7 +251,12 @@ miss_report() {
 	*)
 		echo "$(echo "$v" | tr '[:lower:]' '[:upper:]') $2:"
 		sed -n '2,$s/^/  /p' "$1/verdict"
-		[ "$(head -n 1 "$1/status")" = ok ] || sed -n '2,$s/^/  /p' "$1/status"
+		# The reason and the console's last 8 lines (all in status).
+		[ "$(head -n 1 "$1/status")" = ok ] ||
+			sed -n '2,$s/^/  /p' "$1/status" | awk '
+			NR <= 2 { print; next }
+			{ l[NR] = $0 }
+			END { for (i = (NR > 10 ? NR - 7 : 3); i <= NR; i++) print l[i] }'
 		;;
 	esac
 }
