@@ -151,7 +151,7 @@ matrix: static
 		$(if $(SCENARIOS),--only "$(SCENARIOS)") \
 		$(if $(MATRIX_ARGS),--args "$(MATRIX_ARGS)") \
 		$(foreach k,$(KERNELS),--kernel $(k)=$(call deb_kernel,$(k))) \
-		$(foreach k,$(KERNEL),--kernel $(or $(wildcard $(k)),$(k))) \
+		$(foreach k,$(foreach g,$(KERNEL),$(or $(wildcard $(g)),$(g))),--kernel $(k)) \
 		-- $(PROGS)
 
 # Builds at each CPU count under GNU time; KB_ARGS="--quick", "--tree DIR"

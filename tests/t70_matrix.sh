@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_SUITE/matrix.sh
 guest=$RP_SUITE/guest.sh
 echo "TAP version 13"
-echo "1..31"
+echo "1..33"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -176,6 +176,7 @@ panic)	printf 'TAP version 13\n1..3\nok 1 membarrier_sound\n' >>"$con"
 	echo "[    2.0] Kernel panic - not syncing: Fatal exception" >>"$con"
 	exit 0 ;;
 hang)	exec sleep 60 ;;
+warn)	echo "[    3.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [x:1]" >>"$con" ;;
 esac
 {
 	echo "@@RCU_PERF_FILES gp_throttle@@"
@@ -192,7 +193,7 @@ fake_guest() {
 		--qemu "$fake/qemu" --timeout 3 -- gp_throttle >"$fake/$1.log" 2>&1
 	echo $? "$(head -n 1 "$fake/out-$1/status" 2>/dev/null)"
 }
-for c in "ok:0 ok" "panic:1 panic" "hang:1 timeout" "noboot:1 no-boot"; do
+for c in "ok:0 ok" "warn:1 warn" "panic:1 panic" "hang:1 timeout" "noboot:1 no-boot"; do
 	got=$(fake_guest "${c%%:*}")
 	if [ "$got" = "${c#*:}" ]; then
 		t_ok "guest.sh: guest '${c%%:*}' is exit/status ${c#*:}"
@@ -202,6 +203,11 @@ for c in "ok:0 ok" "panic:1 panic" "hang:1 timeout" "noboot:1 no-boot"; do
 		t_fail "guest.sh: guest '${c%%:*}' is exit/status ${c#*:}"
 	fi
 done
+FAKE=hang "$guest" --kernel "$fake/bzImage" --outdir "$fake/out-stuck" \
+	--bindir "$fake/bin" --busybox "$fake/busybox" --qemu "$fake/qemu" \
+	--prog-timeout 1 --timeout 50 -- gp_throttle >"$fake/stuck.log" 2>&1
+t_check "guest.sh: a program stuck past its timeout ends the guest early" \
+	grep -q "its program ran 2 s, past its timeout" "$fake/out-stuck/status"
 if cmp -s "$fake/res/gp_throttle.ktap" "$fake/out-ok/gp_throttle.ktap" &&
    cmp -s "$fake/res/gp_throttle.json" "$fake/out-ok/gp_throttle.json" &&
    grep -q "Kernel panic" "$fake/out-panic/status" &&

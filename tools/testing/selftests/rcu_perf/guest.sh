@@ -36,11 +36,13 @@
 # guest on the host; a program the guest did not finish has the KTAP it
 # printed on the console) and status: its first line is one of
 #   ok        every program ran to its end
+#   warn      so did they, but the kernel complained: a BUG (a soft
+#             lockup...), a WARNING or an RCU stall
 #   timeout   a program hit its timeout, or the guest the host's limit
 #   panic     the guest kernel panicked or oopsed
 #   no-boot   user space never started
 # and, unless ok, the reason and the tail of the console.
-# Exit status: 0 ok, 1 timeout/panic/no-boot, 2 bad usage, 4 cannot run
+# Exit status: 0 ok, 1 warn/timeout/panic/no-boot, 2 bad usage, 4 cannot run
 # (no QEMU, no static busybox).
 
 set -u -o pipefail
@@ -204,12 +206,23 @@ echo "$qemu ${qargs[*]}" >"$tmp/qemu.cmd"
 t0=$(date +%s.%N)
 "$qemu" "${qargs[@]}" >"$tmp/qemu.log" 2>&1 &
 qpid=$!
-# The host's hard limit: a guest that hangs is killed and reported.
-hung=0
+# The host's hard limit: a guest that hangs is killed and reported. So is
+# one whose program outlived its timeout by far: SIGKILL cannot end a task
+# blocked in the kernel, and the guest would wait for it until the limit.
+hung=0 stuck="" started=0 since=$SECONDS
+grace=$((prog_timeout + (prog_timeout < 30 ? prog_timeout : 30)))
 while kill -0 "$qpid" 2>/dev/null; do
 	if awk -v t0="$t0" -v now="$(date +%s.%N)" -v lim="$timeout" \
 		'BEGIN { exit !(now - t0 > lim) }'; then
 		hung=1
+		kill -9 "$qpid" 2>/dev/null
+		break
+	fi
+	n=$(grep -ac '^# selftests: rcu_perf: ' "$outdir/console.log" 2>/dev/null)
+	[ "${n:-0}" = "$started" ] || { started=${n:-0}; since=$SECONDS; }
+	ended=$(grep -acE '^# [A-Za-z0-9_.-]+: exit [0-9]+, ' "$outdir/console.log" 2>/dev/null)
+	if [ "$started" -gt "${ended:-0}" ] && [ $((SECONDS - since)) -gt $grace ]; then
+		hung=1 stuck=$grace
 		kill -9 "$qpid" 2>/dev/null
 		break
 	fi
@@ -260,7 +273,9 @@ for c in "${cmds[@]}"; do
 	fi
 done
 # Kernel messages only (printk.time=1), not what the programs print.
-oops='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|Oops|BUG: |general protection fault|invalid opcode:)'
+ts='^\[ *[0-9]+\.[0-9]+\] '
+oops="$ts.*(Kernel panic|Oops|general protection fault|invalid opcode:|kernel BUG at)"
+warn="$ts(.*BUG: |.*WARNING: |rcu: INFO: .*detected stalls)"
 running=$(grep -a '^# selftests: rcu_perf: ' "$outdir/console.log" | tail -n 1 |
 	  sed 's/^# selftests: rcu_perf: //')
 if grep -aqE "$oops" "$outdir/console.log"; then
@@ -270,6 +285,8 @@ if grep -aqE "$oops" "$outdir/console.log"; then
 elif [ $hung = 1 ]; then
 	status=timeout
 	reason="guest killed after the host limit of $timeout s"
+	[ -z "$stuck" ] ||
+		reason="guest killed: its program ran $stuck s, past its timeout and SIGKILL"
 	if grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
 		reason+=", last program started: ${running:-none}"
 	else
@@ -285,6 +302,10 @@ elif ! grep -q '@@RCU_PERF_DONE@@' "$outdir/console.log"; then
 	# A reset or a triple fault leaves no panic message.
 	status=panic
 	reason="the guest stopped during ${running:-its programs} (QEMU exit $qrc), no panic message"
+elif grep -aqE "$warn" "$outdir/console.log"; then
+	status=warn
+	reason="$(grep -a -m1 -E "$warn" "$outdir/console.log" | tr -d '\r') ($(grep -acE "$warn" \
+		"$outdir/console.log") such lines)"
 fi
 {
 	echo "$status"

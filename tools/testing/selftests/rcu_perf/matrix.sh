@@ -37,8 +37,9 @@
 #
 # Each cell RESULTS/<kernel>/<scenario>/ holds guest.sh's output (KTAP,
 # JSON results, console.log, status, wall) plus expect, checks (one line
-# per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met, miss,
-# timeout, panic, no-boot or skip; then one line per missed expectation).
+# per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met,
+# miss, warn, timeout, panic, no-boot or skip: guest.sh's status where the
+# guest failed; then one line per missed expectation).
 # Exit status: 0 every cell met its expectations (or was skipped), 1 not,
 # 2 bad usage.
 
@@ -166,10 +167,16 @@ evaluate() {
 # scenario (a "!" marks a cell that missed its expectation), the guests'
 # wall times and status; then every miss with its reason.
 table() {
-	local res=$1 k s cell
-	for k in "$res"/*/; do
+	local res=$1 k s cell kernels
+	# In the order they ran, else by name.
+	if [ -f "$res/kernels" ]; then
+		mapfile -t kernels <"$res/kernels"
+	else
+		mapfile -t kernels < <(cd "$res" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+	fi
+	for k in "${kernels[@]}"; do
+		k=$res/$k
 		[ -d "$k" ] || continue
-		k=${k%/}
 		echo
 		echo "== kernel $(basename "$k")$(sed -n '1s/^/: /p' "$k/kernel" 2>/dev/null)"
 		for cell in "$k"/*/; do
@@ -218,18 +225,40 @@ table() {
 		}'
 	done
 	echo
-	for cell in "$res"/*/*/; do
-		cell=${cell%/}
-		[ -f "$cell/verdict" ] || continue
-		case $(head -n 1 "$cell/verdict") in
-		met) ;;
-		skip) echo "SKIP $(basename "$(dirname "$cell")")/$(basename "$cell"): $(sed -n 2p "$cell/verdict")" ;;
-		*)	echo "$(head -n 1 "$cell/verdict" | tr '[:lower:]' '[:upper:]') $(basename "$(dirname "$cell")")/$(basename "$cell"):"
-			sed -n '2,$s/^/  /p' "$cell/verdict"
-			[ "$(head -n 1 "$cell/status")" = ok ] || sed -n '2,$s/^/  /p' "$cell/status"
-			;;
-		esac
+	for k in "${kernels[@]}"; do
+		for cell in "$res/$k"/*/; do
+			cell=${cell%/}
+			[ -f "$cell/verdict" ] && miss_report "$cell" "$k/$(basename "$cell")"
+		done
 	done
+	for k in "${kernels[@]}"; do
+		for cell in "$res/$k"/*/verdict; do
+			[ -f "$cell" ] && head -n 1 "$cell"
+		done
+	done | sort | uniq -c | awk '
+		{ s = s (s == "" ? "" : ", ") $1 " " $2; n += $1 }
+		END { if (n) print n " cells: " s }'
+}
+
+# miss_report CELLDIR NAME: what a cell that did not meet its expectations
+# missed, and why its guest failed.
+miss_report() {
+	local v
+	v=$(head -n 1 "$1/verdict")
+	case $v in
+	met) ;;
+	skip) echo "SKIP $2: $(sed -n 2p "$1/verdict")" ;;
+	*)
+		echo "$(echo "$v" | tr '[:lower:]' '[:upper:]') $2:"
+		sed -n '2,$s/^/  /p' "$1/verdict"
+		# The reason and the console's last 8 lines (all in status).
+		[ "$(head -n 1 "$1/status")" = ok ] ||
+			sed -n '2,$s/^/  /p' "$1/status" | awk '
+			NR <= 2 { print; next }
+			{ l[NR] = $0 }
+			END { for (i = (NR > 10 ? NR - 7 : 3); i <= NR; i++) print l[i] }'
+		;;
+	esac
 }
 
 # cell_checks CELLDIR [PROG...]: checks of the programs that ran in the
@@ -313,6 +342,7 @@ for s in $only; do
 done
 
 mkdir -p "$results" || die "cannot create $results"
+: >"$results/kernels"
 echo "$me: ${#kernels[@]} kernels x ${#scenarios[@]} scenarios -> $results" >&2
 fails=0
 for spec in "${kernels[@]}"; do
@@ -334,6 +364,7 @@ for spec in "${kernels[@]}"; do
 	fi
 	[ -f "$image" ] || why="no kernel image at $image (offline? make matrix fetches Debian's)"
 	mkdir -p "$results/$name"
+	echo "$name" >>"$results/kernels"
 	[ -f "$path/package" ] && cp "$path/package" "$results/$name/kernel"
 	[ -n "$why" ] || [ -f "$path/package" ] || echo "$image" >"$results/$name/kernel"
 	for s in "${scenarios[@]}"; do
