@@ -60,10 +60,11 @@ if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
 	echo "  CONFIG  tinyconfig + $(basename "$frag")" >&2
 	rm -f "$obj/.rcu_perf-config"
 	kmake tinyconfig >/dev/null
-	# merge_config.sh writes .config beside its -O directory's name
-	(cd "$obj" && KCONFIG_CONFIG=.config ARCH=x86_64 \
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" .config "$frag") >/dev/null
-	kmake olddefconfig >/dev/null
+	# allnoconfig with tinyconfig + fragment as KCONFIG_ALLCONFIG: options
+	# the fragment makes visible (ACPI's drivers, cpufreq, input, ...)
+	# stay off instead of taking their defaults.
+	(cd "$tree" && ARCH=x86_64 nice -n 10 scripts/kconfig/merge_config.sh -n \
+		-O "$obj" "$obj/.config" "$frag") >/dev/null
 	dropped=0
 	while IFS= read -r line; do
 		case $line in
@@ -116,7 +117,18 @@ build() {
 }
 
 build healthy
+names=" healthy "
 for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	[ -e "$p" ] || continue
 	build "$(kname "$p")" "$p"
+	names+="$(kname "$p") "
+done
+
+# Kernels of patches since removed must not be booted as if they existed.
+for d in "$out"/*/stamp; do
+	[ -e "$d" ] || continue
+	d=$(dirname "$d")
+	[[ $names == *" $(basename "$d") "* ]] && continue
+	echo "  REMOVE  $d (no patch)" >&2
+	rm -rf "$d"
 done

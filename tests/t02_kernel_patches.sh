@@ -49,7 +49,7 @@ for p in "${patches[@]}"; do
 	t_check "$b: applies to $RP_TREE" \
 		patch -s -p1 -f --dry-run -d "$RP_TREE" -i "$RP_TOP/$p"
 	out=$(perl "$RP_TREE/scripts/checkpatch.pl" --no-tree --strict --no-signoff \
-		--quiet --show-types "$p" 2>&1)
+		--quiet --show-types - <"$p" 2>&1)
 	[ -n "$out" ] && t_note "${out//$'\n'/$'\n# '}"
 	t_check "$b: checkpatch clean" test -z "$out"
 done
