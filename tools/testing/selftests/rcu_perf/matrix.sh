@@ -28,6 +28,9 @@
 #   memory: 512             MB (default 512)
 #   mode: wall              or icount (see guest.sh)
 #   append: ARGS            extra kernel command line
+#   kernels: GLOB...        run only on kernels so named (default: all;
+#                           "!GLOB" excludes), for a scenario whose effect
+#                           depends on the kernel
 #   expect: PROG CHECK VERDICT
 # PROG and CHECK are shell globs over the KTAP results of each program.
 # VERDICT fail: at least one matching check is "not ok"; skip: every
@@ -274,6 +277,23 @@ cell_checks() {
 	checks "$dir" "${progs[@]}"
 }
 
+# for_kernel NAME GLOBS: the scenario applies to kernel NAME: it matches
+# one of GLOBS, or none is given; a GLOB "!PATTERN" excludes.
+for_kernel() {
+	local g globs pos=0 hit=0
+	read -ra globs <<<"$2"
+	for g in "${globs[@]}"; do
+		# shellcheck disable=SC2053 # globs on purpose
+		if [[ $g == !* ]]; then
+			[[ $1 == ${g#!} ]] && return 1
+		else
+			pos=1
+			[[ $1 == $g ]] && hit=1
+		fi
+	done
+	[ $pos = 0 ] || [ $hit = 1 ]
+}
+
 # scenario_get FILE KEY: the value of the last "KEY:" line.
 scenario_get() {
 	sed -n "s/^[[:space:]]*$2:[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//' | tail -n 1
@@ -328,8 +348,8 @@ for f in "$scen_dir"/*; do
 	s=$(basename "$f")
 	{ [ -f "$f" ] && [[ $s =~ ^[A-Za-z0-9_.-]+$ ]]; } || continue
 	[ -z "$only" ] || [[ " $only " == *" $s "* ]] || continue
-	bad=$(grep -vnE '^[[:space:]]*(#.*)?$|^[[:space:]]*(cpus|memory|mode|append|expect):' "$f" | head -n 1)
-	[ -z "$bad" ] || die "$f:${bad%%:*}: not a \"key: value\" line (cpus, memory, mode, append, expect)"
+	bad=$(grep -vnE '^[[:space:]]*(#.*)?$|^[[:space:]]*(cpus|memory|mode|append|kernels|expect):' "$f" | head -n 1)
+	[ -z "$bad" ] || die "$f:${bad%%:*}: not a \"key: value\" line (cpus, memory, mode, append, kernels, expect)"
 	while read -r p c v extra; do
 		{ [ -z "$extra" ] && [[ $v =~ ^(ok|fail|skip)$ ]]; } ||
 			die "$f: expect: '$p $c $v${extra:+ $extra}': want PROGRAM CHECK ok|fail|skip"
@@ -369,6 +389,10 @@ for spec in "${kernels[@]}"; do
 	[ -n "$why" ] || [ -f "$path/package" ] || echo "$image" >"$results/$name/kernel"
 	for s in "${scenarios[@]}"; do
 		f=$scen_dir/$s cell=$results/$name/$s
+		if ! for_kernel "$name" "$(scenario_get "$f" kernels)"; then
+			echo "$me: $name / $s: not for this kernel (kernels: $(scenario_get "$f" kernels))" >&2
+			continue
+		fi
 		mkdir -p "$cell"
 		{ expect_lines "$f"; [ -z "$kexpect" ] || expect_lines "$kexpect"; } >"$cell/expect"
 		if [ -n "$why" ]; then
