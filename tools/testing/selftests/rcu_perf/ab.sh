@@ -10,6 +10,7 @@
 #
 #   ab.sh --kernel-a IMAGE [--kernel-b IMAGE] [options]
 #   ab.sh --judge DIR [options]
+#   ab.sh --one IMAGE [--append-a ARGS] [options]
 #
 #   --kernel-a IMAGE    kernel A: a bzImage, or a directory holding
 #                       bzImage or vmlinuz (required)
@@ -26,6 +27,10 @@
 #   --quick             shorter workloads (dcache_scaling --quick)
 #   --judge DIR         boot nothing: compare the guests' results already
 #                       in DIR (A-N, B-N, A-again: an earlier --outdir)
+#   --one IMAGE         boot only IMAGE, once, and copy its dcache_scaling
+#                       results to $RCU_PERF_JSON: the command bisect.sh
+#                       runs at each step, against a stored --one of the
+#                       good kernel
 #   --set NAME=PCT      an allowed change (see --list)
 #   --list              the allowed changes, their defaults and reasons
 #   --bindir, --busybox, --qemu, --timeout: as guest.sh
@@ -68,7 +73,7 @@ declare -A lim_val=()
 for l in "${limits[@]}"; do lim_val[$(lim_field "$l" 1)]=$(lim_field "$l" 2); done
 
 kernel_a="" kernel_b="" append_a="" append_b="" outdir="" boots=1
-repeat=1 jobs="" quick=0 list=0 gargs=() judge=""
+repeat=1 jobs="" quick=0 list=0 gargs=() judge="" one=""
 need() { [ $# -ge 2 ] || die "option $1 needs a value"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -82,6 +87,7 @@ while [ $# -gt 0 ]; do
 	--jobs) need "$@"; jobs=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--judge) need "$@"; judge=$2; shift 2 ;;
+	--one) need "$@"; one=$2; shift 2 ;;
 	--set)
 		need "$@"
 		n=${2%%=*} v=${2#*=}
@@ -123,6 +129,10 @@ image() {
 	fi
 	[ -f "$k" ] && [ -r "$k" ] && echo "$k"
 }
+if [ -n "$one" ]; then
+	[ -z "$kernel_a$kernel_b$judge" ] || die "--one IMAGE: no --kernel-a/--kernel-b/--judge"
+	kernel_a=$one boots=1 repeat=0
+fi
 if [ -n "$judge" ]; then
 	[ -z "$kernel_a$kernel_b$outdir" ] ||
 		die "--judge DIR boots nothing: no --kernel-a/--kernel-b/--outdir"
@@ -172,6 +182,7 @@ dargs=""
 runs=()
 for ((i = 1; i <= boots; i++)); do runs+=("A-$i" "B-$i"); done
 [ $repeat = 1 ] && runs+=(A-again)
+[ -z "$one" ] || runs=(A-1)
 if [ -n "$judge" ]; then
 	# What an earlier run left: its boots per side, and A-again if any.
 	boots=0
@@ -188,7 +199,7 @@ if [ -n "$judge" ]; then
 fi
 
 echo "# $me: A: $img_a${append_a:+ ($append_a)}"
-echo "# $me: B: $img_b${append_b:+ ($append_b)}"
+[ -n "$one" ] || echo "# $me: B: $img_b${append_b:+ ($append_b)}"
 echo "# $me: one vCPU, instruction-counted (QEMU -icount shift=0,sleep=off): grace-period latency needs two CPUs and stays with the wall-clock kernel matrix (matrix.sh)"
 
 # guest RUN: start RUN's guest in the background (guest.sh itself, so
@@ -253,6 +264,15 @@ for i in "${!runs[@]}"; do
 	done
 done
 [ -z "$bad" ] || { echo "# $me: no comparison: failed guests:$bad" >&2; exit 2; }
+if [ -n "$one" ]; then
+	f=$outdir/A-1/dcache_scaling.json
+	if [ -n "${RCU_PERF_JSON:-}" ]; then
+		cp "$f" "$RCU_PERF_JSON" || die "cannot write $RCU_PERF_JSON"
+		f=$RCU_PERF_JSON
+	fi
+	"$compare" --table "$f" | sed '1d'
+	exit 0
+fi
 
 # ---- the comparison ------------------------------------------------
 files() { local s=$1 r; for r in "${runs[@]}"; do [[ $r == "$s"-* ]] && printf '%s\n' "$outdir/$r/"*.json; done; }
@@ -260,14 +280,14 @@ mapfile -t fa < <(files A)
 mapfile -t fb < <(files B)
 # The metrics, as A's first results name them: every dcache_scaling
 # throughput (ops/s: its lookups and its controls at N=1) and, with
-# two samples a side, the time to user space. The rest is shown only.
+# two samples a side, the time to user space, else only shown. The CPU
+# time per op is left out: tick-sampled, it moves by 10% boot to boot.
 judged=() shown=()
 while read -r key unit; do
 	case $key:$unit in
 	dcache_scaling.*:ops/s) judged+=(--metric "$key") ;;
 	boot_marker.*:s) if [ "$boots" -ge 2 ]; then judged+=(--metric "$key")
 			 else shown+=(--metric "$key"); fi ;;
-	dcache_scaling.*:us) shown+=(--metric "$key") ;;
 	esac
 done < <("$compare" "$outdir"/A-1/*.json | sed -n 's/^\([^ ]*\) \[\([^,]*\),.*/\1 \2/p')
 [ ${#judged[@]} -gt 0 ] || die "no dcache_scaling ops/s metrics in $outdir/A-1 (renamed?)"
@@ -313,7 +333,7 @@ rc=$?
 sed '1d' "$outdir/ab.txt"
 if [ ${#shown[@]} -gt 0 ]; then
 	echo
-	echo "Not judged (one sample per boot; --boots 2 judges the boot time):"
+	echo "Not judged (one sample a boot; --boots 2 judges it):"
 	"$compare" --table --labels A,B "${allow[@]}" "${shown[@]}" \
 		"${fa[@]}" -- "${fb[@]}" | sed '1d;$d'
 fi
