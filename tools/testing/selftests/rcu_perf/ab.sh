@@ -208,7 +208,7 @@ guest() {
 	local r=$1 img=$img_a app=$append_a
 	case $r in B-*) img=$img_b app=$append_b ;; esac
 	mkdir -p "$outdir/$r"
-	"$here/guest.sh" --mode icount --kernel "$img" --outdir "$outdir/$r" \
+	"$here/guest.sh" --mode icount --settle 2 --kernel "$img" --outdir "$outdir/$r" \
 		${app:+--append "$app"} "${gargs[@]}" -- boot_marker \
 		"dcache_scaling${dargs:+ $dargs}" >"$outdir/$r.log" 2>&1 &
 }
