@@ -200,7 +200,7 @@ fi
 
 echo "# $me: A: $img_a${append_a:+ ($append_a)}"
 [ -n "$one" ] || echo "# $me: B: $img_b${append_b:+ ($append_b)}"
-echo "# $me: one vCPU, instruction-counted (QEMU -icount shift=0,sleep=off): grace-period latency needs two CPUs and stays with the wall-clock kernel matrix (matrix.sh)"
+echo "# $me: one vCPU, instruction-counted (QEMU -icount shift=0,sleep=off): grace-period latency needs two CPUs and stays with the wall-clock kernel matrix (matrix.sh); instruction counts do not model caches"
 
 # guest RUN: start RUN's guest in the background (guest.sh itself, so
 # that a signal to its pid stops its QEMU)
