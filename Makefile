@@ -12,6 +12,9 @@
 #   make matrix         the suite in QEMU guests: kernels x scenarios table
 #   make kernels        small test kernels from the tree: healthy + one per
 #                       injected regression in config/kernel/patches
+#   make ab KERNEL_A=.. KERNEL_B=.. [APPEND_A=.. APPEND_B=..]
+#                       is B slower than A? both booted in instruction-
+#                       counted QEMU guests, the lookups compared exactly
 #
 # KSRC=/path/to/linux uses that tree; otherwise Debian's linux-source-6.12
 # is installed and unpacked once under build/ (RP_BUILD=DIR for another place).
@@ -44,7 +47,7 @@ PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run check kernbench report clean distclean \
-	cloud-kernel static matrix kernels
+	cloud-kernel static matrix kernels ab
 
 all: build
 
@@ -153,6 +156,29 @@ matrix: static
 		$(foreach k,$(KERNELS),--kernel $(k)=$(call deb_kernel,$(k))) \
 		$(foreach k,$(foreach g,$(KERNEL),$(or $(wildcard $(g)),$(g))),--kernel $(k)) \
 		-- $(PROGS)
+
+# A/B in instruction-counted guests (ab.sh). KERNEL_A and KERNEL_B: a
+# bzImage, a directory holding one, a Debian kernel of the matrix
+# (6.12-cloud, ...: fetched once) or a kernel of `make kernels` (healthy,
+# ref-walk-only, ...); KERNEL_B defaults to KERNEL_A. APPEND_A/APPEND_B:
+# their command lines; AB_ARGS: ab.sh's options (--boots 2, --quick, ...).
+AB_RESULTS ?= $(TOP)/results/ab-$(shell date +%Y%m%d-%H%M%S)
+ab_kernel = $(if $(deb_kernel_re.$(1)),$(call deb_kernel,$(1)),$(if \
+	$(wildcard $(1)),$(1),$(if $(wildcard $(KERNELS_OUT)/$(1)/bzImage),$(KERNELS_OUT)/$(1),$(1))))
+
+ab: static
+	@test -n '$(KERNEL_A)' || { echo "make ab KERNEL_A=... [KERNEL_B=...]" >&2; exit 2; }
+	@$(APT_INSTALL) $(PKGS_CHECK)
+	@for k in $(KERNEL_A) $(KERNEL_B); do \
+		case " $(MATRIX_KERNELS) " in *" $$k "*) \
+			$(MAKE) --no-print-directory $(call deb_kernel,$$k)/vmlinuz || exit 2 ;; \
+		esac; \
+	done
+	@$(STATIC_BIN)/ab.sh --outdir $(AB_RESULTS) \
+		--kernel-a '$(call ab_kernel,$(KERNEL_A))' \
+		$(if $(KERNEL_B),--kernel-b '$(call ab_kernel,$(KERNEL_B))') \
+		$(if $(APPEND_A),--append-a '$(APPEND_A)') \
+		$(if $(APPEND_B),--append-b '$(APPEND_B)') $(AB_ARGS)
 
 # Builds at each CPU count under GNU time; KB_ARGS="--quick", "--tree DIR"
 # (or KBUILD_TREE=DIR: a kernel tree) and "--set NAME=VALUE" pass through.

@@ -21,6 +21,9 @@
 #   --mem MB            guest memory (default 512)
 #   --append ARGS       extra kernel command line
 #   --args ARGS         appended to every CMD (e.g. --quick)
+#   --settle S          sleep S seconds after boot before the first CMD,
+#                       so that the boot's last work is done (in icount
+#                       mode a sleep costs no host time; default 0)
 #   --bindir DIR        the static programs and rcu_perf.conf (default: the
 #                       directory of this script, the installed suite)
 #   --prog-timeout S    per-program timeout inside the guest (default: the
@@ -50,7 +53,7 @@ me=guest.sh
 die() { echo "$me: $*" >&2; exit 2; }
 skip() { echo "$me: SKIP: $*" >&2; exit 4; }
 
-kernel="" outdir="" mode=wall cpus=2 mem=512 append="" args=""
+kernel="" outdir="" mode=wall cpus=2 mem=512 append="" args="" settle=0
 bindir=$(cd "$(dirname "$0")" && pwd)
 prog_timeout="" timeout="" busybox="" qemu=${QEMU:-qemu-system-x86_64}
 cmds=()
@@ -65,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--mem) need "$@"; mem=$2; shift 2 ;;
 	--append) need "$@"; append=$2; shift 2 ;;
 	--args) need "$@"; args=$2; shift 2 ;;
+	--settle) need "$@"; settle=$2; shift 2 ;;
 	--bindir) need "$@"; bindir=$2; shift 2 ;;
 	--prog-timeout) need "$@"; prog_timeout=$2; shift 2 ;;
 	--timeout) need "$@"; timeout=$2; shift 2 ;;
@@ -84,6 +88,7 @@ isnum() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 case $mode in wall|icount) ;; *) die "--mode '$mode': wall or icount" ;; esac
 isnum "$cpus" || die "--cpus '$cpus': not a positive number"
 isnum "$mem" || die "--mem '$mem': not a positive number (MB)"
+[[ $settle =~ ^[0-9]+$ ]] || die "--settle '$settle': not a whole number of seconds"
 [[ $append$args != *[$'\n\'"']* ]] ||
 	die "--append/--args: no newlines or quotes, please"
 [ ${#cmds[@]} -gt 0 ] ||
@@ -174,6 +179,7 @@ for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
 	}
 	cd /rcu_perf
 	EOF
+	[ "$settle" = 0 ] || echo "sleep $settle"
 	for c in "${cmds[@]}"; do
 		echo "run ${c%% *} $prog_timeout ./$c $args"
 	done

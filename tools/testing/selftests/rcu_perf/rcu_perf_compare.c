@@ -107,6 +107,8 @@ static struct {
 	struct allow allows[MAX_ARGS];
 	int nr_allows;
 	bool ktap;
+	bool table;
+	const char *labels[NR_SIDES];
 	bool help, list;
 	const char *kcidb;
 	const char *origin;
@@ -115,7 +117,7 @@ static struct {
 	const char *svg_dir;
 	const char *repeat_dir;
 	const char *cmd[NR_SIDES];
-} o = { .origin = "rcu_perf" };
+} o = { .origin = "rcu_perf", .labels = { "baseline", "candidate" } };
 
 static struct metric *metrics;
 static size_t nr_metrics, cap_metrics;
@@ -173,6 +175,9 @@ static const char usage_text[] =
 	"                         allowed_change; repeatable, the last match wins)\n"
 	"Output:\n"
 	"  --ktap                 KTAP: one result per metric (inconclusive: SKIP)\n"
+	"  --table                one row per metric: medians, change, verdict\n"
+	"  --labels BASE,CAND     the sides' names in the table (default\n"
+	"                         baseline,candidate)\n"
 	"  --kcidb FILE           KCIDB v4 I/O JSON test objects to FILE ('-': stdout)\n"
 	"  --origin NAME          KCIDB origin (default rcu_perf)\n"
 	"  --build-id ID          KCIDB build_id (default <origin>:<kernel release>)\n"
@@ -232,17 +237,32 @@ static void add_allow(const char *v)
 	o.nr_allows++;
 }
 
+/* --labels BASE,CAND: short names without blanks, for the table's header */
+static void set_labels(const char *v)
+{
+	const char *comma = strchr(v, ',');
+	char *b;
+
+	if (!comma || comma == v || !comma[1] || strchr(comma + 1, ',') ||
+	    strpbrk(v, " \t\n") || strlen(v) > 40)
+		die("--labels %s: expected BASE,CAND (two short names)", v);
+	b = xstrdup(v);
+	b[comma - v] = '\0';
+	o.labels[BASE] = b;
+	o.labels[CAND] = b + (comma - v) + 1;
+}
+
 /* Options with a value, in the order of vopt_name[]. */
 enum {
 	VO_BASE, VO_CAND, VO_METRIC, VO_ALLOW, VO_KCIDB, VO_ORIGIN,
 	VO_BUILD_ID, VO_RUN_ID, VO_SVG, VO_REPEAT, VO_BASE_CMD, VO_CAND_CMD,
-	NR_VOPTS,
+	VO_LABELS, NR_VOPTS,
 };
 
 static const char * const vopt_name[NR_VOPTS] = {
 	"--base", "--cand", "--metric", "--allow", "--kcidb", "--origin",
 	"--build-id", "--run-id", "--svg", "--repeat", "--base-cmd",
-	"--cand-cmd",
+	"--cand-cmd", "--labels",
 };
 
 static int extra_opt(int argc, char **argv, int i, int *used)
@@ -273,6 +293,10 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 	}
 	if (!strcmp(a, "--ktap")) {
 		o.ktap = true;
+		return 1;
+	}
+	if (!strcmp(a, "--table")) {
+		o.table = true;
 		return 1;
 	}
 	for (k = 0; k < NR_VOPTS; k++) {
@@ -318,6 +342,9 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 		break;
 	case VO_CAND_CMD:
 		o.cmd[CAND] = v;
+		break;
+	case VO_LABELS:
+		set_labels(v);
 		break;
 	default:
 		return 0;	/* a common option, or unknown */
@@ -370,6 +397,8 @@ static void parse_options(int argc, char **argv)
 		die("--origin %s: KCIDB origins are [a-z0-9_]+", o.origin);
 	if (o.build_id && !strchr(o.build_id, ':'))
 		die("--build-id %s: KCIDB ids are <origin>:<anything>", o.build_id);
+	if (o.table && o.ktap)
+		die("--table and --ktap: choose one");
 	if (o.repeat_dir && !o.cmd[BASE] && !o.cmd[CAND])
 		die("--repeat needs --base-cmd and/or --cand-cmd");
 	if (!o.repeat_dir && (o.cmd[BASE] || o.cmd[CAND]))
@@ -731,6 +760,41 @@ static void print_header(const struct metric *m)
 	       "n", "runs", "mean", "stddev", "median", "min", "max");
 }
 
+/*
+ * --table: one row per metric, the medians of both sides and the change
+ * between them, the way A/B results are quoted in a mail.
+ */
+static int key_width(void)
+{
+	int w = 6;
+	size_t i;
+
+	for (i = 0; i < nr_metrics; i++)
+		if (selected(metrics[i].key) && (int)strlen(metrics[i].key) > w)
+			w = strlen(metrics[i].key);
+	return w;
+}
+
+static void print_table_header(int w)
+{
+	printf("%-*s %-7s %11s %11s %8s %7s %5s %7s  %s\n", w, "metric", "unit",
+	       o.labels[BASE], o.labels[CAND], "change", "allowed", "n",
+	       "p", "verdict");
+}
+
+static void print_table_row(const struct metric *m, int w)
+{
+	const struct rp_cmp *c = &m->cmp;
+	char n[32];
+
+	snprintf(n, sizeof(n), "%zu/%zu", c->a.n, c->b.n);
+	printf("%-*s %-7s %11.5g %11.5g %+7.2f%% %6.4g%% %5s %7.2g  %s\n", w,
+	       m->key, *m->unit ? m->unit : "-", c->a.median, c->b.median,
+	       c->change_pct, m->allowed, n, c->p,
+	       c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct) ?
+	       "inconclusive (1 sample)" : rp_cmp_verdict_name(c->verdict));
+}
+
 static void print_compared(const struct metric *m, int *ktap_nr)
 {
 	const struct rp_cmp *c = &m->cmp;
@@ -768,7 +832,7 @@ static void print_compared(const struct metric *m, int *ktap_nr)
 static int report_compare(void)
 {
 	struct tally t;
-	int nr = 0, ktap_nr = 0;
+	int nr = 0, ktap_nr = 0, w = key_width();
 	size_t i;
 
 	compare_all(&t);
@@ -786,12 +850,16 @@ static int report_compare(void)
 	       rp_val("allowed_change"),
 	       o.nr_allows ? " (--allow: per metric below)" : "",
 	       rp_val("alpha"));
+	if (o.table)
+		print_table_header(w);
 	for (i = 0; i < nr_metrics; i++) {
 		const struct metric *m = &metrics[i];
 
 		if (!selected(m->key))
 			continue;
-		if (m->compared) {
+		if (m->compared && o.table) {
+			print_table_row(m, w);
+		} else if (m->compared) {
 			print_compared(m, &ktap_nr);
 		} else if (m->v[BASE].n) {
 			printf("%s%s: no candidate samples\n", pfx(), m->key);
