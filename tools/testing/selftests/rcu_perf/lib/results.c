@@ -1014,7 +1014,10 @@ static int write_results_file(const char *path)
 		tmp = NULL;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A new file of ours: never through a symlink planted there. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0)
 		goto out;
 	f = fdopen(fd, "w");
