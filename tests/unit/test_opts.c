@@ -501,8 +501,7 @@ static void test_parse_double(void)
 /* As root, parameters come only from files no one else can change. */
 static void test_untrusted_config(void)
 {
-	char cmd[600], d[400];
-	const char *c;
+	char cmd[600], d[400], c[400];
 	bool ok;
 	int rc;
 
@@ -510,7 +509,7 @@ static void test_untrusted_config(void)
 		ksft_test_result_skip("config writable by others (not root)\n");
 		return;
 	}
-	c = conf("shared.conf", "samples = 3\n");
+	snprintf(c, sizeof(c), "%s", conf("shared.conf", "samples = 3\n"));
 	chmod(c, 0666);
 	snprintf(cmd, sizeof(cmd), "--config %s", c);
 	rc = run(do_parse, cmd);

@@ -1146,6 +1146,7 @@ void rp_fatal(const char *fmt, ...)
 	if (in_fatal || !begun || finished) {
 		/* Before the plan (or recursively): no KTAP to complete. */
 		fprintf(stderr, "%s: %s\n", test_name(), r);
+		free(r);
 		rp_guard_restore();
 		exit(KSFT_FAIL);
 	}
