@@ -7,6 +7,7 @@
 #   make check          every test of this project (unit, integration, live)
 #   make asan           the library, unit tests and programs under ASan+UBSan
 #   make fuzz           every input parser under libFuzzer, FUZZ_TIME=60 s each
+#   make soak           the suite N=20 times: plain, with a CPU hog, as nobody
 #   make kernbench      the kernbench-style build timing (long)
 #   make report         SVG plots next to the newest JSON results
 #   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
@@ -46,7 +47,7 @@ PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run check kernbench report clean distclean \
-	cloud-kernel static matrix kernels asan fuzz fuzz-build
+	cloud-kernel static matrix kernels asan fuzz fuzz-build soak
 
 all: build
 
@@ -128,6 +129,15 @@ fuzz-build: build
 
 fuzz: fuzz-build
 	@nice -n 10 tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_TIME)
+
+# The default suite N times back to back, beside one CPU hog, and as an
+# unprivileged user: counts per check, spread per measurement, kernel
+# state before and after (tests/soak.sh). For a quiet machine.
+N ?= 20
+
+soak: build
+	@$(APT_INSTALL) $(PKGS_RUN)
+	@tests/soak.sh $(BIN) $(N)
 
 check: build static asan fuzz-build
 	@$(APT_INSTALL) $(PKGS_CHECK)

@@ -457,7 +457,7 @@ static const char * const tracefs_files[] = {
 
 #define CPU_DIR		"/sys/devices/system/cpu/cpu"
 
-enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TEST };
+enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TRACEFS_ROOT, KNOB_TEST };
 
 static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
 
@@ -493,8 +493,12 @@ static bool cpu_online_file(const char *path)
 	return !strcmp(p + digits, "/online");
 }
 
-/* Which kind of allowed file path names (by its spelling), or 0. */
-static int knob_kind(const char *path)
+/*
+ * Which kind of allowed file path names (by its spelling), or 0. With
+ * any_tracefs, a tracer file in any directory is KNOB_TRACEFS_ROOT: the
+ * top of a tracefs mounted elsewhere, checked on the filesystem.
+ */
+static int knob_kind(const char *path, bool any_tracefs)
 {
 	const char *name;
 	size_t i, j;
@@ -519,12 +523,34 @@ static int knob_kind(const char *path)
 	}
 	if (in_dir(path, test_dir))
 		return KNOB_TEST;
+	name = strrchr(path, '/');
+	for (j = 0; any_tracefs && j < ARRAY_SIZE(tracefs_files); j++)
+		if (name > path && !strcmp(name + 1, tracefs_files[j]) &&
+		    plain_name(name + 1) && !strstr(path, "/./") &&
+		    !strstr(path, "/../") && !strstr(path, "//"))
+			return KNOB_TRACEFS_ROOT;
 	return 0;
 }
 
 int rp_knob_allowed(const char *path)
 {
-	return knob_kind(path) ? 0 : -EPERM;
+	return knob_kind(path, false) ? 0 : -EPERM;
+}
+
+/* Is the directory of path the root of a tracefs mount? */
+static bool tracefs_root(const char *path)
+{
+	char dir[RP_PATH_LEN + 4];
+	struct stat st, up;
+	struct statfs sfs;
+
+	snprintf(dir, sizeof(dir), "%.*s/..", (int)(strrchr(path, '/') - path),
+		 path);
+	if (stat(dir, &up))
+		return false;
+	dir[strlen(dir) - 3] = '\0';
+	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC &&
+	       !stat(dir, &st) && st.st_dev != up.st_dev;
 }
 
 void rp_knob_allow_dir(const char *dir)
@@ -543,7 +569,7 @@ void rp_knob_allow_dir(const char *dir)
  */
 static int knob_check(const char *path)
 {
-	int kind = knob_kind(path);
+	int kind = knob_kind(path, true);
 	char real[PATH_MAX];
 	struct statfs sfs;
 
@@ -555,6 +581,9 @@ static int knob_check(const char *path)
 		return -ELOOP;
 	if (kind == KNOB_TEST)
 		return 0;
+	/* Where a program or a killed run found tracefs mounted. */
+	if (kind == KNOB_TRACEFS_ROOT)
+		return tracefs_root(path) ? 0 : -EPERM;
 	if (statfs(path, &sfs))
 		return -errno;
 	if (sfs.f_type != (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC))
