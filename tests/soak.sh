@@ -84,14 +84,16 @@ for ph in default hog unprivileged; do
 	END {
 		printf "%-34s %5s %5s %5s\n", "check", "ok", "FAIL", "SKIP"
 		for (k in c)
-			printf "%-34s %5d %5d %5d\n", k, ok[k], f[k], s[k]
+			printf "%-34s %5d %5d %5d\n", k, ok[k], f[k], s[k] | "sort"
+		close("sort")
 		printf "%-34s %5s %12s %8s\n", "measured", "n", "mean", "CV"
 		for (k in nm) {
 			mean = sum[k] / nm[k]
 			var = nm[k] > 1 ? (sq[k] - nm[k] * mean * mean) / (nm[k] - 1) : 0
 			cv = mean != 0 && var > 0 ? sqrt(var) / (mean < 0 ? -mean : mean) : 0
-			printf "%-34s %5d %12.4g %7.1f%%\n", k, nm[k], mean, 100 * cv
+			printf "%-34s %5d %12.4g %7.1f%%\n", k, nm[k], mean, 100 * cv | "sort"
 		}
+		close("sort")
 	}'
 done
 echo "== kernel state before: ${before//$'\n'/ }"

@@ -189,7 +189,8 @@ for r in $(seq "$rounds"); do
 				"$RP_BIN/boot_marker" --quick >"$log.repair" 2>&1
 				repaired=" (repaired: $(grep -c '^# repaired' "$log.repair") lines)"
 			fi
-			left=$(ls -A "$tmp/t" "$RCU_PERF_STATE_DIR" | grep -cE '\.[A-Za-z0-9]{6}$|^state\.')
+			left=$({ compgen -G "$tmp/t/*"
+				 compgen -G "$RCU_PERF_STATE_DIR/state.*"; } | wc -l)
 			if unchanged && [ "$left" = 0 ]; then
 				t_ok "sweep $r: $p SIG$sig after $delay s (exit $rc): all as found$repaired"
 			else
