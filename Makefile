@@ -5,6 +5,9 @@
 #
 #   make run            the suite on the running kernel (KTAP + JSON results)
 #   make check          every test of this project (unit, integration, live)
+#   make asan           the library, unit tests and programs under ASan+UBSan
+#   make fuzz           every input parser under libFuzzer, FUZZ_TIME=60 s each
+#   make soak           the suite N=20 times: plain, with a CPU hog, as nobody
 #   make kernbench      the kernbench-style build timing (long)
 #   make report         SVG plots next to the newest JSON results
 #   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
@@ -47,7 +50,7 @@ PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run check kernbench report clean distclean \
-	cloud-kernel static matrix kernels ab
+	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak
 
 all: build
 
@@ -103,7 +106,43 @@ kernels: deps $(TREE_DEP)
 	@tests/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
 		$(KERNEL_CONFIG)/patches
 
-check: build static
+# The programs, libperf and the unit tests built with gcc's address and
+# undefined-behaviour sanitizers into $(ASAN_O), for t05_sanitizers.sh.
+ASAN_O := $(BUILD)/asan
+ASAN_BIN := $(ASAN_O)/kselftest/rcu_perf
+ASAN_CC := gcc -fsanitize=address,undefined -fno-omit-frame-pointer
+
+asan: stage
+	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+		TARGETS=rcu_perf O=$(ASAN_O) CC="$(ASAN_CC)" all >/dev/null
+	@$(MAKE) --no-print-directory -s -C tests TREE=$(TREE) \
+		BIN=$(ASAN_BIN) OUT=$(ASAN_O)/tests CC="$(ASAN_CC)" \
+		SUITE_DIR=$(TREE)/$(SUITE) all
+
+# libFuzzer harnesses of the parsers of outside input (tests/fuzz/), built
+# with clang; "make fuzz" runs each FUZZ_TIME seconds from the seed corpus
+# in tests/fuzz/corpus/ and reports executions, coverage and crashes.
+FUZZ_O := $(BUILD)/fuzz
+FUZZ_TIME ?= 60
+
+fuzz-build: build
+	@$(APT_INSTALL) clang
+	@$(MAKE) --no-print-directory -s -C tests/fuzz TREE=$(TREE) BIN=$(BIN) \
+		OUT=$(FUZZ_O) SUITE_DIR=$(TREE)/$(SUITE) all
+
+fuzz: fuzz-build
+	@nice -n 10 tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_TIME)
+
+# The default suite N times back to back, beside one CPU hog, and as an
+# unprivileged user: counts per check, spread per measurement, kernel
+# state before and after (tests/soak.sh). For a quiet machine.
+N ?= 20
+
+soak: build
+	@$(APT_INSTALL) $(PKGS_RUN)
+	@tests/soak.sh $(BIN) $(N)
+
+check: build static asan fuzz-build
 	@$(APT_INSTALL) $(PKGS_CHECK)
 	@$(MAKE) --no-print-directory cloud-kernel || \
 		echo "  (no cloud kernel: the QEMU boot tests will skip)" >&2
@@ -112,6 +151,8 @@ check: build static
 	@RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
 		RP_SUITE=$(TOP)/$(SUITE) RP_CLOUD_KERNEL=$(CLOUD_KERNEL) \
 		RP_STATIC=$(STATIC_BIN) RP_TOP_CONFIG=$(TOP)/config \
+		RP_ASAN_BIN=$(ASAN_BIN) RP_ASAN_TESTS=$(ASAN_O)/tests \
+		RP_FUZZ=$(FUZZ_O) \
 		tests/run.sh $(T)
 
 # The programs linked statically (libperf is static already) and installed
@@ -194,7 +235,7 @@ report: build
 
 clean:
 	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests $(STATIC_O) \
-		$(dir $(STATIC_BIN))
+		$(dir $(STATIC_BIN)) $(ASAN_O) $(FUZZ_O)
 
 distclean:
 	rm -rf $(BUILD)

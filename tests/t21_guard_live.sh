@@ -13,6 +13,13 @@
 # state dir (and lock): no other suite program runs meanwhile, none repairs
 # the SIGKILLed run before ours does. The EXIT trap puts everything back by
 # hand in case the guard did not.
+#
+# Then the kill sweep: gp_throttle, gp_expedited and dcache_scaling each
+# get SIGINT, SIGTERM and SIGKILL at a random point of their run
+# (KILL_SWEEP=N rounds, default 1); afterwards (after a SIGKILL: after the
+# next run's repair) knobs, tracer, tracing_on, online CPUs and temporary
+# trees are as found. Last, a second program started while the lock is
+# held waits at most RCU_PERF_LOCK_TIMEOUT and SKIPs with the reason.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -25,11 +32,14 @@ fast=(--set samples=10 --set min_samples=5 --set time_budget=30
       --set idle_busy_max=100)
 lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
 export RCU_PERF_STATE_DIR=$tmp/state
+sweep_progs=(gp_throttle gp_expedited dcache_scaling)
+rounds=${KILL_SWEEP:-1}
+nr=$((8 + rounds * ${#sweep_progs[@]} * 3 + 2))
 echo "TAP version 13"
-echo "1..8"
+echo "1..$nr"
 
 if [ "$(id -u)" != 0 ]; then
-	for i in $(seq 8); do t_skip "guard live $i" "needs root"; done
+	for i in $(seq $nr); do t_skip "guard live $i" "needs root"; done
 	rmdir "$tfs"
 	exit 0
 fi
@@ -152,3 +162,62 @@ t_check "next run says what it repaired in '# repaired' lines" eval \
 t_check "after the repairing run: fqs, current_tracer, tracing_on as found" unchanged
 t_check "the repairing run removed the dead run's state file" \
 	test ! -e "$RCU_PERF_STATE_DIR/state.$killed"
+
+# 9-. The kill sweep, with the injected knobs off (the programs' own
+# changes are what must come back). The temporary trees go to $tmp/t.
+mkdir -p "$tmp/t"
+leaks=0
+declare -A span=([gp_throttle]=6 [gp_expedited]=0.8 [dcache_scaling]=4)
+for r in $(seq "$rounds"); do
+	for p in "${sweep_progs[@]}"; do
+		for sig in INT TERM KILL; do
+			# A random point of the run (the lock is ours: no
+			# waiting first); a --quick gp_expedited is short.
+			delay=$(awk -v r=$RANDOM -v m="${span[$p]}" \
+				'BEGIN { printf "%.1f", 0.1 + m * r / 32768 }')
+			log=$tmp/sweep-$p-$sig-$r.log
+			TMPDIR=$tmp/t env --default-signal=INT "$RP_BIN/$p" --quick \
+				>"$log" 2>&1 &
+			pid=$!
+			sleep "$delay"
+			kill -"$sig" $pid 2>/dev/null
+			wait $pid 2>/dev/null
+			rc=$?
+			repaired=
+			if [ "$sig" = KILL ]; then
+				# The next suite program repairs what it left.
+				"$RP_BIN/boot_marker" --quick >"$log.repair" 2>&1
+				repaired=" (repaired: $(grep -c '^# repaired' "$log.repair") lines)"
+			fi
+			left=$({ compgen -G "$tmp/t/*"
+				 compgen -G "$RCU_PERF_STATE_DIR/state.*"; } | wc -l)
+			if unchanged && [ "$left" = 0 ]; then
+				t_ok "sweep $r: $p SIG$sig after $delay s (exit $rc): all as found$repaired"
+			else
+				leaks=$((leaks + 1))
+				t_show "$log"
+				ls -A "$tmp/t" "$RCU_PERF_STATE_DIR" | sed 's/^/# left: /'
+				t_fail "sweep $r: $p SIG$sig after $delay s (exit $rc): all as found$repaired"
+				cleanup_sweep=1
+			fi
+			[ -n "$cleanup_sweep" ] && rm -rf "${tmp:?}"/t/* && cleanup_sweep=
+		done
+	done
+done
+t_note "kill sweep leaks: $leaks"
+
+# Two programs at once: ours holds the (private) lock; the second waits
+# at most RCU_PERF_LOCK_TIMEOUT and SKIPs, changing nothing.
+exec {plock}>>"$RCU_PERF_STATE_DIR/lock"
+flock $plock
+start_s=$(date +%s.%N)
+RCU_PERF_LOCK_TIMEOUT=3 t_run "$tmp/locked.log" "$RP_BIN/gp_expedited" --quick
+waited=$(awk -v a="$start_s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+exec {plock}>&-
+t_check "second program: waits $waited s (timeout 3 s), then '1..0 # SKIP cannot take the rcu_perf lock', exit 4" \
+	eval 'test "$T_RC" = 4 && grep -q "^1\.\.0 # SKIP cannot take the rcu_perf lock" "$tmp/locked.log" &&
+	      awk -v w="$waited" "BEGIN { exit !(w >= 3 && w < 30) }"'
+# The default wait must end well within kselftest's timeout (settings).
+t_check "the default lock timeout (40 s) is below kselftest's timeout" \
+	eval 'grep -q "RP_LOCK_TIMEOUT_DEFAULT[[:space:]]*40" "$RP_SUITE/lib/knob.c" &&
+	      test "$(sed -n "s/^timeout=//p" "$RP_SUITE/settings")" -gt 40 && unchanged'

@@ -138,6 +138,23 @@ static void make_tmp_tree(void)
 
 static int child(const char *mode)
 {
+	if (!strcmp(mode, "symlink_state")) {	/* RP_T_ARG: the target */
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s/state.%d", statedir,
+			 (int)getpid());
+		if (rp_guard_init() || symlink(getenv("RP_T_ARG"), path))
+			exit(60);
+		if (rp_knob_write(k1, "x") >= 0 || !file_is(k1, "orig1"))
+			exit(61);
+		unlink(path);
+		return 0;
+	}
+	if (!strcmp(mode, "refused")) {	/* the guard refuses every change */
+		if (rp_knob_write(k1, "x") >= 0 || !file_is(k1, "orig1"))
+			exit(62);
+		return 0;
+	}
 	if (!strcmp(mode, "return")) {
 		change_all();
 		return 0;
@@ -186,8 +203,24 @@ static int child(const char *mode)
 	if (!strcmp(mode, "bad")) {
 		char sub[400];
 
-		if (rp_knob_write("/nonexistent/rcu_perf/knob", "1") != -ENOENT)
+		char link[400];
+
+		/* Not on the list, or not there: refused before any change. */
+		if (rp_knob_write("/nonexistent/rcu_perf/knob", "1") != -EPERM ||
+		    rp_knob_write("/etc/passwd", "x") != -EPERM)
 			exit(30);
+		snprintf(sub, sizeof(sub), "%s/absent", dir);
+		if (rp_knob_write(sub, "1") != -ENOENT)
+			exit(37);
+		/* Allowed names reached through a symlink are refused. */
+		snprintf(link, sizeof(link), "%s/link", dir);
+		if (symlink(k1, link) || rp_knob_write(link, "x") != -ELOOP ||
+		    !file_is(k1, "orig1"))
+			exit(38);
+		snprintf(link, sizeof(link), "%s/dirlink", dir);
+		snprintf(sub, sizeof(sub), "%s/dirlink/k1", dir);
+		if (symlink(dir, link) || rp_knob_write(sub, "x") != -EPERM)
+			exit(39);
 		if (rp_knob_write("relative/path", "1") != -EINVAL)
 			exit(31);
 		if (rp_knob_write(NULL, "1") != -EINVAL ||
@@ -584,6 +617,90 @@ static void test_crafted_states(void)
 	rmdir(mnt);
 }
 
+/* The files the suite may change, by their spelling. */
+static void test_allowlist(void)
+{
+	static const char * const yes[] = {
+		"/sys/kernel/rcu_expedited",
+		"/sys/kernel/rcu_normal",
+		"/sys/module/rcutree/parameters/jiffies_till_first_fqs",
+		"/sys/module/rcupdate/parameters/rcu_expedited",
+		"/sys/kernel/tracing/current_tracer",
+		"/sys/kernel/debug/tracing/tracing_on",
+		"/sys/devices/system/cpu/cpu0/online",
+		"/sys/devices/system/cpu/cpu127/online",
+	};
+	static const char * const no[] = {
+		"", "/", "/etc/passwd", "sys/kernel/rcu_normal",
+		"/sys/kernel/rcu_normal/", "/sys/kernel//rcu_normal",
+		"/sys/kernel/rcu_expedited2", "/sys/kernel/./rcu_normal",
+		"/sys/module/rcutree/parameters/",
+		"/sys/module/rcutree/parameters/..",
+		"/sys/module/rcutree/parameters/../../../etc/passwd",
+		"/sys/module/rcutree/parameters/x/y",
+		"/sys/module/rcutorture/parameters/torture_type",
+		"/sys/kernel/tracing/trace", "/sys/kernel/tracing/set_event",
+		"/sys/kernel/tracing/instances/x/current_tracer",
+		"/sys/devices/system/cpu/cpu/online",
+		"/sys/devices/system/cpu/cpu01/online",
+		"/sys/devices/system/cpu/cpu1/online/x",
+		"/sys/devices/system/cpu/cpu1/../cpu2/online",
+		"/sys/devices/system/cpu/cpu-1/online",
+		"/proc/sys/kernel/core_pattern",
+	};
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (rp_knob_allowed(yes[i])) {
+			ksft_print_msg("refused: %s\n", yes[i]);
+			ok = false;
+		}
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (rp_knob_allowed(no[i]) != -EPERM) {
+			ksft_print_msg("allowed: '%s'\n", no[i]);
+			ok = false;
+		}
+	ksft_test_result(ok && rp_knob_allowed(NULL) == -EPERM,
+			 "only the RCU, tracing and hotplug files are allowed\n");
+}
+
+/* State files: private, never through a symlink; a shared dir refused. */
+static void test_private_state(void)
+{
+	char path[400], target[400], env[420];
+	struct stat st;
+	bool ok;
+	pid_t pid;
+
+	reset_files();
+	pid = spawn("wait", NULL, NULL, true);
+	snprintf(path, sizeof(path), "%s/state.%d", statedir, (int)pid);
+	ok = !stat(path, &st) && (st.st_mode & 0777) == 0600;
+	kill(pid, SIGKILL);
+	reap(pid);
+	rp_guard_repair();
+	ksft_test_result(ok && originals(), "state files are private (0600)\n");
+
+	snprintf(target, sizeof(target), "%s/target", dir);
+	set_file(target, "untouched\n");
+	snprintf(env, sizeof(env), "RP_T_ARG=%s", target);
+	ok = exited(reap(spawn("symlink_state", env, NULL, false)), 0);
+	ksft_test_result(ok && file_is(target, "untouched") && originals(),
+			 "a symlink at the state file is not followed\n");
+	unlink(target);
+
+	if (geteuid()) {
+		ksft_test_result_skip("shared state dir refused (not root)\n");
+		return;
+	}
+	chmod(statedir, 0777);
+	ok = exited(reap(spawn("refused", NULL, NULL, false)), 0);
+	chmod(statedir, 0755);
+	ksft_test_result(ok && originals() && nr_state_files() == 0,
+			 "as root, a state dir writable by others is refused\n");
+}
+
 static void test_cpus(void)
 {
 	int cpus[1024], n, i;
@@ -648,11 +765,12 @@ int main(int argc, char **argv)
 		snprintf(k2, sizeof(k2), "%s/k2", dir);
 		snprintf(k3, sizeof(k3), "%s/k3", dir);
 		snprintf(statedir, sizeof(statedir), "%s/state", dir);
+		rp_knob_allow_dir(dir);
 		return child(argv[2]);
 	}
 
 	ksft_print_header();
-	ksft_set_plan(28);
+	ksft_set_plan(32);
 	if (!mkdtemp(tmpl))
 		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", tmpl);
@@ -661,6 +779,7 @@ int main(int argc, char **argv)
 	snprintf(k3, sizeof(k3), "%s/k3", dir);
 	snprintf(statedir, sizeof(statedir), "%s/state", dir);
 	setenv("RP_T_DIR", dir, 1);
+	rp_knob_allow_dir(dir);
 	setenv("RCU_PERF_STATE_DIR", statedir, 1);
 	setenv("RCU_PERF_LOCK_TIMEOUT", "10", 1);
 	mkdir(statedir, 0755);
@@ -682,6 +801,8 @@ int main(int argc, char **argv)
 	test_cpus();
 	test_fixed_first();
 	test_tmpdir();
+	test_allowlist();
+	test_private_state();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

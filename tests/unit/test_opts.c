@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -326,8 +327,14 @@ static const struct bad bad_inputs[] = {
 	  "expected /ABSOLUTE/PATH=VALUE" },
 	{ "knob without value", NULL, "--knob /sys/x", NULL,
 	  "expected /ABSOLUTE/PATH=VALUE" },
-	{ "knob with ..", NULL, "--knob /sys/../etc/x=1", NULL,
-	  "must be canonical" },
+	{ "knob with ..", NULL,
+	  "--knob /sys/module/rcutree/parameters/../../../../etc/x=1", NULL,
+	  "not a file rcu_perf may change" },
+	{ "knob outside the list", NULL, "--knob /etc/shadow=x", NULL,
+	  "--knob /etc/shadow: not a file rcu_perf may change" },
+	{ "knob of another tracefs file", NULL,
+	  "--knob /sys/kernel/tracing/set_event=x", NULL,
+	  "not a file rcu_perf may change" },
 	{ "17 knobs", NULL, "@17knobs", NULL, "at most 16 knobs" },
 	{ "missing config file", NULL, "--config /nonexistent/rp.conf", NULL,
 	  "config /nonexistent/rp.conf: No such file or directory" },
@@ -347,7 +354,7 @@ static void test_bad_inputs(void)
 		if (!strcmp(b->cmd, "@17knobs")) {
 			*cmd = '\0';
 			for (int k = 0; k < 17; k++)
-				strcat(cmd, "--knob /a=1 ");
+				strcat(cmd, "--knob /sys/kernel/rcu_normal=1 ");
 		}
 		if (b->conf)
 			snprintf(cmd, sizeof(cmd), "--config %s %s",
@@ -389,7 +396,7 @@ static void test_common_options(void)
 			 has(out, "quick=1 verbose=0 json=/env.json outdir=/env_dir"),
 			 "common options from the environment\n");
 	snprintf(cmd, sizeof(cmd), "%s %s", "-v --json=/cli.json --outdir /cli_dir",
-		 "--knob /a/b=1 --knob /c/d=x=y --pair 2 3 -q");
+		 "--knob /sys/kernel/rcu_normal=1 --knob /sys/kernel/tracing/current_tracer=x=y --pair 2 3 -q");
 	rc = run(do_parse_dump, cmd);
 	ok = rc == 0 && has(out, "quick=1 verbose=1 json=/cli.json outdir=/cli_dir knobs=2");
 	ksft_test_result(ok && has(out, "extra=5"),
@@ -491,6 +498,36 @@ static void test_parse_double(void)
 	ksft_test_result(ok, "rp_parse_double is strict\n");
 }
 
+/* As root, parameters come only from files no one else can change. */
+static void test_untrusted_config(void)
+{
+	char cmd[600], d[400], c[400];
+	bool ok;
+	int rc;
+
+	if (geteuid()) {
+		ksft_test_result_skip("config writable by others (not root)\n");
+		return;
+	}
+	snprintf(c, sizeof(c), "%s", conf("shared.conf", "samples = 3\n"));
+	chmod(c, 0666);
+	snprintf(cmd, sizeof(cmd), "--config %s", c);
+	rc = run(do_parse, cmd);
+	ok = rc == 2 && has(err, "writable by others") && lines(err) == 1;
+	chmod(c, 0644);
+	ok = ok && run(do_parse, cmd) == 0;
+	/* A file in a directory others may write (not sticky) neither. */
+	snprintf(d, sizeof(d), "%s/shared", dir);
+	mkdir(d, 0777);
+	chmod(d, 0777);
+	snprintf(cmd, sizeof(cmd), "%s/c.conf", d);
+	rename(c, cmd);
+	snprintf(cmd, sizeof(cmd), "--config %s/c.conf", d);
+	rc = run(do_parse, cmd);
+	ok = ok && rc == 2 && has(err, "its directory");
+	ksft_test_result(ok, "as root, a config writable by others is refused\n");
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/rp_test_opts.XXXXXX";
@@ -518,7 +555,7 @@ int main(void)
 	}
 
 	ksft_print_header();
-	ksft_set_plan(13 + ARRAY_SIZE(bad_inputs) + 1);
+	ksft_set_plan(14 + ARRAY_SIZE(bad_inputs) + 1);
 	test_defaults();
 	test_precedence();
 	test_sections();
@@ -528,6 +565,7 @@ int main(void)
 	test_lookup();
 	test_help_list();
 	test_parse_double();
+	test_untrusted_config();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))

@@ -761,6 +761,7 @@ int main(void)
 		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", tmpl);
 	snprintf(knob, sizeof(knob), "%s/knob", dir);
+	rp_knob_allow_dir(dir);
 	snprintf(json, sizeof(json), "%s/fatal.json", dir);
 	setenv("RCU_PERF_CONFIG", "", 1);
 	setenv("RCU_PERF_STATE_DIR", dir, 1);

@@ -216,6 +216,16 @@ static void test_parse(void)
 			 rejects("1.0user 1.0system 0:01.00elapsed 9Q%CPU\n",
 				 "malformed"),
 			 "time_parse_rejects_malformed\n");
+	/* Found by fuzz_time: statuses past int were converted (UB). */
+	ksft_test_result(rejects("Command exited with non-zero status 1e300\n",
+				 "line 1") &&
+			 rejects("Command terminated by signal 99999999999\n",
+				 "line 1") &&
+			 rejects("real 1\nuser 1\nsys 1\nExit status: 2.5\n",
+				 "line 4") &&
+			 rejects("real 1\nuser 1\nsys 1\nExit status: -1\n",
+				 "line 4"),
+			 "time_parse_rejects_bad_status\n");
 }
 
 /*
@@ -276,7 +286,7 @@ static void test_report(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(20);
+	ksft_set_plan(21);
 	test_sweep();
 	test_efficiency();
 	test_serial_fraction();

@@ -656,9 +656,9 @@ static int list_dir(const char *dir, const char *prefix, char ***out)
 
 static void load_path(const char *path, int side)
 {
-	struct stat st;
-	char **files;
+	char **files, why[PATH_MAX + 128];
 	int n, i, before = nr_files[side];
+	struct stat st;
 
 	if (stat(path, &st))
 		die("%s: %s", path, strerror(errno));
@@ -666,6 +666,9 @@ static void load_path(const char *path, int side)
 		load_file(path, side, false);
 		return;
 	}
+	/* Root judges kernels by these files: no one else may plant them. */
+	if (rp_check_trusted(path, -1, why, sizeof(why)))
+		die("%s: %s", path, why);
 	n = list_dir(path, NULL, &files);
 	for (i = 0; i < n; i++) {
 		load_file(files[i], side, true);

@@ -145,29 +145,40 @@ static bool user_ok(int i)
 
 static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = ctr_def[i].type,
-		.config = ctr_def[i].config,
-		.disabled = 1,
+	/*
+	 * libperf copies its own sizeof(struct perf_event_attr), from the
+	 * tree's newer uapi header than the libc's <linux/perf_event.h> that
+	 * this file may see: room for that, zeroed; .size says ours.
+	 */
+	union {
+		struct perf_event_attr attr;
+		char room[512];
+	} u = {
+		.attr = {
+			.size = sizeof(struct perf_event_attr),
+			.type = ctr_def[i].type,
+			.config = ctr_def[i].config,
+			.disabled = 1,
+		},
 	};
+	struct perf_event_attr *attr = &u.attr;
 	bool tp = ctr_def[i].type == PERF_TYPE_TRACEPOINT;
 	struct perf_evsel *ev;
 	int err;
 
 	c->supported[i] = false;
 	if (tp) {
-		attr.config = tp_id(ctr_def[i].tp, &c->why[i]);
-		if (!attr.config)
+		attr->config = tp_id(ctr_def[i].tp, &c->why[i]);
+		if (!attr->config)
 			return;
 		/* counting only: the period never triggers a sample */
-		attr.sample_period = 1;
+		attr->sample_period = 1;
 	}
 	if (tp && !p->all_cpus) {
 		c->why[i] = "cannot read the online CPUs";
 		return;
 	}
-	ev = perf_evsel__new(&attr);
+	ev = perf_evsel__new(attr);
 	if (!ev) {
 		c->why[i] = "out of memory";
 		return;
@@ -184,9 +195,9 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		 * kernel and would read 0, so they stay unsupported.
 		 */
 		perf_evsel__delete(ev);
-		attr.exclude_kernel = 1;
-		attr.exclude_hv = 1;
-		ev = perf_evsel__new(&attr);
+		attr->exclude_kernel = 1;
+		attr->exclude_hv = 1;
+		ev = perf_evsel__new(attr);
 		if (!ev) {
 			c->why[i] = "out of memory";
 			return;

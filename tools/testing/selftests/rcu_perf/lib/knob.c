@@ -22,6 +22,11 @@
  * The signal path only uses buffers built before the change (open, write,
  * close, umount2, unlink, getdents64): no malloc and no stdio.
  *
+ * Only the files of rp_knob_allowed() can be changed, whoever asks (--knob,
+ * the programs, a state file left in the state dir), and never through a
+ * symlink: the suite runs as root and must not become a way to write
+ * arbitrary files.
+ *
  * Values are written like "echo VALUE > PATH" (O_TRUNC, trailing newline).
  * Files that read back a choice list such as "a [b] c" are restored with the
  * selected word. Multi-line files cannot be guarded (-EINVAL).
@@ -30,12 +35,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,13 +134,33 @@ static void say(const char *msg)
 	(void)r;
 }
 
+/*
+ * Open for writing without following a symlink anywhere in the path
+ * (openat2() RESOLVE_NO_SYMLINKS; before Linux 5.6 only the last component
+ * is checked, the rest by rp_knob_allowed()'s realpath()).
+ */
+static int open_nofollow(const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = flags | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	/* ELOOP: a symlink; any other error may be a kernel without it. */
+	if (fd < 0 && errno != ELOOP)
+		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
+	return fd;
+}
+
 /* "echo VALUE > PATH": 0 or -errno. */
 static int write_value(const char *path, const char *val, size_t len)
 {
 	int fd, err = 0;
 	ssize_t r;
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open_nofollow(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;
 	r = write(fd, val, len);
@@ -398,6 +426,184 @@ static int restore_value(const char *read, char *out, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
+/* The files rcu_perf may change                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Everything the programs change, and all that --knob may name: RCU's
+ * sysfs switches and module parameters, the tracer, CPU hotplug (the list
+ * is in Documentation/dev-tools/rcu_perf.rst, "Files the suite changes").
+ */
+static const char * const allowed_files[] = {
+	"/sys/kernel/rcu_expedited",
+	"/sys/kernel/rcu_normal",
+};
+
+/* Any file directly in these directories. */
+static const char * const allowed_dirs[] = {
+	"/sys/module/rcutree/parameters",
+	"/sys/module/rcupdate/parameters",
+};
+
+/* The top of tracefs, also where debugfs auto-mounts it on old kernels. */
+static const char * const tracefs_dirs[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+static const char * const tracefs_files[] = {
+	"current_tracer", "tracing_on",
+};
+
+#define CPU_DIR		"/sys/devices/system/cpu/cpu"
+
+enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TRACEFS_ROOT, KNOB_TEST };
+
+static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
+
+/* One path component: not empty, not "." or "..", no '/'. */
+static bool plain_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..");
+}
+
+/* The name of path's file if path is "dir/name", else NULL. */
+static const char *in_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!n || strncmp(path, dir, n) || path[n] != '/' ||
+	    !plain_name(path + n + 1))
+		return NULL;
+	return path + n + 1;
+}
+
+/* /sys/devices/system/cpu/cpuN/online, N in decimal without leading 0. */
+static bool cpu_online_file(const char *path)
+{
+	const char *p = path + strlen(CPU_DIR);
+	size_t digits;
+
+	if (strncmp(path, CPU_DIR, strlen(CPU_DIR)))
+		return false;
+	digits = strspn(p, "0123456789");
+	if (!digits || digits > 6 || (p[0] == '0' && digits > 1))
+		return false;
+	return !strcmp(p + digits, "/online");
+}
+
+/*
+ * Which kind of allowed file path names (by its spelling), or 0. With
+ * any_tracefs, a tracer file in any directory is KNOB_TRACEFS_ROOT: the
+ * top of a tracefs mounted elsewhere, checked on the filesystem.
+ */
+static int knob_kind(const char *path, bool any_tracefs)
+{
+	const char *name;
+	size_t i, j;
+
+	if (!path || path[0] != '/' || strlen(path) >= RP_PATH_LEN)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(allowed_files); i++)
+		if (!strcmp(path, allowed_files[i]))
+			return KNOB_SYSFS;
+	for (i = 0; i < ARRAY_SIZE(allowed_dirs); i++)
+		if (in_dir(path, allowed_dirs[i]))
+			return KNOB_SYSFS;
+	if (cpu_online_file(path))
+		return KNOB_SYSFS;
+	for (i = 0; i <= ARRAY_SIZE(tracefs_dirs); i++) {
+		/* The last one: where rp_tracefs() found tracefs. */
+		name = in_dir(path, i < ARRAY_SIZE(tracefs_dirs) ?
+			      tracefs_dirs[i] : tracefs_dir);
+		for (j = 0; name && j < ARRAY_SIZE(tracefs_files); j++)
+			if (!strcmp(name, tracefs_files[j]))
+				return KNOB_TRACEFS;
+	}
+	if (in_dir(path, test_dir))
+		return KNOB_TEST;
+	name = strrchr(path, '/');
+	for (j = 0; any_tracefs && j < ARRAY_SIZE(tracefs_files); j++)
+		if (name > path && !strcmp(name + 1, tracefs_files[j]) &&
+		    plain_name(name + 1) && !strstr(path, "/./") &&
+		    !strstr(path, "/../") && !strstr(path, "//"))
+			return KNOB_TRACEFS_ROOT;
+	return 0;
+}
+
+int rp_knob_allowed(const char *path)
+{
+	return knob_kind(path, false) ? 0 : -EPERM;
+}
+
+/* Is the directory of path the root of a tracefs mount? */
+static bool tracefs_root(const char *path)
+{
+	char dir[RP_PATH_LEN + 4];
+	struct stat st, up;
+	struct statfs sfs;
+
+	snprintf(dir, sizeof(dir), "%.*s/..", (int)(strrchr(path, '/') - path),
+		 path);
+	if (stat(dir, &up))
+		return false;
+	dir[strlen(dir) - 3] = '\0';
+	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC &&
+	       !stat(dir, &st) && st.st_dev != up.st_dev;
+}
+
+void rp_knob_allow_dir(const char *dir)
+{
+	char real[PATH_MAX];
+
+	if (dir && realpath(dir, real) && strlen(real) < sizeof(test_dir))
+		memcpy(test_dir, real, strlen(real) + 1);
+	else
+		test_dir[0] = '\0';
+}
+
+/*
+ * Before the first change of a file: it is on the list as it is, not
+ * through a symlink or "..", and on the filesystem its name says.
+ */
+static int knob_check(const char *path)
+{
+	int kind = knob_kind(path, true);
+	char real[PATH_MAX];
+	struct statfs sfs;
+
+	if (!kind)
+		return -EPERM;
+	if (!realpath(path, real))
+		return -errno;
+	if (strcmp(real, path))
+		return -ELOOP;
+	if (kind == KNOB_TEST)
+		return 0;
+	/* Where a program or a killed run found tracefs mounted. */
+	if (kind == KNOB_TRACEFS_ROOT)
+		return tracefs_root(path) ? 0 : -EPERM;
+	if (statfs(path, &sfs))
+		return -errno;
+	if (sfs.f_type != (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC))
+		return -EPERM;
+	return 0;
+}
+
+const char *rp_knob_refusal(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return "not a file rcu_perf may change (see --help)";
+	case -ELOOP:
+		return "the path goes through a symlink or '..'";
+	default:
+		return strerror(-err);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* The lock and the state files                                        */
 /* ------------------------------------------------------------------ */
 
@@ -441,10 +647,10 @@ static int take_lock(bool *read_only)
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/lock", state_dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	/* Not root: still wait for the others, but change nothing. */
 	if (fd < 0 && errno == EACCES) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		*read_only = fd >= 0;
 	}
 	if (fd < 0)
@@ -539,11 +745,18 @@ static int replay(const char *path, pid_t pid)
 	struct rp_entry *list = NULL, *e;
 	int n = 0, cap = 0, restored = 0, i;
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
-	FILE *f;
+	FILE *f = NULL;
+	int fd;
 
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		f = fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		unlink(path);	/* a symlink: not ours */
 		return 0;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *tab, *nl = strchr(line, '\n');
 
@@ -567,13 +780,15 @@ static int replay(const char *path, pid_t pid)
 		}
 		e = &list[n];
 		memset(e, 0, sizeof(*e));
-		if (!strcmp(line, RP_UMOUNT_TAG)) {
+		if (!strcmp(line, RP_UMOUNT_TAG) &&
+		    (!strcmp(tab + 1, tracefs_dirs[0]) ||
+		     in_dir(tab + 1, test_dir))) {
 			e->kind = RP_ENT_MOUNT;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
 		} else if (!strcmp(line, RP_RMTREE_TAG) && tab[1] == '/') {
 			e->kind = RP_ENT_TMPDIR;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
-		} else if (line[0] == '/' && strlen(line) < sizeof(e->path)) {
+		} else if (line[0] == '/' && !knob_check(line)) {
 			e->kind = RP_ENT_KNOB;
 			memcpy(e->path, line, strlen(line) + 1);
 			e->orig_len = snprintf(e->orig, sizeof(e->orig),
@@ -636,6 +851,27 @@ static int repair_locked(void)
 	return count;
 }
 
+/*
+ * The state files say what to write where when a killed run is repaired:
+ * as root, their directory must be root's alone (not a symlink, not
+ * writable by group or others).
+ */
+static int check_state_dir(void)
+{
+	struct stat st;
+
+	if (lstat(state_dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (geteuid() == 0 && (st.st_uid != 0 || (st.st_mode & 022))) {
+		printf("# guard: state dir %s is not root's alone (owner %d, mode %04o)\n",
+		       state_dir, (int)st.st_uid, (int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int setup_state_dir(void)
 {
 	const char *d = getenv("RCU_PERF_STATE_DIR");
@@ -647,7 +883,7 @@ static int setup_state_dir(void)
 		return -ENAMETOOLONG;
 	if (mkdir(state_dir, 0755) && errno != EEXIST)
 		return -errno;
-	return 0;
+	return check_state_dir();
 }
 
 int rp_guard_repair(void)
@@ -783,7 +1019,9 @@ static int state_append(const char *line)
 	int fd, err = 0;
 	size_t len;
 
-	fd = open(state_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	/* Our own file: a symlink or someone else's file there is refused. */
+	fd = open(state_path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+		  (state_created ? 0 : O_CREAT | O_EXCL), 0600);
 	if (fd < 0)
 		return -errno;
 	if (!state_created) {
@@ -854,6 +1092,9 @@ int rp_knob_write(const char *path, const char *value)
 	if (err)
 		return err;
 	if (!find_entry(path)) {
+		err = knob_check(path);
+		if (err)
+			return err;
 		err = rp_knob_read(path, cur, sizeof(cur));
 		if (err < 0)
 			return err;

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../kselftest.h"
@@ -229,9 +230,13 @@ static int load_config(const char *path)
 	int ret = 0;
 	FILE *f;
 
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return perr("config %s: %s", path, strerror(errno));
+	if (rp_check_trusted(path, fileno(f), where, sizeof(where))) {
+		fclose(f);
+		return perr("config %s: %s", path, where);
+	}
 	while (getline(&line, &cap, f) > 0) {
 		char *s, *eq, *key, *val;
 		struct rp_param *p;
@@ -290,6 +295,52 @@ static int load_config(const char *path)
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/* Could anyone but root change it? */
+static bool not_roots(const struct stat *st)
+{
+	return st->st_uid != 0 || (st->st_mode & 0002) ||
+	       ((st->st_mode & 0020) && st->st_gid != 0);
+}
+
+/*
+ * Root takes its parameters, limits and baselines only from files that
+ * no one else could have changed: refuse a file (or its directory, unless
+ * sticky like /tmp) writable by group or others, or owned by another user.
+ */
+int rp_check_trusted(const char *path, int fd, char *why, size_t len)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (geteuid() != 0)
+		return 0;
+	if (fd >= 0 ? fstat(fd, &st) : stat(path, &st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	if (not_roots(&st)) {
+		snprintf(why, len,
+			 "writable by others (owner %d, group %d, mode %04o): refused as root",
+			 (int)st.st_uid, (int)st.st_gid,
+			 (int)(st.st_mode & 07777));
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (S_ISDIR(st.st_mode) || !slash)
+		return 0;
+	if (slash == dir)
+		slash++;
+	*slash = '\0';
+	if (!stat(dir, &st) && !(st.st_mode & S_ISVTX) && not_roots(&st)) {
+		snprintf(why, len,
+			 "its directory %s is writable by others (owner %d, mode %04o): refused as root",
+			 dir, (int)st.st_uid, (int)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
 }
 
 /* rcu_perf.conf beside the executable, when there is one. */
@@ -377,11 +428,16 @@ static int cli_set(const char *arg)
 static int cli_knob(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
+	char path[PATH_MAX];
 
 	if (!eq || arg[0] != '/' || eq == arg + 1)
 		return perr("--knob %s: expected /ABSOLUTE/PATH=VALUE", arg);
-	if (strstr(arg, "/../") || strstr(arg, "/./"))
-		return perr("--knob %s: path must be canonical", arg);
+	if (eq - arg >= PATH_MAX)
+		return perr("--knob %s: path too long", arg);
+	memcpy(path, arg, eq - arg);
+	path[eq - arg] = '\0';
+	if (rp_knob_allowed(path))
+		return perr("--knob %s: %s", path, rp_knob_refusal(-EPERM));
 	if (rp_opts.nr_knobs >= RP_MAX_KNOBS)
 		return perr("--knob %s: at most %d knobs", arg, RP_MAX_KNOBS);
 	rp_opts.knobs[rp_opts.nr_knobs++] = arg;
@@ -556,7 +612,11 @@ static void print_usage_options(FILE *f)
 	      "                         rcu_perf.conf beside the executable; \"\" for none)\n"
 	      "  -s, --set NAME=VALUE   set a parameter (also RCU_PERF_<NAME>=VALUE)\n"
 	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
-	      "                         (repeatable, at most 16)\n"
+	      "                         (repeatable, at most 16); PATH is one of\n"
+	      "                         /sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
+	      "                         /sys/module/{rcutree,rcupdate}/parameters/*,\n"
+	      "                         /sys/kernel/tracing/{current_tracer,tracing_on},\n"
+	      "                         /sys/devices/system/cpu/cpuN/online\n"
 	      "  --list                 list the parameters and exit\n"
 	      "  -h, --help             this help\n"
 	      "Precedence: --set > environment > config file > default.\n"
@@ -641,10 +701,13 @@ static void apply_knobs(void)
 		}
 		memcpy(path, k, n);
 		path[n] = '\0';
+		/* Mount tracefs (guarded) if the file is in it. */
+		if (!strncmp(path, "/sys/kernel/tracing/", 20))
+			rp_tracefs();
 		r = rp_knob_write(path, eq + 1);
 		if (r < 0) {
 			perr("--knob %s: cannot write '%s': %s", path, eq + 1,
-			     strerror(-r));
+			     rp_knob_refusal(r));
 			goto fail;
 		}
 	}

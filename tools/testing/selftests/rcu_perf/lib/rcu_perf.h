@@ -215,6 +215,11 @@ void rp_usage(FILE *f);
 void rp_list_params(FILE *f);
 /* Strict number parsing: whole string, finite. 0 or -1. */
 int rp_parse_double(const char *s, double *out);
+/*
+ * As root: 0 if path (open as fd, or -1) and its directory can be changed
+ * by root only, else -1 with the reason in why. Always 0 for other users.
+ */
+int rp_check_trusted(const char *path, int fd, char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* knob.c: the guard                                                   */
@@ -235,6 +240,15 @@ int rp_guard_init(void);
 int rp_knob_read(const char *path, char *buf, size_t len); /* trims '\n' */
 int rp_knob_write(const char *path, const char *value);	/* guarded */
 int rp_knob_exists(const char *path);
+/*
+ * Only the RCU, tracing and CPU-hotplug files the suite knows can be
+ * written: 0 if path names one (by its spelling; rp_knob_write() also
+ * refuses symlinks), else -EPERM. rp_knob_refusal() says why in words.
+ */
+int rp_knob_allowed(const char *path);
+const char *rp_knob_refusal(int err);
+/* For this project's unit tests only: also allow the files in dir. */
+void rp_knob_allow_dir(const char *dir);
 void rp_guard_restore(void);			/* idempotent */
 /* Repair leftovers of dead runs now; returns how many knobs were restored. */
 int rp_guard_repair(void);

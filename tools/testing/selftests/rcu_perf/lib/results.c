@@ -1017,7 +1017,10 @@ static int write_results_file(const char *path)
 		tmp = NULL;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A new file of ours: never through a symlink planted there. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0)
 		goto out;
 	f = fdopen(fd, "w");
@@ -1146,6 +1149,7 @@ void rp_fatal(const char *fmt, ...)
 	if (in_fatal || !begun || finished) {
 		/* Before the plan (or recursively): no KTAP to complete. */
 		fprintf(stderr, "%s: %s\n", test_name(), r);
+		free(r);
 		rp_guard_restore();
 		exit(KSFT_FAIL);
 	}

@@ -238,6 +238,22 @@ static int parse_posix_line(const char *l, struct rp_time *t)
 	return 0;
 }
 
+/*
+ * A whole number in 0..max (an exit status or a signal number) at s, the
+ * whole rest of the line: 0, or -1. Checked before the conversion to int,
+ * which is undefined for values out of range.
+ */
+static int status_at(const char *s, int max, int *out)
+{
+	const char *e;
+	double v;
+
+	if (num_at(s, &v, &e) || *e || !(v >= 0 && v <= max) || v != floor(v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
 /* GNU time -v: "User time (seconds): 3.46" and friends. */
 static int parse_verbose_line(const char *l, struct rp_time *t)
 {
@@ -261,11 +277,9 @@ static int parse_verbose_line(const char *l, struct rp_time *t)
 		t->cpu_pct = v;
 		return 0;
 	}
-	if (!strncmp(l, "Exit status: ", 13)) {
-		if (num_at(l + 13, &v, &e) || *e || v != (int)v)
-			return -1;
-		t->status = (int)v;
-	}
+	if (!strncmp(l, "Exit status: ", 13) &&
+	    status_at(l + 13, 255, &t->status))
+		return -1;
 	return 0;
 }
 
@@ -275,23 +289,20 @@ int rp_time_parse(const char *text, struct rp_time *t, char *err,
 	const char *p = text;
 	char line[512];
 	int have = 0, lineno = 0, r;
-	double v;
-	const char *e;
 
 	memset(t, 0, sizeof(*t));
 	t->cpu_pct = NAN;
 	while (next_line(&p, line, sizeof(line))) {
 		lineno++;
 		if (!strncmp(line, "Command exited with non-zero status ", 36)) {
-			if (num_at(line + 36, &v, &e) || *e)
+			if (status_at(line + 36, 255, &t->status))
 				goto bad;
-			t->status = (int)v;
 			continue;
 		}
 		if (!strncmp(line, "Command terminated by signal ", 29)) {
-			if (num_at(line + 29, &v, &e) || *e)
+			if (status_at(line + 29, 127, &t->status))
 				goto bad;
-			t->status = 128 + (int)v;
+			t->status += 128;
 			continue;
 		}
 		if (strstr(line, "user ") && strstr(line, "elapsed ")) {
