@@ -126,7 +126,7 @@ FUZZ_O := $(BUILD)/fuzz
 FUZZ_TIME ?= 60
 
 fuzz-build: build
-	@$(APT_INSTALL) clang
+	@$(APT_INSTALL) clang libclang-rt-dev
 	@$(MAKE) --no-print-directory -s -C tests/fuzz TREE=$(TREE) BIN=$(BIN) \
 		OUT=$(FUZZ_O) SUITE_DIR=$(TREE)/$(SUITE) all
 
