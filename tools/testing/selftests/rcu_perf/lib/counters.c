@@ -143,6 +143,13 @@ static bool user_ok(int i)
 	       i == RP_CTR_CYCLES || i == RP_CTR_INSTRUCTIONS;
 }
 
+static bool tracepoints_wanted(void)
+{
+	const char *e = getenv("RCU_PERF_TRACEPOINTS");
+
+	return !e || strcmp(e, "0");
+}
+
 static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 {
 	/*
@@ -167,6 +174,16 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	int err;
 
 	c->supported[i] = false;
+	/*
+	 * Opening a tracepoint event patches its call sites (a jump label),
+	 * rcu_note_context_switch() and __schedule() among them. Under
+	 * multi-threaded TCG that patching can crash the guest with an int3
+	 * Oops in a half-written instruction: guest.sh turns them off there.
+	 */
+	if (tp && !tracepoints_wanted()) {
+		c->why[i] = "turned off (RCU_PERF_TRACEPOINTS=0)";
+		return;
+	}
 	if (tp) {
 		attr->config = tp_id(ctr_def[i].tp, &c->why[i]);
 		if (!attr->config)
