@@ -35,9 +35,9 @@
  *		[--append-b ARGS] [--append ARGS] [--wall] [options]
  *
  * The kernel comes from --kernel, $KERNEL, or /boot/vmlinuz-$(uname -r).
- * Exit: 0 no regression, 1 regression or a side B that fails to boot
- * where A boots, 2 bad usage, 4 skipped (nothing to boot, A does not
- * boot, the warm-up fails) or inconclusive.
+ * Exit: 0 no regression, 1 regression or a side B that panics where A
+ * boots, 2 bad usage, 4 skipped (nothing to boot, a boot that failed
+ * otherwise, the warm-up fails) or inconclusive.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1009,16 +1009,22 @@ int main(int argc, char **argv)
 	if (failed >= 0) {
 		printf("# boot %d (%s) failed: %s\n", failed + 1,
 		       side_name[boots[failed].side], boots[failed].err);
-		/* B is what is judged: A is the reference that must work. */
-		if (boots[failed].side == B)
+		/*
+		 * B is what is judged: a B that panics where A booted is a
+		 * regression. Anything else (no output, a timeout, an init
+		 * that did not finish) says nothing about the kernel.
+		 */
+		if (boots[failed].side == B &&
+		    strstr(boots[failed].err, "Kernel panic"))
 			rp_check_fail(CHECK,
-				      "boot %d (B) failed where A booted: %s (serial log: %s)",
+				      "boot %d (B) panicked where A booted: %s (serial log: %s)",
 				      failed + 1, boots[failed].err,
 				      boots[failed].serial);
 		else
 			rp_check_skip(CHECK,
-				      "boot %d (A, the reference) failed: %s (serial log: %s)",
-				      failed + 1, boots[failed].err,
+				      "boot %d (%s) failed: %s (serial log: %s)",
+				      failed + 1, side_name[boots[failed].side],
+				      boots[failed].err,
 				      boots[failed].serial);
 		keep_logs();
 		return rp_finish();
