@@ -86,3 +86,26 @@ ktap_valid() {
 		exit err
 	}' "$1"
 }
+
+# t_usage_error DESC PREFIX CMD...: CMD exits 2 with one line on stderr,
+# starting with PREFIX, and nothing on stdout (bad input, as every program
+# of the suite answers it).
+t_usage_error() {
+	local d=$1 pfx=$2 out err rc lines
+	shift 2
+	out=$(mktemp) err=$(mktemp)
+	"$@" >"$out" 2>"$err"
+	rc=$?
+	lines=$(wc -l <"$err")
+	if [ $rc = 2 ] && [ "$lines" = 1 ] && [ ! -s "$out" ] &&
+	   grep -q "^$pfx" "$err"; then
+		t_note "$(cat "$err")"
+		t_ok "usage: $d"
+	else
+		t_note "exit $rc, $lines stderr lines:"
+		t_show "$err"
+		t_show "$out"
+		t_fail "usage: $d"
+	fi
+	rm -f "$out" "$err"
+}

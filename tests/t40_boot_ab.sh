@@ -22,22 +22,7 @@ before=$(t_knob_snapshot)
 unset RCU_PERF_QUICK KERNEL QEMU
 
 # usage_error DESC ARGS...: exit 2, one line on stderr, nothing on stdout.
-usage_error() {
-	local d=$1; shift
-	"$ab" "$@" >"$tmp/u.out" 2>"$tmp/u.err"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/u.err")
-	if [ $rc = 2 ] && [ "$lines" = 1 ] && [ ! -s "$tmp/u.out" ] &&
-	   grep -q '^boot_ab: ' "$tmp/u.err"; then
-		t_note "$(cat "$tmp/u.err")"
-		t_ok "usage: $d"
-	else
-		t_note "exit $rc, $lines stderr lines:"
-		t_show "$tmp/u.err"
-		t_show "$tmp/u.out"
-		t_fail "usage: $d"
-	fi
-}
+usage_error() { t_usage_error "$1" "boot_ab: " "$ab" "${@:2}"; }
 
 usage_error "unknown option" --bogus
 usage_error "option without its value" --kernel

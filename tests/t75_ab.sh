@@ -24,22 +24,7 @@ echo "TAP version 13"
 echo "1..16"
 unset KERNEL QEMU RCU_PERF_QUICK
 
-usage_error() {
-	local d=$1; shift
-	"$ab" "$@" >"$tmp/u.out" 2>"$tmp/u.err"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/u.err")
-	if [ $rc = 2 ] && [ "$lines" = 1 ] && [ ! -s "$tmp/u.out" ] &&
-	   grep -q '^ab.sh: ' "$tmp/u.err"; then
-		t_note "$(cat "$tmp/u.err")"
-		t_ok "usage: $d"
-	else
-		t_note "exit $rc, $lines stderr lines:"
-		t_show "$tmp/u.err"
-		t_show "$tmp/u.out"
-		t_fail "usage: $d"
-	fi
-}
+usage_error() { t_usage_error "$1" "ab.sh: " "$ab" "${@:2}"; }
 usage_error "no kernel" --quick
 usage_error "unknown option" --bogus
 usage_error "unreadable kernel image" --kernel-a /nonexistent/bzImage
