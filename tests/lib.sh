@@ -109,3 +109,15 @@ t_usage_error() {
 	fi
 	rm -f "$out" "$err"
 }
+
+# t_qemu_missing KERNEL: why QEMU boots of KERNEL cannot run here, on
+# stdout; nothing when they can.
+t_qemu_missing() {
+	if [ -z "$1" ] || [ ! -r "$1" ]; then
+		echo "no cloud kernel (make cloud-kernel; offline?)"
+	elif ! command -v qemu-system-x86_64 >/dev/null; then
+		echo "no qemu-system-x86_64"
+	elif [ ! -x /bin/busybox ]; then
+		echo "no /bin/busybox (busybox-static)"
+	fi
+}

@@ -39,14 +39,7 @@ t_run "$tmp/noqemu.log" env PATH=/nonexistent "$ab" --kernel "$tmp/vmlinuz" \
 t_check "no qemu-system-x86_64 in PATH: skip (exit 4)" \
 	test "$T_RC" = 4 -a "$(ktap_result "$tmp/noqemu.log" boot_time_change)" = skip
 
-live=""
-if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
-	live="no cloud kernel (make cloud-kernel; offline?)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-	live="no qemu-system-x86_64"
-elif [ ! -x /bin/busybox ]; then
-	live="no /bin/busybox (busybox-static)"
-fi
+live=$(t_qemu_missing "$kernel")
 if [ -n "$live" ]; then
 	for t in "B panics" "initramfs" "boot timeout" "regression" \
 		 "identical" "icount" "json" "wall" "knobs"; do

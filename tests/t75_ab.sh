@@ -75,14 +75,7 @@ t_check "synthetic A that does not repeat: exit 3, not a verdict" \
 	eval '[ "$T_RC" = 3 ] && grep -q "A does not repeat" "$tmp/unsteady.log"'
 
 # ---- real guests ---------------------------------------------------
-live=""
-if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
-	live="no cloud kernel (make cloud-kernel; offline?)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-	live="no qemu-system-x86_64"
-elif [ ! -x /bin/busybox ]; then
-	live="no /bin/busybox (busybox-static)"
-fi
+live=$(t_qemu_missing "$kernel")
 if [ -n "$live" ]; then
 	for t in "guests ran" "regression" "names lookups" "control" \
 		 "repeatability" "A = B" "small kernels"; do
