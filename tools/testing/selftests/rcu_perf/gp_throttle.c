@@ -212,7 +212,7 @@ static bool has_word(const char *list, const char *word)
  * like the seed's function tracer, without patching kernel text (which
  * costs seconds of CPU per switch under an emulator and races with the
  * tracepoint counters' own text changes). Whether the op is GP-bound is
- * judged from what it measured (judge_workload()).
+ * judged from what it measured (unjudgeable()).
  */
 static void tracer_setup(struct workload *w)
 {
