@@ -87,6 +87,13 @@ ktap_valid() {
 	}' "$1"
 }
 
+# t_busy LOG: the run in LOG could not judge because of other work on this
+# machine: a check SKIPped "machine busy" / "other load", or another run
+# held the suite's lock for the whole wait.
+t_busy() {
+	grep -qE '^ok [0-9]+ .*# SKIP .*(machine busy|other load)|^1\.\.0 # SKIP cannot take the rcu_perf lock' "$1"
+}
+
 # t_usage_error DESC PREFIX CMD...: CMD exits 2 with one line on stderr,
 # starting with PREFIX, and nothing on stdout (bad input, as every program
 # of the suite answers it).
