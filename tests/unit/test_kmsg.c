@@ -354,6 +354,10 @@ static bool t_cmdline(void)
 	      !strcmp(small, "rcu_nocbs=1-3");
 	ok &= rp_rcu_params("quiet ro", params, sizeof(params)) == 0 &&
 	      !params[0];
+	/* what decides where RCU's CPUs tick counts too */
+	ok &= rp_rcu_params("isolcpus=1 quiet threadirqs",
+			    params, sizeof(params)) == 2 &&
+	      !strcmp(params, "isolcpus=1 threadirqs");
 	ok &= rp_log_cmdline("6,5,0,-;Kernel command line: a rcupdate.x=1\n",
 			     buf, sizeof(buf)) == 0 && !strcmp(buf, "a rcupdate.x=1");
 	/* an echo is not the kernel's line */

@@ -596,17 +596,22 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
 	return 0;
 }
 
-/* RCU's own parameters (rcupdate., rcutree., srcutree., rcu_nocbs=...). */
-static bool rcu_param(const char *tok, size_t n)
+/*
+ * Boot parameters that shape RCU performance: RCU's own (rcupdate.,
+ * rcutree., srcutree., rcu_nocbs=, ...) and those that decide where and
+ * how often its CPUs tick and run callbacks. The one list of the suite:
+ * what the programs print, the JSON keeps and results are matched by.
+ */
+bool rp_rcu_param(const char *tok, size_t n)
 {
 	static const char * const pfx[] = {
-		"rcupdate.", "rcutree.", "srcutree.", "rcu_", "rcutorture.",
-		"rcuscale.", "nohz_full=",
+		"rcu", "srcu", "nohz", "isolcpus", "preempt=", "threadirqs",
+		"irqaffinity", "skew_tick", "maxcpus", "nr_cpus",
 	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(pfx); i++)
-		if (n > strlen(pfx[i]) && !strncmp(tok, pfx[i], strlen(pfx[i])))
+		if (n >= strlen(pfx[i]) && !strncmp(tok, pfx[i], strlen(pfx[i])))
 			return true;
 	return false;
 }
@@ -626,7 +631,7 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 			break;
 		if (n == 2 && !strncmp(p, "--", 2))
 			break;		/* the rest is init's */
-		if (rcu_param(p, n)) {
+		if (rp_rcu_param(p, n)) {
 			if (used + n + 2 <= len) {
 				used += snprintf(buf + used, len - used, "%s%.*s",
 						 used ? " " : "", (int)n, p);

@@ -515,9 +515,11 @@ char *rp_read_log(const char *path);
 /* The "Kernel command line: " a log records: 0, or -1 if none. */
 int rp_log_cmdline(const char *log, char *buf, size_t len);
 /*
- * RCU's parameters (rcupdate.*, rcutree.*, rcu_nocbs...) of a command line,
- * space-separated into buf ("" if none); returns how many.
+ * Whether the command-line token @tok (@n bytes) shapes RCU performance
+ * (rcupdate.*, rcutree.*, rcu_nocbs, nohz_full, isolcpus, ...).
  */
+bool rp_rcu_param(const char *tok, size_t n);
+/* Those tokens of a command line, space-separated into buf; how many. */
 int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */

@@ -695,21 +695,6 @@ static bool config_relevant(const char *sym)
 	return false;
 }
 
-/* Boot parameters that shape RCU performance. */
-static bool cmdline_relevant(const char *tok)
-{
-	static const char * const pfx[] = {
-		"rcu", "srcu", "nohz", "isolcpus", "preempt=", "threadirqs",
-		"irqaffinity", "skew_tick", "maxcpus", "nr_cpus",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(pfx); i++)
-		if (!strncmp(tok, pfx[i], strlen(pfx[i])))
-			return true;
-	return false;
-}
-
 static int count_cpu_list(const char *path)
 {
 	char *s = read_text_file(path), *p;
@@ -793,7 +778,7 @@ static void write_system(struct rp_jw *w)
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (!strcmp(tok, "--"))	/* the rest is for init */
 			break;
-		if (cmdline_relevant(tok))
+		if (rp_rcu_param(tok, strlen(tok)))
 			rp_jw_str(w, NULL, tok);
 	}
 	free(cmd);
