@@ -6,6 +6,7 @@
 # logs (--log) of other shapes are parsed, a log without any marker is a
 # SKIP (exit 4) with the reason, so is a malformed one (naming the line); --parse
 # prints "<seconds> <marker>" for scripts (the A/B boot tool's contract).
+# It only reads, so it never waits for another run's lock.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 prog=$RP_BIN/boot_marker
 check=boot_time_to_user
 echo "TAP version 13"
-echo "1..12"
+echo "1..13"
 # Only what this program may change: other programs running meanwhile
 # (under the rcu_perf lock) may change the tracer or the FQS delays.
 RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal"
@@ -64,6 +65,15 @@ t_check "--log serial capture: marker, time and RCU boot parameters" \
 	      grep -q "^# rcu_boot_announce: All grace periods are expedited" "$tmp/serial.log"'
 printf '%s\n' '[    1.812345] Freeing unused kernel memory: 9984K' \
 	'[    1.812500] Run /init as init process' >"$tmp/arm64.txt"
+# A reader needs no lock: it runs while another run holds it.
+mkdir -m 700 "$tmp/state"
+exec {lk}>>"$tmp/state/lock"
+flock $lk
+RCU_PERF_STATE_DIR=$tmp/state RCU_PERF_LOCK_TIMEOUT=1 \
+	t_run "$tmp/locked.log" "$prog" --log "$tmp/serial.txt"
+exec {lk}>&-
+t_check "another run holds the lock: it does not wait, exit 0" \
+	eval 'test "$T_RC" = 0 && ! grep -q "waiting for" "$tmp/locked.log"'
 got=$("$prog" --parse --log - <"$tmp/arm64.txt")
 t_check "--parse --log - (stdin): arm64 fallback marker" \
 	test "$got" = "1.812345 Freeing unused kernel memory"

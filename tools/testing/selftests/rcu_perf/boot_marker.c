@@ -63,6 +63,7 @@ static const struct rp_test test = {
 	.params = params,
 	.nr_checks = 1,
 	.checks = check_names,
+	.reads_only = true,
 	.extra_usage =
 	"  --log FILE             parse FILE instead of this boot's log: dmesg text,\n"
 	"                         /dev/kmsg records or a serial capture (- for stdin)\n"

@@ -184,6 +184,12 @@ struct rp_test {
 	 * get the first unused of these names, else "check_<N>".
 	 */
 	const char * const *checks;
+	/*
+	 * Reads the kernel's state only, measures nothing live (a boot log):
+	 * runs beside other runs without the suite's lock unless --knob asks
+	 * for a change (the guard then takes it at the first write).
+	 */
+	bool reads_only;
 };
 
 /* Common options, shared by every program (see rp_usage()). */
