@@ -730,8 +730,10 @@ static const char *test_used(const struct metric *m)
 	const struct rp_samples *a = &m->v[BASE], *b = &m->v[CAND];
 	double mw, welch;
 
+	if (a->n < 2 && b->n < 2)
+		return "n < 2 on both sides: no test";
 	if (a->n < 2 || b->n < 2)
-		return "n < 2: no test";
+		return "Student t prediction interval";
 	mw = rp_mann_whitney_p(a->v, a->n, b->v, b->n);
 	welch = rp_welch_p(a->v, a->n, b->v, b->n);
 	if (m->cmp.p == mw && m->cmp.p != welch)
@@ -795,7 +797,8 @@ static void print_table_row(const struct metric *m, int w)
 	       m->key, *m->unit ? m->unit : "-", c->a.median, c->b.median,
 	       c->change_pct, m->allowed, n, c->p,
 	       c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct) ?
-	       "inconclusive (1 sample)" : rp_cmp_verdict_name(c->verdict));
+	       "inconclusive (too few samples)" :
+	       rp_cmp_verdict_name(c->verdict));
 }
 
 static void print_compared(const struct metric *m, int *ktap_nr)
