@@ -19,6 +19,7 @@
  *	rcu_perf_compare --repeat DIR --base-cmd CMD --cand-cmd CMD [options]
  *	rcu_perf_compare --svg DIR [PATH...]	(plots; default input: DIR)
  *	rcu_perf_compare --kcidb FILE [PATH...]	(KCIDB v4 test objects)
+ *	rcu_perf_compare --machine-key		(names baselines/<key>/)
  *
  * PATH is a results file or a directory of them (*.json). Exit status:
  * 0 no regression, 1 a regression, 2 bad usage or input, 3 inconclusive
@@ -109,7 +110,7 @@ static struct {
 	bool ktap;
 	bool table;
 	const char *labels[NR_SIDES];
-	bool help, list;
+	bool help, list, machine_key;
 	const char *kcidb;
 	const char *origin;
 	const char *build_id;
@@ -183,6 +184,9 @@ static const char usage_text[] =
 	"  --build-id ID          KCIDB build_id (default <origin>:<kernel release>)\n"
 	"  --run-id ID            unique part of KCIDB test ids (default host-time)\n"
 	"  --svg DIR              SVG plots into DIR (input DIR if no other input)\n"
+	"  --machine-key          print this machine's key (CPU model and count, HZ,\n"
+	"                         preemption model): \"make baseline\" records runs\n"
+	"                         into baselines/<key>/\n"
 	"Repeating until conclusive:\n"
 	"  --repeat DIR           run the commands alternately, results in\n"
 	"                         DIR/{base,cand}-NN.json (kept, appended to),\n"
@@ -291,6 +295,10 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 		o.list = true;
 		return 1;
 	}
+	if (!strcmp(a, "--machine-key")) {
+		o.machine_key = true;
+		return 1;
+	}
 	if (!strcmp(a, "--ktap")) {
 		o.ktap = true;
 		return 1;
@@ -383,6 +391,14 @@ static void parse_options(int argc, char **argv)
 	}
 	if (o.list) {
 		rp_list_params(stdout);
+		exit(0);
+	}
+	if (o.machine_key) {
+		char key[256];
+
+		if (rp_machine_key(key, sizeof(key)))
+			die("cannot name this machine");
+		printf("%s\n", key);
 		exit(0);
 	}
 	if (rp_opts.nr_knobs)

@@ -50,6 +50,9 @@ static struct {
 	struct base_metric *m;
 	size_t nr;
 	int files;		/* results files of this program */
+	char **boots;		/* their boot ids, with baseline_per_boot */
+	size_t nr_boots;
+	int same_boot;		/* files passed over: a boot already seen */
 	char *why;		/* not usable: why; NULL if usable */
 	char first[32], last[32];	/* timestamps of the runs */
 	char kernel[128];	/* kernel_release of the first run */
@@ -91,6 +94,9 @@ void rp_baseline_free(void)
 		rp_samples_free(&bl.m[i].v);
 	}
 	free(bl.m);
+	for (i = 0; i < bl.nr_boots; i++)
+		free(bl.boots[i]);
+	free(bl.boots);
 	free(bl.why);
 	memset(&bl, 0, sizeof(bl));
 }
@@ -254,6 +260,34 @@ const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 
 /* ---- loading ---- */
 
+/*
+ * With baseline_per_boot: has this boot been seen (or is it this one)?
+ * Remembers it if not. Files without a boot id count as boots of their own.
+ */
+static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
+{
+	const char *id = jstr(rp_json_get(doc, "system"), "boot_id");
+	const char *me = jstr(rp_json_get(cur, "system"), "boot_id");
+	char **boots;
+	size_t i;
+
+	if (!rp_current_test->baseline_per_boot || !id)
+		return false;
+	if (me && !strcmp(id, me))
+		return true;
+	for (i = 0; i < bl.nr_boots; i++)
+		if (!strcmp(bl.boots[i], id))
+			return true;
+	boots = realloc(bl.boots, (bl.nr_boots + 1) * sizeof(*boots));
+	if (!boots)
+		return false;
+	bl.boots = boots;
+	bl.boots[bl.nr_boots] = strdup(id);
+	if (bl.boots[bl.nr_boots])
+		bl.nr_boots++;
+	return false;
+}
+
 static int load_metric(const char *path, const struct rp_jval *jm)
 {
 	const struct rp_jval *samples;
@@ -306,6 +340,10 @@ static int load_file(const char *path, const struct rp_jval *cur)
 	if (jnum(doc, "version") != RP_RESULTS_VERSION) {
 		unusable("%s: results version %g, not %d", path,
 			 jnum(doc, "version"), RP_RESULTS_VERSION);
+		goto out;
+	}
+	if (boot_seen(doc, cur)) {
+		bl.same_boot++;
 		goto out;
 	}
 	if (rp_baseline_mismatch(doc, cur, err, sizeof(err)))
@@ -410,7 +448,10 @@ int rp_baseline_load(void)
 		return berr("cannot gather this machine's facts");
 	ret = load_dir(dir, 0, cur);
 	rp_json_free(cur);
-	if (!ret && !bl.files)
+	if (!ret && !bl.files && bl.same_boot)
+		unusable("its %d %s results are of this boot or repeat one: %s",
+			 bl.same_boot, t->name, "a boot baseline needs other boots");
+	else if (!ret && !bl.files)
 		unusable("no %s results in %s", t->name, dir);
 	return ret;
 }
@@ -424,7 +465,7 @@ void rp_baseline_describe(void)
 	if (!rp_opts.baseline)
 		printf("# baseline: none\n");
 	else if (bl.why)
-		printf("# baseline: %s not used: %s; its %zu checks SKIP\n",
+		printf("# baseline: %s not used: %s; its %zu check(s) SKIP\n",
 		       rp_opts.baseline, bl.why, bl.nr);
 	else
 		printf("# baseline: %s (%s): %d run%s of %s, kernel %s, %s .. %s\n",

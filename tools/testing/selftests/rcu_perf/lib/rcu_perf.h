@@ -220,6 +220,11 @@ struct rp_test {
 	 * RP_BASELINE_CHANGE and RP_BASELINE_ALPHA). Without a baseline these checks do not exist.
 	 */
 	const char * const *baseline;
+	/*
+	 * The metrics measure the boot itself (boot_marker): baseline files
+	 * of one boot count once, and those of this very boot not at all.
+	 */
+	bool baseline_per_boot;
 };
 
 /* Common options, shared by every program (see rp_usage()). */

@@ -30,6 +30,7 @@
  *     "kernel_release": "6.18.0", "kernel_version": "#1 SMP ...",
  *     "machine": "x86_64", "cpu_model": "Intel(R) Xeon(R) ...",
  *     "nr_cpus_online": 2, "nr_cpus_possible": 2,
+ *     "boot_id": "5a1c...",			this boot's random id
  *     "hz": 250,					0: unknown
  *     "config": { "CONFIG_HZ": "250", "CONFIG_RCU_LAZY": "y",
  *		   "CONFIG_PREEMPT_RT": "n", ... },	RCU-relevant symbols
@@ -894,6 +895,12 @@ static void write_system(struct rp_jw *w)
 	cpu = cpu_model();
 	if (cpu)
 		rp_jw_str(w, "cpu_model", cpu);
+	free(cpu);
+	cpu = read_text_file("/proc/sys/kernel/random/boot_id");
+	if (cpu) {
+		cpu[strcspn(cpu, "\n")] = '\0';
+		rp_jw_str(w, "boot_id", cpu);
+	}
 	free(cpu);
 	rp_jw_int(w, "nr_cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
 	rp_jw_int(w, "nr_cpus_possible",
