@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# boot_marker against a baseline of earlier boots: Debian's cloud kernel
+# ($RP_CLOUD_KERNEL) booted three times in instruction-counted QEMU guests
+# (guest.sh --mode icount: boots repeat to ~0.01%) is the baseline; a
+# fourth boot of the same kernel passes boot.time_to_user_vs_baseline, and
+# one with rcupdate.rcu_normal=1 (every grace period normal while the
+# kernel boots: ~+2-5% time to user space) FAILs it, although both pass
+# the 60 s budget by far. Seven boots, two at a time: ~1-3 minutes.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+kernel=${RP_CLOUD_KERNEL:-}
+guest=$RP_STATIC/guest.sh
+check=boot.time_to_user_vs_baseline
+echo "TAP version 13"
+echo "1..5"
+unset RCU_PERF_QUICK RCU_PERF_BASELINE QEMU
+
+# boot NAME [guest.sh options]: one icount boot running boot_marker only
+boot() {
+	local name=$1
+	shift
+	nice -n 10 "$guest" --kernel "$kernel" --mode icount --bindir "$RP_STATIC" \
+		--outdir "$tmp/$name" "$@" -- boot_marker >"$tmp/$name.log" 2>&1
+	echo $? >"$tmp/$name.rc"
+}
+
+missing=$(t_qemu_missing "$kernel")
+[ -n "$missing" ] || [ -x "$guest" ] || missing="no static suite (make static)"
+if [ -n "$missing" ]; then
+	for d in "baseline boots" "bad --baseline" "repeat boot passes" \
+		 "rcu_normal=1 boot fails" "budget still passes"; do
+		t_skip "$d" "$missing"
+	done
+	exit 0
+fi
+
+# 1. Three boots of the known-good kernel: the baseline.
+mkdir -p "$tmp/base"
+boot base/run-1 & boot base/run-2 & wait
+boot base/run-3
+ok=1
+for i in 1 2 3; do
+	if [ "$(cat "$tmp/base/run-$i.rc")" != 0 ] ||
+	   [ ! -f "$tmp/base/run-$i/boot_marker.json" ]; then
+		ok=0
+		t_show "$tmp/base/run-$i.log"
+	fi
+	rm -f "$tmp/base/run-$i.rc" "$tmp/base/run-$i.log"
+done
+t_check "baseline: three icount boots with results" test $ok = 1
+grep -h '^# marker_time_s' "$tmp"/base/run-*/boot_marker.ktap | sed 's/^/# baseline /'
+
+# 2. guest.sh refuses a baseline that is not a directory.
+t_run "$tmp/bad.log" "$guest" --kernel "$kernel" --outdir "$tmp/bad" \
+	--baseline "$tmp/nonexistent" -- boot_marker
+t_check "guest.sh --baseline of no directory: exit 2, one line" \
+	test "$T_RC" = 2 -a "$(wc -l <"$tmp/bad.log")" = 1
+
+# 3-5. The same kernel again, and with rcupdate.rcu_normal=1.
+boot again --baseline "$tmp/base" &
+boot normal --baseline "$tmp/base" --append rcupdate.rcu_normal=1 &
+wait
+for r in again normal; do
+	t_note "$r: $(grep -h -e '^# marker_time_s' -e "^# $check" "$tmp/$r/boot_marker.ktap" 2>/dev/null |
+		tr '\n' ' ')"
+done
+t_check "repeat boot: $check passes (3 baseline boots)" \
+	eval 'test "$(ktap_result "$tmp/again/boot_marker.ktap" "$check")" = pass &&
+	      grep -q "# baseline: /rcu_perf/baseline (RCU_PERF_BASELINE): 3 runs" \
+		"$tmp/again/boot_marker.ktap"'
+t_check "rcupdate.rcu_normal=1: $check fails, exit 1" \
+	eval 'test "$(ktap_result "$tmp/normal/boot_marker.ktap" "$check")" = fail &&
+	      test "$(cat "$tmp/normal/boot_marker.rc")" = 1'
+t_check "rcupdate.rcu_normal=1: the 60 s budget alone would pass" \
+	test "$(ktap_result "$tmp/normal/boot_marker.ktap" boot_time_to_user)" = pass
