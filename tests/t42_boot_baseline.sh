@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # boot_marker against a baseline of earlier boots: Debian's cloud kernel
-# ($RP_CLOUD_KERNEL) booted three times in instruction-counted QEMU guests
-# (guest.sh --mode icount: boots repeat to ~0.01%) is the baseline; a
-# fourth boot of the same kernel passes boot.time_to_user_vs_baseline, and
-# one with rcupdate.rcu_normal=1 (every grace period normal while the
-# kernel boots: ~+2-5% time to user space) FAILs it, although both pass
-# the 60 s budget by far. Seven boots, two at a time: ~1-3 minutes.
+# ($RP_CLOUD_KERNEL) booted six times in instruction-counted QEMU guests
+# (guest.sh --mode icount) is the baseline; another boot of the same
+# kernel never FAILs boot.time_to_user_vs_baseline, and one with
+# rcupdate.rcu_normal=1 (every grace period normal while the kernel boots:
+# ~+2-5% time to user space) never passes it: it FAILs, unless the
+# baseline's boots themselves spread too much to tell a single boot's
+# change (the marker moves by whole jiffies with the phase of the tick:
+# boot_ab measured a stddev of ~1.6%), which is a SKIP naming the MDE.
+# The 60 s budget passes both by far. Nine boots, two at a time: ~5-10
+# minutes on a busy host.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -38,12 +42,11 @@ if [ -n "$missing" ]; then
 	exit 0
 fi
 
-# 1. Three boots of the known-good kernel: the baseline.
+# 1. Six boots of the known-good kernel: the baseline.
 mkdir -p "$tmp/base"
-boot base/run-1 & boot base/run-2 & wait
-boot base/run-3
+for i in 1 3 5; do boot base/run-$i & boot base/run-$((i + 1)) & wait; done
 ok=1
-for i in 1 2 3; do
+for i in 1 2 3 4 5 6; do
 	if [ "$(cat "$tmp/base/run-$i.rc")" != 0 ] ||
 	   [ ! -f "$tmp/base/run-$i/boot_marker.json" ]; then
 		ok=0
@@ -51,7 +54,7 @@ for i in 1 2 3; do
 	fi
 	rm -f "$tmp/base/run-$i.rc" "$tmp/base/run-$i.log"
 done
-t_check "baseline: three icount boots with results" test $ok = 1
+t_check "baseline: six icount boots with results" test $ok = 1
 grep -h '^# marker_time_s' "$tmp"/base/run-*/boot_marker.ktap | sed 's/^/# baseline /'
 
 # 2. guest.sh refuses a baseline that is not a directory.
@@ -68,12 +71,16 @@ for r in again normal; do
 	t_note "$r: $(grep -h -e '^# marker_time_s' -e "^# $check" "$tmp/$r/boot_marker.ktap" 2>/dev/null |
 		tr '\n' ' ')"
 done
-t_check "repeat boot: $check passes (3 baseline boots)" \
-	eval 'test "$(ktap_result "$tmp/again/boot_marker.ktap" "$check")" = pass &&
-	      grep -q "# baseline: /rcu_perf/baseline (RCU_PERF_BASELINE): 3 runs" \
+t_check "repeat boot: $check judged against 6 boots, does not fail" \
+	eval 'test "$(ktap_result "$tmp/again/boot_marker.ktap" "$check")" != fail &&
+	      grep -q "# baseline: /rcu_perf/baseline (RCU_PERF_BASELINE): 6 runs" \
 		"$tmp/again/boot_marker.ktap"'
-t_check "rcupdate.rcu_normal=1: $check fails, exit 1" \
-	eval 'test "$(ktap_result "$tmp/normal/boot_marker.ktap" "$check")" = fail &&
-	      test "$(cat "$tmp/normal/boot_marker.rc")" = 1'
+case $(ktap_result "$tmp/normal/boot_marker.ktap" "$check") in
+fail)	t_check "rcupdate.rcu_normal=1: $check fails, exit 1" \
+		test "$(cat "$tmp/normal/boot_marker.rc")" = 1 ;;
+skip)	t_skip "rcupdate.rcu_normal=1: $check fails" \
+		"$(grep -m1 -o 'too noisy.*' "$tmp/normal/boot_marker.ktap")" ;;
+*)	t_fail "rcupdate.rcu_normal=1: $check fails (it passed or is missing)" ;;
+esac
 t_check "rcupdate.rcu_normal=1: the 60 s budget alone would pass" \
 	test "$(ktap_result "$tmp/normal/boot_marker.ktap" boot_time_to_user)" = pass

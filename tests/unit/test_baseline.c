@@ -21,6 +21,7 @@ static struct rp_param params[] = {
 	RP_SETTING("seed", "count", 1, "which synthetic run"),
 	RP_SETTING("shift", "count", 0, "jiffies added to each op"),
 	RP_SETTING("skip", "bool", 0, "1: the whole program skips"),
+	RP_SETTING("disturb", "bool", 0, "1: others kept the CPUs busy"),
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change"),
 	RP_BASELINE_ALPHA,
 	{ }
@@ -43,6 +44,7 @@ static char dir[256], base[300], out[65536], err[8192];
 /* The program: 50 ops of 2 jiffies (4 ms), a few of 1, 3 or 4 jiffies. */
 static int program(int argc, char **argv)
 {
+	struct rp_metric *m;
 	unsigned long long s;
 	double v[50];
 	int i;
@@ -61,7 +63,9 @@ static int program(int argc, char **argv)
 		k = u < 0.04 ? 1 : u < 0.2 ? 3 : u < 0.23 ? 4 : 2;
 		v[i] = 4 * (k + rp_val("shift")) + 0.02 * u;
 	}
-	rp_metric_add("op.latency", "ms", v, 50);
+	m = rp_metric_add("op.latency", "ms", v, 50);
+	if (rp_val("disturb"))
+		m->disturbed = "machine busy: a unit test says so";
 	rp_check("own", rp_stat_mean(v, 50), "max_lat");
 	return rp_finish();
 }
@@ -161,6 +165,11 @@ static void healthy_and_regressed(void)
 		 "--baseline %s --set seed=8 --set shift=1 --set baseline_change=60",
 		 base);
 	expect("its_own_limit", run(args), 0, "ok 2 op.latency_vs_baseline",
+	       NULL);
+	snprintf(args, sizeof(args),
+		 "--baseline %s --set seed=8 --set shift=1 --set disturb=1", base);
+	expect("disturbed_run_skips", run(args), 0,
+	       "ok 2 op.latency_vs_baseline # SKIP machine busy: a unit test says so",
 	       NULL);
 	snprintf(args, sizeof(args), "--baseline %s --set skip=1", base);
 	expect("skip_names_the_check", run(args), 4,
@@ -279,7 +288,7 @@ int main(void)
 	unsetenv("RCU_PERF_OUTDIR");
 
 	ksft_print_header();
-	ksft_set_plan(12);
+	ksft_set_plan(13);
 	record_baseline();
 	healthy_and_regressed();
 	where_from();

@@ -157,6 +157,7 @@ struct workload {
 	int (*op)(void);		/* 0 or -errno */
 	const char *skip;		/* why it cannot run here */
 	char skip_buf[200];
+	char busy_why[160];		/* its metrics' rp_metric.disturbed */
 	struct level_data lv[NR_LEVELS];
 };
 
@@ -506,6 +507,18 @@ static void report_level(struct workload *w, int lvl)
 	snprintf(name, sizeof(name), "%s.%s.latency", w->name, level_name[lvl]);
 	m = rp_metric_add(name, "ms", d->lat.v, d->lat.n);
 	rp_metric_counters(m, &d->ctr, d->lat.n);
+	/*
+	 * Idle blocks thrown away: other tasks used the CPUs during this
+	 * workload, and the busy levels' ops interleaved with them waited
+	 * for host CPUs too. The checks against a baseline must not take
+	 * that for the kernel.
+	 */
+	if (w->lv[L_IDLE].rejected) {
+		snprintf(w->busy_why, sizeof(w->busy_why),
+			 "machine busy: %d idle blocks of %s thrown away (others used up to %.0f%% CPU)",
+			 w->lv[L_IDLE].rejected, w->name, w->lv[L_IDLE].worst_bg);
+		m->disturbed = w->busy_why;
+	}
 	for (i = 0; i < ARRAY_SIZE(shown); i++) {
 		double v = m->per_op[shown[i]];
 

@@ -503,6 +503,10 @@ void rp_baseline_report(void)
 				      b->name);
 			continue;
 		}
+		if (m->disturbed) {
+			rp_check_skip(b->check, "%s", m->disturbed);
+			continue;
+		}
 		rp_compare(b->v.v, b->v.n, m->samples, m->n,
 			   m->higher_is_better, rp_val("baseline_change"),
 			   rp_val("baseline_alpha"), &c);

@@ -398,6 +398,11 @@ struct rp_metric {
 	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
 	bool has_counters;
 	bool higher_is_better;	/* throughput-like; default: lower is better */
+	/*
+	 * Why the samples may not show the kernel (other tasks kept the CPUs
+	 * busy meanwhile): the check against a baseline SKIPs with it.
+	 */
+	const char *disturbed;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */
