@@ -404,6 +404,9 @@ static void parse_options(int argc, char **argv)
 	if (rp_opts.nr_knobs)
 		die("--knob: the comparison changes nothing in the kernel; %s",
 		    "give it to the program in --base-cmd/--cand-cmd");
+	if (rp_opts.baseline && !strcmp(rp_opts.baseline_from, "--baseline"))
+		die("--baseline %s: the baseline's results are inputs here: --base %s",
+		    rp_opts.baseline, rp_opts.baseline);
 	alpha = rp_val("alpha");
 	if (!(alpha > 0 && alpha < 1))
 		die("alpha %g: must be between 0 and 1", alpha);

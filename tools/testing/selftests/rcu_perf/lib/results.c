@@ -39,6 +39,7 @@
  *					at the start, after --knob
  *   },
  *   "options": { "quick": false, "config": "path" | null,
+ *		  "baseline": "dir" | null,		with baseline checks
  *		  "knobs": [ "/sys/...=50" ] },
  *   "params": [ { "name", "kind": "max"|"min"|"setting", "unit",
  *		   "default", "value", "source", "reason" } ],
@@ -1145,6 +1146,8 @@ int rp_results_write(FILE *f)
 	rp_jw_obj_begin(&w, "options");
 	rp_jw_bool(&w, "quick", rp_opts.quick);
 	jw_str_or_null(&w, "config", rp_opts.config_path);
+	jw_str_or_null(&w, "baseline", rp_baseline_nr_checks() ?
+		       rp_opts.baseline : NULL);
 	rp_jw_arr_begin(&w, "knobs");
 	for (i = 0; i < rp_opts.nr_knobs; i++)
 		rp_jw_str(&w, NULL, rp_opts.knobs[i]);
