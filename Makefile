@@ -3,7 +3,10 @@
 # rcu_perf: stage the suite into a real kernel tree, build it there with
 # kselftest's lib.mk, run it, and run this project's own tests.
 #
-#   make run            the suite on the running kernel (KTAP + JSON results)
+#   make run            the suite on the running kernel (KTAP + JSON results),
+#                       also against baselines/<machine-key>/ when recorded
+#   make baseline       record BASELINE_RUNS=3 runs of a known-good kernel
+#                       into baselines/<machine-key>/run-<time>-<i>/
 #   make check          every test of this project (unit, integration, live)
 #   make asan           the library, unit tests and programs under ASan+UBSan
 #   make fuzz           every input parser under libFuzzer, FUZZ_TIME=60 s each
@@ -49,7 +52,7 @@ PKGS_CHECK := qemu-system-x86 busybox-static cpio
 PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
-.PHONY: all deps build stage install run check kernbench report clean distclean \
+.PHONY: all deps build stage install run baseline check kernbench report clean distclean \
 	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak
 
 all: build
@@ -79,13 +82,42 @@ install: stage
 	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
 		TARGETS=rcu_perf O=$(KSFT_O) INSTALL_PATH=$(INSTALL_DIR) install
 
+# Baselines: earlier runs of known-good kernels on this machine, one
+# directory per machine key (CPU model and count, HZ, preemption model:
+# rcu_perf_compare --machine-key). The programs themselves check that a
+# baseline matches before they use it (lib/baseline.c).
+BASELINES ?= $(TOP)/baselines
+BASELINE_RUNS ?= 3
+MACHINE_KEY = $$($(BIN)/rcu_perf_compare --machine-key)
+
 # kselftest's own runner, as a CI bot would run it; non-zero on any failure.
+# BASELINE=DIR judges against DIR, BASELINE=none against nothing; by
+# default against $(BASELINES)/<machine-key> when it exists.
 run: install
 	@mkdir -p $(RESULTS)
-	@cd $(INSTALL_DIR) && RCU_PERF_OUTDIR=$(RESULTS) \
+	@base='$(BASELINE)'; key=$(MACHINE_KEY); \
+	if [ -z "$$base" ] && [ -d "$(BASELINES)/$$key" ]; then \
+		base="$(BASELINES)/$$key"; fi; \
+	if [ -n "$$base" ]; then echo "baseline: $$base"; export RCU_PERF_BASELINE="$$base"; \
+	else echo "baseline: none for $$key (make baseline records one)"; fi; \
+	cd $(INSTALL_DIR) && RCU_PERF_OUTDIR=$(RESULTS) \
 		./run_kselftest.sh -c rcu_perf 2>&1 | tee $(RESULTS)/ktap.log
 	@echo "results: $(RESULTS)"
 	@! grep -q '^not ok' $(RESULTS)/ktap.log
+
+# BASELINE_RUNS runs of the suite, without a baseline; a run with a failure
+# is not recorded (a known-good kernel passes).
+baseline: install
+	@key=$(MACHINE_KEY); dir="$(BASELINES)/$$key"; stamp=$$(date +%Y%m%d-%H%M%S); \
+	for i in $$(seq 1 $(BASELINE_RUNS)); do \
+		run="$$dir/run-$$stamp-$$i"; mkdir -p "$$run.tmp"; \
+		(cd $(INSTALL_DIR) && RCU_PERF_BASELINE=none RCU_PERF_OUTDIR="$$run.tmp" \
+			./run_kselftest.sh -c rcu_perf 2>&1) | tee "$$run.tmp/ktap.log"; \
+		if grep -q '^not ok' "$$run.tmp/ktap.log"; then \
+			echo "run $$i failed: not recorded"; rm -rf "$$run.tmp"; \
+		else mv "$$run.tmp" "$$run"; fi; \
+	done; \
+	echo "baseline: $$dir ($$(ls -d "$$dir"/run-* 2>/dev/null | wc -l) runs)"
 
 # Debian's cloud kernel, booted under QEMU by the boot_ab tests: fetched once
 # into $(BUILD)/cloud-kernel (never installed). Offline, those tests skip.

@@ -7,6 +7,8 @@
 : "${RP_BIN:?run through make check}"
 : "${RP_BUILD:?}"
 : "${RP_SUITE:?}"
+# A baseline is what a test gives its programs, never one from outside.
+unset RCU_PERF_BASELINE
 T_N=0
 
 t_ok() { T_N=$((T_N + 1)); echo "ok $T_N $*"; }

@@ -422,12 +422,150 @@ static bool t_cmp_too_few_samples_inconclusive(void)
 	static const double a[] = { 100 }, b[] = { 200, 201, 199 };
 	struct rp_cmp c, d;
 
-	rp_compare(a, 1, b, 3, false, 5, 0.05, &c);
+	rp_compare(a, 1, b, 1, false, 5, 0.05, &c);
 	rp_compare(b, 3, a, 0, false, 5, 0.05, &d);
-	return verdict_is("1 vs 3", &c, RP_CMP_INCONCLUSIVE) &&
+	return verdict_is("1 vs 1", &c, RP_CMP_INCONCLUSIVE) &&
 	       verdict_is("3 vs 0", &d, RP_CMP_INCONCLUSIVE) &&
 	       near("change", c.change_pct, 100, 12) &&
 	       isnan(d.change_pct) && d.b.n == 0 && isinf(c.mde_pct);
+}
+
+/*
+ * One boot against three earlier ones (boot_marker with a baseline): in
+ * an instruction-counted guest boots repeat to ~0.01%, so +3% is far
+ * outside the prediction interval, and a repeat is not.
+ */
+static bool t_cmp_one_vs_many(void)
+{
+	static const double base[] = { 1.2345, 1.2347, 1.2344 };
+	static const double slow[] = { 1.2345 * 1.03 }, same[] = { 1.2346 };
+	static const double noisy[] = { 1.20, 1.27, 1.23 };
+	struct rp_cmp c, d, e, f;
+
+	rp_compare(base, 3, slow, 1, false, 2, 0.05, &c);
+	rp_compare(base, 3, same, 1, false, 2, 0.05, &d);
+	/* 3% of noise between boots: +3% cannot be told, nor excluded */
+	rp_compare(noisy, 3, slow, 1, false, 2, 0.05, &e);
+	/* symmetric: one baseline boot against several candidates */
+	rp_compare(same, 1, base, 3, false, 2, 0.05, &f);
+	return verdict_is("1 boot +3%", &c, RP_CMP_REGRESSED) &&
+	       near("change", c.change_pct, 3, 9) && c.p < 0.001 &&
+	       verdict_is("1 boot same", &d, RP_CMP_SAME) && d.mde_pct < 0.1 &&
+	       verdict_is("noisy boots", &e, RP_CMP_INCONCLUSIVE) &&
+	       verdict_is("1 base boot", &f, RP_CMP_SAME);
+}
+
+/*
+ * Latencies quantized to jiffies, like idle GP latencies at HZ=250: most
+ * ops take 2 jiffies (8 ms) plus microseconds, some 1, 3 or 4; each run
+ * has its own share of slow ops (@slow). @shift whole jiffies are added to
+ * the 2-jiffy ops (slower FQS scans).
+ */
+static void jiffy_run(double *v, size_t n, double slow, int shift,
+		      unsigned long long seed)
+{
+	size_t i;
+
+	rng_state = seed;
+	for (i = 0; i < n; i++) {
+		double u = rng_unit(), k = 2 + shift;
+
+		if (u < 0.04)
+			k = 1;
+		else if (u < 0.04 + slow)
+			k = 3 + shift;
+		else if (u < 0.04 + slow + 0.03)
+			k = 4 + shift;
+		v[i] = 4 * k + 0.02 * rng_unit();
+	}
+}
+
+/* Three runs of 50 a side, per-run shares of slow ops in 10..25% */
+static void jiffy_side(double *v, int shift, unsigned long long seed)
+{
+	int r;
+
+	for (r = 0; r < 3; r++) {
+		rng_state = seed * 3 + r + 1;
+		jiffy_run(v + 50 * r, 50, 0.10 + 0.15 * rng_unit(), shift,
+			  seed * 7919 + r);
+	}
+}
+
+/*
+ * Healthy vs healthy, 3 runs a side: "no significant change" every time at
+ * the compare tool's default 10% (the variance-based MDE said ~10-13% for
+ * such data: inconclusive); one more jiffy per GP (FQS 1 -> 2): regressed.
+ */
+static bool t_cmp_jiffy_quantized_conclusive(void)
+{
+	double a[150], b[150];
+	int t, same = 0, regressed = 0;
+	double worst_mde = 0;
+	struct rp_cmp c;
+
+	for (t = 0; t < 100; t++) {
+		jiffy_side(a, 0, 2 * t + 1);
+		jiffy_side(b, 0, 2 * t + 2);
+		rp_compare(a, 150, b, 150, false, 10, 0.05, &c);
+		same += c.verdict == RP_CMP_SAME;
+		if (c.mde_pct > worst_mde)
+			worst_mde = c.mde_pct;
+		jiffy_side(b, 1, 2 * t + 2);
+		rp_compare(a, 150, b, 150, false, 10, 0.05, &c);
+		regressed += c.verdict == RP_CMP_REGRESSED;
+	}
+	if (same == 100 && regressed == 100)
+		return true;
+	ksft_print_msg("healthy: %d/100 same (worst MDE %.2f%%); FQS 1 -> 2: %d/100 regressed\n",
+		       same, worst_mde, regressed);
+	return false;
+}
+
+/*
+ * The false-alarm rate stays at alpha on tied, quantized data: over 2000
+ * pairs of samples from one such distribution, p < 0.05 in at most
+ * 5% + 3 standard errors of them, and REGRESSED never (the median does not
+ * move by 10% without a real change).
+ */
+static bool t_cmp_jiffy_quantized_false_alarms(void)
+{
+	double a[60], b[60];
+	int t, sig = 0, regressed = 0;
+	struct rp_cmp c;
+
+	for (t = 0; t < 2000; t++) {
+		jiffy_run(a, 60, 0.15, 0, 4 * t + 1);
+		jiffy_run(b, 60, 0.15, 0, 4 * t + 3);
+		rp_compare(a, 60, b, 60, false, 10, 0.05, &c);
+		sig += c.p < 0.05;
+		regressed += c.verdict == RP_CMP_REGRESSED;
+	}
+	if (sig <= 2000 * (0.05 + 3 * sqrt(0.05 * 0.95 / 2000)) && !regressed)
+		return true;
+	ksft_print_msg("p < 0.05 in %d/2000, regressed %d\n", sig, regressed);
+	return false;
+}
+
+/* For continuous normal data the rank MDE is the variance-based one. */
+static bool t_rank_mde_normal_and_degenerate(void)
+{
+	double a[200], b[200], k[5] = { 3, 3, 3, 3, 3 };
+	double r, v;
+
+	gauss(a, 200, 100, 5, 21);
+	gauss(b, 200, 100, 5, 22);
+	r = rp_rank_min_detectable_effect(a, 200, b, 200, 0.05, 0.8);
+	v = rp_min_detectable_effect(a, 200, b, 200, 0.05, 0.8);
+	if (!(r > 0.9 * v && r < 1.2 * v)) {
+		ksft_print_msg("rank MDE %g vs variance MDE %g\n", r, v);
+		return false;
+	}
+	return rp_rank_min_detectable_effect(k, 5, k, 5, 0.05, 0.8) < 0.001 &&
+	       isinf(rp_rank_min_detectable_effect(a, 1, b, 3, 0.05, 0.8)) &&
+	       isnan(rp_rank_min_detectable_effect(a, 3, b, 3, 0, 0.8)) &&
+	       /* 2 vs 2 ranks never reach p < 0.05: no shift is enough */
+	       isinf(rp_rank_min_detectable_effect(a, 2, b, 2, 0.05, 0.8));
 }
 
 static bool t_cmp_noisy_inconclusive(void)
@@ -598,6 +736,10 @@ static const struct {
 	CASE(t_cmp_clear_shift_improved),
 	CASE(t_cmp_throughput_drop_regressed),
 	CASE(t_cmp_no_shift_same),
+	CASE(t_cmp_one_vs_many),
+	CASE(t_cmp_jiffy_quantized_conclusive),
+	CASE(t_cmp_jiffy_quantized_false_alarms),
+	CASE(t_rank_mde_normal_and_degenerate),
 	CASE(t_cmp_significant_within_allowed_same),
 	CASE(t_cmp_too_few_samples_inconclusive),
 	CASE(t_cmp_noisy_inconclusive),

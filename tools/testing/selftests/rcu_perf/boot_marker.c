@@ -25,6 +25,9 @@
 static struct rp_param params[] = {
 	RP_MAX("boot_budget", "s", 60,
 	       "<1 s in VMs, seconds on big servers: 60 s flags only pathological boots"),
+	RP_BASELINE_CHANGE(1,
+			   "rcu_normal=1 costs a 6.12 boot 2-5%; icount boots repeat to 0.01%"),
+	RP_BASELINE_ALPHA,
 	{ }
 };
 
@@ -56,6 +59,8 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 #define CHECK	"boot_time_to_user"
 
 static const char * const check_names[] = { CHECK, NULL };
+/* With --baseline: earlier boots, one sample each. */
+static const char * const baseline_metrics[] = { "boot.time_to_user", NULL };
 
 static const struct rp_test test = {
 	.name = "boot_marker",
@@ -64,6 +69,8 @@ static const struct rp_test test = {
 	.nr_checks = 1,
 	.checks = check_names,
 	.reads_only = true,
+	.baseline = baseline_metrics,
+	.baseline_per_boot = true,
 	.extra_usage =
 	"  --log FILE             parse FILE instead of this boot's log: dmesg text,\n"
 	"                         /dev/kmsg records or a serial capture (- for stdin)\n"

@@ -143,6 +143,9 @@ static struct rp_param params[] = {
 	       "\"..\" and fast symlinks stay in rcu-walk: ~0"),
 	RP_MIN("baseline_ratio_min", "ratio", 0.85,
 	       "1-CPU stat ops/s vs baseline_stat_ops: repeat runs agree within ~5%"),
+	RP_BASELINE_CHANGE(10,
+			   "1-CPU lookup rates of repeat runs agree within ~5%"),
+	RP_BASELINE_ALPHA,
 	RP_SETTING("serialize_lookups", "bool", 0,
 		   "1: one global lock around each lookup, as dcache_lock did (proves the checks)"),
 	RP_SETTING("baseline_stat_ops", "ops/s", 0,
@@ -178,10 +181,17 @@ static const char * const checks[] = {
 	"single_cpu_vs_baseline", NULL
 };
 
+/* With --baseline: each lookup's rate on one CPU, present on every machine. */
+static const char * const baseline_metrics[] = {
+	"stat_private.n1.ops", "stat_shared.n1.ops", "negative.n1.ops",
+	"open_shared.n1.ops", "dotdot_symlink.n1.ops", NULL
+};
+
 static int opt_extra(int argc, char **argv, int i, int *used);
 
 static const struct rp_test test = {
 	.name = "dcache_scaling",
+	.baseline = baseline_metrics,
 	.summary = "path lookup throughput on 1, 2, 4, ... CPUs: rcu-walk must scale",
 	.params = params,
 	.nr_checks = 6,

@@ -44,6 +44,9 @@
 static struct rp_param params[] = {
 	RP_MAX("expedited_ratio", "ratio", 0.7,
 	       "expedited waits for IPIs, normal ones for jiffies: ~0.005 (VM), ~0.3 (TCG)"),
+	RP_BASELINE_CHANGE(20,
+			   "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run"),
+	RP_BASELINE_ALPHA,
 	RP_SETTING("samples", "count", 100,
 		   "GPs timed per mode: ~1 s of normal GPs at ~10 ms each"),
 	RP_SETTING("quick_samples", "count", 30,
@@ -62,6 +65,9 @@ static struct rp_param params[] = {
 #define CHECK	"expedited_gp_ratio"
 
 static const char * const check_names[] = { CHECK, NULL };
+static const char * const baseline_metrics[] = {
+	"membarrier.normal.latency", "membarrier.expedited.latency", NULL
+};
 
 static const struct rp_test test = {
 	.name = "gp_expedited",
@@ -69,6 +75,7 @@ static const struct rp_test test = {
 	.params = params,
 	.nr_checks = 1,
 	.checks = check_names,
+	.baseline = baseline_metrics,
 };
 
 enum mode { NORMAL_GP, EXPEDITED_GP, NR_MODES };

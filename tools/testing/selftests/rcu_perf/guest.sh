@@ -24,6 +24,9 @@
 #   --settle S          sleep S seconds after boot before the first CMD,
 #                       so that the boot's last work is done (in icount
 #                       mode a sleep costs no host time; default 0)
+#   --baseline DIR      earlier results for the programs' checks against a
+#                       baseline: copied into the guest, RCU_PERF_BASELINE
+#                       there (e.g. DIR/run-N/ of earlier guests' --outdir)
 #   --bindir DIR        the static programs and rcu_perf.conf (default: the
 #                       directory of this script, the installed suite)
 #   --prog-timeout S    per-program timeout inside the guest (default: the
@@ -56,6 +59,7 @@ skip() { echo "$me: SKIP: $*" >&2; exit 4; }
 kernel="" outdir="" mode=wall cpus=2 mem=512 append="" args="" settle=0
 bindir=$(cd "$(dirname "$0")" && pwd)
 prog_timeout="" timeout="" busybox="" qemu=${QEMU:-qemu-system-x86_64}
+baseline=""
 cmds=()
 
 need() { [ $# -ge 2 ] || die "option $1 needs a value"; }
@@ -70,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--args) need "$@"; args=$2; shift 2 ;;
 	--settle) need "$@"; settle=$2; shift 2 ;;
 	--bindir) need "$@"; bindir=$2; shift 2 ;;
+	--baseline) need "$@"; baseline=$2; shift 2 ;;
 	--prog-timeout) need "$@"; prog_timeout=$2; shift 2 ;;
 	--timeout) need "$@"; timeout=$2; shift 2 ;;
 	--busybox) need "$@"; busybox=$2; shift 2 ;;
@@ -85,6 +90,7 @@ isnum() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 [ -n "$kernel" ] || die "--kernel IMAGE is required"
 { [ -r "$kernel" ] && [ -f "$kernel" ]; } || die "--kernel '$kernel': not a readable file"
 [ -n "$outdir" ] || die "--outdir DIR is required"
+[ -z "$baseline" ] || [ -d "$baseline" ] || die "--baseline '$baseline': not a directory"
 case $mode in wall|icount) ;; *) die "--mode '$mode': wall or icount" ;; esac
 isnum "$cpus" || die "--cpus '$cpus': not a positive number"
 isnum "$mem" || die "--mem '$mem': not a positive number (MB)"
@@ -137,6 +143,12 @@ mkdir -p "$root/bin" "$root/rcu_perf" "$root/dev"
 cp "$busybox" "$root/bin/busybox"
 for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
 [ -f "$bindir/rcu_perf.conf" ] && cp "$bindir/rcu_perf.conf" "$root/rcu_perf/"
+if [ -n "$baseline" ]; then
+	# only the results files: the rest of an --outdir is not needed
+	(cd "$baseline" && find . -name '*.json' | cpio -pdm --quiet "$root/rcu_perf/baseline") ||
+		die "--baseline $baseline: cannot copy its results"
+	chmod -R go-w "$root/rcu_perf/baseline"
+fi
 {
 	cat <<-'EOF'
 	#!/bin/busybox sh
@@ -182,6 +194,7 @@ for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
 	}
 	cd /rcu_perf
 	EOF
+	[ -z "$baseline" ] || echo "export RCU_PERF_BASELINE=/rcu_perf/baseline"
 	[ "$settle" = 0 ] || echo "sleep $settle"
 	for c in "${cmds[@]}"; do
 		echo "run ${c%% *} $prog_timeout ./$c $args"

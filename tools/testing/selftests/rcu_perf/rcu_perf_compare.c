@@ -19,6 +19,7 @@
  *	rcu_perf_compare --repeat DIR --base-cmd CMD --cand-cmd CMD [options]
  *	rcu_perf_compare --svg DIR [PATH...]	(plots; default input: DIR)
  *	rcu_perf_compare --kcidb FILE [PATH...]	(KCIDB v4 test objects)
+ *	rcu_perf_compare --machine-key		(names baselines/<key>/)
  *
  * PATH is a results file or a directory of them (*.json). Exit status:
  * 0 no regression, 1 a regression, 2 bad usage or input, 3 inconclusive
@@ -109,7 +110,7 @@ static struct {
 	bool ktap;
 	bool table;
 	const char *labels[NR_SIDES];
-	bool help, list;
+	bool help, list, machine_key;
 	const char *kcidb;
 	const char *origin;
 	const char *build_id;
@@ -183,6 +184,9 @@ static const char usage_text[] =
 	"  --build-id ID          KCIDB build_id (default <origin>:<kernel release>)\n"
 	"  --run-id ID            unique part of KCIDB test ids (default host-time)\n"
 	"  --svg DIR              SVG plots into DIR (input DIR if no other input)\n"
+	"  --machine-key          print this machine's key (CPU model and count, HZ,\n"
+	"                         preemption model): \"make baseline\" records runs\n"
+	"                         into baselines/<key>/\n"
 	"Repeating until conclusive:\n"
 	"  --repeat DIR           run the commands alternately, results in\n"
 	"                         DIR/{base,cand}-NN.json (kept, appended to),\n"
@@ -291,6 +295,10 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 		o.list = true;
 		return 1;
 	}
+	if (!strcmp(a, "--machine-key")) {
+		o.machine_key = true;
+		return 1;
+	}
 	if (!strcmp(a, "--ktap")) {
 		o.ktap = true;
 		return 1;
@@ -385,9 +393,20 @@ static void parse_options(int argc, char **argv)
 		rp_list_params(stdout);
 		exit(0);
 	}
+	if (o.machine_key) {
+		char key[256];
+
+		if (rp_machine_key(key, sizeof(key)))
+			die("cannot name this machine");
+		printf("%s\n", key);
+		exit(0);
+	}
 	if (rp_opts.nr_knobs)
 		die("--knob: the comparison changes nothing in the kernel; %s",
 		    "give it to the program in --base-cmd/--cand-cmd");
+	if (rp_opts.baseline && !strcmp(rp_opts.baseline_from, "--baseline"))
+		die("--baseline %s: the baseline's results are inputs here: --base %s",
+		    rp_opts.baseline, rp_opts.baseline);
 	alpha = rp_val("alpha");
 	if (!(alpha > 0 && alpha < 1))
 		die("alpha %g: must be between 0 and 1", alpha);
@@ -730,8 +749,10 @@ static const char *test_used(const struct metric *m)
 	const struct rp_samples *a = &m->v[BASE], *b = &m->v[CAND];
 	double mw, welch;
 
+	if (a->n < 2 && b->n < 2)
+		return "n < 2 on both sides: no test";
 	if (a->n < 2 || b->n < 2)
-		return "n < 2: no test";
+		return "Student t prediction interval";
 	mw = rp_mann_whitney_p(a->v, a->n, b->v, b->n);
 	welch = rp_welch_p(a->v, a->n, b->v, b->n);
 	if (m->cmp.p == mw && m->cmp.p != welch)
@@ -795,7 +816,8 @@ static void print_table_row(const struct metric *m, int w)
 	       m->key, *m->unit ? m->unit : "-", c->a.median, c->b.median,
 	       c->change_pct, m->allowed, n, c->p,
 	       c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct) ?
-	       "inconclusive (1 sample)" : rp_cmp_verdict_name(c->verdict));
+	       "inconclusive (too few samples)" :
+	       rp_cmp_verdict_name(c->verdict));
 }
 
 static void print_compared(const struct metric *m, int *ktap_nr)

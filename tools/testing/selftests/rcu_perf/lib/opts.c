@@ -12,6 +12,10 @@
  *	[gp_throttle]			names below apply to gp_throttle only
  *	idle_penalty = 4
  *
+ * One name is not a number: "baseline = DIR" (a directory of earlier
+ * results, relative to the config file's directory; "none": no baseline),
+ * also as --baseline DIR and RCU_PERF_BASELINE=DIR.
+ *
  * Names under another program's [section] are ignored; an unknown name in
  * the global scope or in this program's section is an error, as is any
  * malformed line or value, so that a typo never silently leaves a default
@@ -45,7 +49,7 @@ static bool want_help, want_list;
 /* Option names reserved for the environment of the common options. */
 static const char * const reserved[] = {
 	"quick", "verbose", "json", "outdir", "config", "state_dir", "kconfig",
-	"lock_timeout",
+	"lock_timeout", "baseline",
 };
 
 static const char *prog(void)
@@ -64,6 +68,34 @@ static __printf(1, 2) int perr(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return -1;
+}
+
+/* "baseline = DIR" of the config file, resolved; freed on the next parse */
+static char *conf_baseline;
+
+/* "" and "none" mean no baseline. */
+static void set_baseline(const char *dir, const char *from)
+{
+	rp_opts.baseline = dir && *dir && strcmp(dir, "none") ? dir : NULL;
+	rp_opts.baseline_from = from;
+}
+
+/* A relative DIR of a config file is relative to the file's directory. */
+static int conf_set_baseline(const char *path, const char *val,
+			     const char *where)
+{
+	const char *slash = strrchr(path, '/');
+
+	free(conf_baseline);
+	conf_baseline = NULL;
+	if (*val == '/' || !*val || !strcmp(val, "none") || !slash)
+		conf_baseline = strdup(val);
+	else if (asprintf(&conf_baseline, "%.*s/%s", (int)(slash - path), path,
+			  val) < 0)
+		conf_baseline = NULL;
+	if (!conf_baseline)
+		return perr("%s: out of memory", where);
+	return 0;
 }
 
 int rp_parse_double(const char *s, double *out)
@@ -279,6 +311,13 @@ static int load_config(const char *path)
 		}
 		if (!ours)
 			continue;
+		if (!strcmp(key, "baseline")) {
+			if (conf_set_baseline(path, val, where)) {
+				ret = -1;
+				break;
+			}
+			continue;
+		}
 		p = rp_param(key);
 		if (!p) {
 			ret = perr("%s: unknown parameter '%s' for %s", where,
@@ -445,7 +484,10 @@ static int cli_knob(const char *arg)
 }
 
 /* The common options that take a value: "--opt VALUE" or "--opt=VALUE". */
-enum { OPT_JSON, OPT_OUTDIR, OPT_CONFIG, OPT_SET, OPT_KNOB, OPT_NR };
+enum {
+	OPT_JSON, OPT_OUTDIR, OPT_CONFIG, OPT_SET, OPT_KNOB, OPT_BASELINE,
+	OPT_NR
+};
 
 static const char * const value_opts[OPT_NR][2] = {
 	[OPT_JSON] = { "--json" },
@@ -453,6 +495,7 @@ static const char * const value_opts[OPT_NR][2] = {
 	[OPT_CONFIG] = { "--config" },
 	[OPT_SET] = { "--set", "-s" },
 	[OPT_KNOB] = { "--knob" },
+	[OPT_BASELINE] = { "--baseline" },
 };
 
 /* Which value option @arg is (or -1); *inline_val for "--opt=VALUE". */
@@ -493,13 +536,15 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 {
 	const char *sets[64];
 	int nr_sets = 0;
-	const char *config = NULL;
+	const char *config = NULL, *baseline = NULL;
 	bool config_cli = false;
 	struct rp_param *p;
 	int a;
 
 	rp_current_test = test;
 	memset(&rp_opts, 0, sizeof(rp_opts));
+	free(conf_baseline);
+	conf_baseline = NULL;
 	want_help = false;
 	want_list = false;
 	if (check_table(test))
@@ -577,6 +622,9 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 			config = *v ? v : NULL;
 			config_cli = true;
 			break;
+		case OPT_BASELINE:
+			baseline = v;
+			break;
 		case OPT_SET:
 			if (nr_sets >= (int)ARRAY_SIZE(sets))
 				return perr("too many --set options");
@@ -595,6 +643,13 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 		return -1;
 	if (load_env())
 		return -1;
+	/* cli > environment (set but empty: none) > config file */
+	if (baseline)
+		set_baseline(baseline, "--baseline");
+	else if (getenv("RCU_PERF_BASELINE"))
+		set_baseline(getenv("RCU_PERF_BASELINE"), "RCU_PERF_BASELINE");
+	else if (conf_baseline)
+		set_baseline(conf_baseline, config);
 	for (a = 0; a < nr_sets; a++)
 		if (cli_set(sets[a]))
 			return -1;
@@ -611,6 +666,9 @@ static void print_usage_options(FILE *f)
 	      "  --config FILE          read parameters from FILE (RCU_PERF_CONFIG; default:\n"
 	      "                         rcu_perf.conf beside the executable; \"\" for none)\n"
 	      "  -s, --set NAME=VALUE   set a parameter (also RCU_PERF_<NAME>=VALUE)\n"
+	      "  --baseline DIR         also judge the metrics against earlier results of\n"
+	      "                         this machine in DIR and DIR/*/ (RCU_PERF_BASELINE;\n"
+	      "                         \"baseline = DIR\" in the config; \"none\" for none)\n"
 	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
 	      "                         (repeatable, at most 16); PATH is one of\n"
 	      "                         /sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
@@ -733,6 +791,8 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		rp_list_params(stdout);
 		exit(0);
 	}
+	if (rp_baseline_load())
+		exit(2);
 
 	/*
 	 * The header first: the guard may print diagnostics (repairs of a
@@ -767,4 +827,5 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	}
 	if (rp_opts.quick)
 		printf("# quick: shorter runs\n");
+	rp_baseline_describe();
 }

@@ -9,8 +9,9 @@
  *   load.c     - busy threads pinned to chosen CPUs
  *   counters.c - libperf software and tracepoint counters
  *   results.c  - KTAP checks ("measured vs limit") and the JSON results file
- * plus json.c (JSON writer and reader), kmsg.c (kernel log parsing) and
- * scaling.c (CPU-count sweeps, scaling efficiency, GNU time reports).
+ * plus json.c (JSON writer and reader), kmsg.c (kernel log parsing),
+ * scaling.c (CPU-count sweeps, scaling efficiency, GNU time reports) and
+ * baseline.c (checks against earlier results of the same machine).
  *
  * A test program reads top-down:
  *
@@ -45,6 +46,12 @@
 
 #define RP_RESULTS_SCHEMA	"rcu_perf-results"
 #define RP_RESULTS_VERSION	1
+/*
+ * What the programs measure and how: bumped when a change makes results
+ * of earlier versions incomparable (a baseline of another suite version is
+ * not used). Results files record it as "suite_version".
+ */
+#define RP_SUITE_VERSION	1
 
 /* ------------------------------------------------------------------ */
 /* stats.c                                                             */
@@ -84,13 +91,24 @@ double rp_welch_p(const double *a, size_t na, const double *b, size_t nb);
 double rp_min_detectable_effect(const double *a, size_t na,
 				const double *b, size_t nb,
 				double alpha, double power);
+/*
+ * The same for the Mann-Whitney test: the smallest shift of b's samples
+ * that moves P(b > a) by enough to be seen (Noether's approximation with
+ * the samples' own distribution): right for tied and quantized data, where
+ * the variance says little about the ranks. INFINITY if no shift is enough.
+ */
+double rp_rank_min_detectable_effect(const double *a, size_t na,
+				     const double *b, size_t nb,
+				     double alpha, double power);
 
 /*
  * Before/after verdict on raw samples of one metric, shared by the compare
- * tool and the A/B boot tool. change_pct is the change of the median from
- * a (baseline) to b (candidate), positive when b is larger. p is from
- * Mann-Whitney, or from Welch's t-test when a side has fewer than 5
- * samples (ranks of 3 vs 3 never reach p < 0.1); mde_pct at power 0.8.
+ * tool, the A/B boot tool and the baseline checks. change_pct is the change
+ * of the median from a (baseline) to b (candidate), positive when b is
+ * larger. p is from Mann-Whitney, or from Welch's t-test when a side has
+ * fewer than 5 samples (ranks of 3 vs 3 never reach p < 0.1), or from
+ * Student's prediction interval when one side has a single sample (one
+ * boot against earlier boots); mde_pct at power 0.8, for the test used.
  */
 enum rp_cmp_verdict {
 	RP_CMP_SAME,		/* no significant change, enough power */
@@ -164,6 +182,15 @@ struct rp_param {
 #define RP_MAX(n, u, d, r)	RP_PARAM(n, u, d, r, RP_LIMIT_MAX)
 #define RP_MIN(n, u, d, r)	RP_PARAM(n, u, d, r, RP_LIMIT_MIN)
 #define RP_SETTING(n, u, d, r)	RP_PARAM(n, u, d, r, RP_SETTING)
+/*
+ * The two limits of the checks against a baseline (rp_test.baseline): how
+ * much worse (% of the baseline's median) a metric may get, and the
+ * significance level of a change.
+ */
+#define RP_BASELINE_CHANGE(pct, why)	RP_MAX("baseline_change", "%", pct, why)
+#define RP_BASELINE_ALPHA						\
+	RP_MIN("baseline_alpha", "p-value", 0.05,			\
+	       "a change is significant below this: 1 false alarm in 20 per metric")
 
 struct rp_test {
 	const char *name;	/* program name, JSON "test", config section */
@@ -185,6 +212,20 @@ struct rp_test {
 	 */
 	const char * const *checks;
 	/*
+	 * Optional, NULL-terminated: the metrics judged against a baseline
+	 * (--baseline DIR). With one, each gets a check
+	 * "<metric>_vs_baseline" after the program's own, judged by
+	 * rp_compare() against the same metric of the baseline's runs with
+	 * the limit "baseline_change" and "baseline_alpha" (declare them with
+	 * RP_BASELINE_CHANGE and RP_BASELINE_ALPHA). Without a baseline these checks do not exist.
+	 */
+	const char * const *baseline;
+	/*
+	 * The metrics measure the boot itself (boot_marker): baseline files
+	 * of one boot count once, and those of this very boot not at all.
+	 */
+	bool baseline_per_boot;
+	/*
 	 * Reads the kernel's state only, measures nothing live (a boot log):
 	 * runs beside other runs without the suite's lock unless --knob asks
 	 * for a change (the guard then takes it at the first write).
@@ -201,6 +242,9 @@ struct rp_options {
 	const char *config_path; /* --config FILE / RCU_PERF_CONFIG / beside exe */
 	const char *knobs[16];	/* --knob PATH=VALUE: set through the guard */
 	int nr_knobs;
+	/* --baseline DIR / RCU_PERF_BASELINE / "baseline = DIR"; NULL: none */
+	const char *baseline;
+	const char *baseline_from;	/* where that came from */
 };
 
 extern struct rp_options rp_opts;
@@ -360,6 +404,11 @@ struct rp_metric {
 	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
 	bool has_counters;
 	bool higher_is_better;	/* throughput-like; default: lower is better */
+	/*
+	 * Why the samples may not show the kernel (other tasks kept the CPUs
+	 * busy meanwhile): the check against a baseline SKIPs with it.
+	 */
+	const char *disturbed;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */
@@ -412,6 +461,8 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
 __printf(2, 3) void rp_check_fail(const char *check, const char *fmt, ...);
 /* Not judged, with the reason. */
 __printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
+/* Has a check of this name been reported? */
+bool rp_check_reported(const char *check);
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
@@ -442,6 +493,26 @@ int rp_hz(void);
  */
 int rp_default_fqs_jiffies(void);
 double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
+
+/* The metric of this run called @name, or NULL. */
+const struct rp_metric *rp_metric_find(const char *name);
+/*
+ * A before/after verdict of rp_compare() as a check: "measured" is the
+ * change of the median in the bad direction (%), the limit the parameter
+ * @limit (RP_LIMIT_MAX, %); FAIL when REGRESSED, SKIP when INCONCLUSIVE
+ * (too noisy, or nothing to compare), else PASS. @vs says against what.
+ */
+enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
+			     bool higher_is_better, const char *unit,
+			     const char *limit, const char *vs);
+/*
+ * This machine's facts as a results file records them (its "system"
+ * object, plus the suite version as "suite_version"): malloc'd, NULL on
+ * error. rp_machine_key() names this machine and configuration in one
+ * token, e.g. x86_64-intel-xeon-gold-6338-2cpu-250hz-voluntary.
+ */
+struct rp_jval *rp_system_facts(void);
+int rp_machine_key(char *buf, size_t len);
 
 /* rp_init(), after the KTAP header and the guard: the plan, the clock. */
 void rp_results_begin(void);
@@ -492,6 +563,33 @@ struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen);
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen);
 void rp_json_free(struct rp_jval *v);
 struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
+
+/* ------------------------------------------------------------------ */
+/* baseline.c: earlier results of the same machine                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Load rp_opts.baseline (this program's results files in DIR and in its
+ * subdirectories, DIR/<run>/<test>.json) and decide whether it matches this machine. Bad input (no
+ * such directory, a malformed file): one line, -1. Called by rp_init().
+ */
+int rp_baseline_load(void);
+/* After the KTAP header: "# baseline: ..." (none, which, or why unused). */
+void rp_baseline_describe(void);
+/* How many checks the baseline adds to the plan, and the i-th one's name. */
+size_t rp_baseline_nr_checks(void);
+const char *rp_baseline_check_name(size_t i);
+/* rp_finish(): report each baseline check not reported yet. */
+void rp_baseline_report(void);
+/*
+ * Why results recorded as @base_doc (a whole results document) cannot be
+ * a baseline for a run on a machine with facts @cur (rp_system_facts()):
+ * NULL if they can, else the first difference, in words, in why.
+ */
+const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
+				 const struct rp_jval *cur, char *why,
+				 size_t len);
+void rp_baseline_free(void);
 
 /* ------------------------------------------------------------------ */
 /* kmsg.c: the kernel log                                              */

@@ -22,12 +22,15 @@
  * ignore unknown keys, numbers that could not be measured are null):
  * {
  *   "schema": "rcu_perf-results", "version": 1,
+ *   "suite_version": 1,			RP_SUITE_VERSION (absent: older)
  *   "test": "gp_throttle", "summary": "...",
  *   "timestamp": "2025-01-31T12:00:00Z",	start of the run, UTC
  *   "duration_s": 12.3,
  *   "system": {
  *     "kernel_release": "6.18.0", "kernel_version": "#1 SMP ...",
- *     "machine": "x86_64", "nr_cpus_online": 2, "nr_cpus_possible": 2,
+ *     "machine": "x86_64", "cpu_model": "Intel(R) Xeon(R) ...",
+ *     "nr_cpus_online": 2, "nr_cpus_possible": 2,
+ *     "boot_id": "5a1c...",			this boot's random id
  *     "hz": 250,					0: unknown
  *     "config": { "CONFIG_HZ": "250", "CONFIG_RCU_LAZY": "y",
  *		   "CONFIG_PREEMPT_RT": "n", ... },	RCU-relevant symbols
@@ -36,6 +39,7 @@
  *					at the start, after --knob
  *   },
  *   "options": { "quick": false, "config": "path" | null,
+ *		  "baseline": "dir" | null,		with baseline checks
  *		  "knobs": [ "/sys/...=50" ] },
  *   "params": [ { "name", "kind": "max"|"min"|"setting", "unit",
  *		   "default", "value", "source", "reason" } ],
@@ -125,14 +129,14 @@ double rp_now_ms(void)
 
 static void snapshot_rcu_sysfs(void);
 
+static int planned(void);
+
 void rp_results_begin(void)
 {
-	int plan = rp_current_test ? rp_current_test->nr_checks : 0;
-
 	snapshot_rcu_sysfs();
 	start_ms = rp_now_ms();
 	start_time = time(NULL);
-	ksft_set_plan(plan > 0 ? plan : 0);
+	ksft_set_plan(planned());
 	begun = true;
 }
 
@@ -382,13 +386,15 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	return judged(c, b->limit, unit, op, b->param);
 }
 
+/* The program's checks, then those against a baseline (when given). */
 static int planned(void)
 {
-	return rp_current_test && rp_current_test->nr_checks > 0 ?
-		rp_current_test->nr_checks : 0;
+	return (rp_current_test && rp_current_test->nr_checks > 0 ?
+		rp_current_test->nr_checks : 0) +
+	       (int)rp_baseline_nr_checks();
 }
 
-static bool reported(const char *name)
+bool rp_check_reported(const char *name)
 {
 	size_t i;
 
@@ -396,6 +402,63 @@ static bool reported(const char *name)
 		if (checks[i].name && !strcmp(checks[i].name, name))
 			return true;
 	return false;
+}
+
+#define CMP_LINE \
+	"# %s: measured %s%s %% worse (median %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s)\n"
+#define CMP_NOISY \
+	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
+
+enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
+			     bool higher_is_better, const char *unit,
+			     const char *limit, const char *vs)
+{
+	struct rp_param *p = rp_param(limit);
+	double worse = higher_is_better ? -c->change_pct : c->change_pct;
+	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
+	const char *sp;
+	struct check_rec *rec;
+	enum rp_verdict v;
+
+	if (bad_name(check))
+		return RP_ERROR;
+	if (!p || p->kind != RP_LIMIT_MAX) {
+		check_error(check, format_line("bug: '%s' is not a maximum",
+					       limit ? limit : "(null)"));
+		return RP_ERROR;
+	}
+	unit = unit ? unit : "";
+	sp = *unit ? " " : "";
+	fmt_num(m, sizeof(m), worse);
+	fmt_num(l, sizeof(l), p->value);
+	fmt_num(ma, sizeof(ma), c->a.median);
+	fmt_num(mb, sizeof(mb), c->b.median);
+	fmt_num(mde, sizeof(mde), c->mde_pct);
+	snprintf(pv, sizeof(pv), "%.2g", c->p);
+	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, mb, sp, unit, ma, sp, unit, vs,
+	       pv, mde, l, p->name);
+	switch (c->verdict) {
+	case RP_CMP_REGRESSED:
+		v = RP_FAIL;
+		rec = record(check, v, format_line("regressed against %s (p %s)",
+						   vs, pv));
+		break;
+	case RP_CMP_INCONCLUSIVE:
+		v = RP_SKIP;
+		if (!c->a.n || !c->b.n)
+			rec = record(check, v, format_line("no samples %s",
+							   c->b.n ? "in the baseline" :
+							   "in this run"));
+		else
+			rec = record(check, v, format_line(CMP_NOISY, vs, mde,
+							   l));
+		break;
+	default:
+		v = RP_PASS;
+		rec = record(check, v, xstrdup(rp_cmp_verdict_name(c->verdict)));
+	}
+	rec->measured = worse;
+	return judged(rec, p->value, "%", "<=", p->name);
 }
 
 /*
@@ -407,15 +470,21 @@ static void fill_rest(enum rp_verdict v, const char *reason)
 {
 	const char * const *names = rp_current_test ?
 				    rp_current_test->checks : NULL;
+	size_t b = 0;
 	char buf[32];
 
 	while ((int)ksft_test_num() < planned()) {
 		const char *name = NULL;
 
 		while (names && *names && !name) {
-			if (!reported(*names))
+			if (!rp_check_reported(*names))
 				name = *names;
 			names++;
+		}
+		while (!name && b < rp_baseline_nr_checks()) {
+			if (!rp_check_reported(rp_baseline_check_name(b)))
+				name = rp_baseline_check_name(b);
+			b++;
 		}
 		if (!name) {
 			snprintf(buf, sizeof(buf), "check_%u",
@@ -465,6 +534,16 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit,
 	metrics = xrealloc(metrics, (nr_metrics + 1) * sizeof(*metrics));
 	metrics[nr_metrics++] = m;
 	return m;
+}
+
+const struct rp_metric *rp_metric_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < nr_metrics; i++)
+		if (!strcmp(metrics[i]->name, name))
+			return metrics[i];
+	return NULL;
 }
 
 void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
@@ -746,12 +825,51 @@ static void snapshot_rcu_sysfs(void)
 	}
 }
 
+/*
+ * The CPU's model as /proc/cpuinfo names it: "model name" (x86), "cpu
+ * model" (MIPS), "Processor"/"Model" (Arm), "cpu" (POWER), "uarch"
+ * (RISC-V); NULL if none. Malloc'd.
+ */
+static char *cpu_model(void)
+{
+	static const char * const keys[] = {
+		"model name", "cpu model", "Processor", "Model", "cpu", "uarch",
+	};
+	char *text = read_text_file("/proc/cpuinfo"), *found = NULL;
+	size_t k;
+
+	for (k = 0; text && !found && k < ARRAY_SIZE(keys); k++) {
+		size_t n = strlen(keys[k]);
+		char *line, *next;
+
+		for (line = text; line && !found; line = next) {
+			char *colon, *end = strchr(line, '\n');
+
+			next = end ? end + 1 : NULL;
+			if (strncmp(line, keys[k], n) ||
+			    (line[n] != '\t' && line[n] != ' ' && line[n] != ':'))
+				continue;
+			colon = strchr(line, ':');
+			if (!colon || (end && colon > end))
+				continue;
+			for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+				;
+			if (end && end > colon)
+				found = strndup(colon, end - colon);
+			else if (!end && *colon)
+				found = strdup(colon);
+		}
+	}
+	free(text);
+	return found;
+}
+
 static void write_system(struct rp_jw *w)
 {
 	char sym[128], val[256];
 	const char *pos;
 	struct utsname u;
-	char *cmd, *tok, *save;
+	char *cmd, *tok, *save, *cpu;
 	size_t i;
 
 	rp_jw_obj_begin(w, "system");
@@ -760,6 +878,16 @@ static void write_system(struct rp_jw *w)
 		rp_jw_str(w, "kernel_version", u.version);
 		rp_jw_str(w, "machine", u.machine);
 	}
+	cpu = cpu_model();
+	if (cpu)
+		rp_jw_str(w, "cpu_model", cpu);
+	free(cpu);
+	cpu = read_text_file("/proc/sys/kernel/random/boot_id");
+	if (cpu) {
+		cpu[strcspn(cpu, "\n")] = '\0';
+		rp_jw_str(w, "boot_id", cpu);
+	}
+	free(cpu);
 	rp_jw_int(w, "nr_cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
 	rp_jw_int(w, "nr_cpus_possible",
 		  count_cpu_list("/sys/devices/system/cpu/possible"));
@@ -793,6 +921,86 @@ static void write_system(struct rp_jw *w)
 			rp_jw_str(w, rcu_sysfs[i], rcu_sysfs_val[i]);
 	rp_jw_obj_end(w);
 	rp_jw_obj_end(w);
+}
+
+struct rp_jval *rp_system_facts(void)
+{
+	struct rp_jval *doc = NULL;
+	char *text = NULL, err[128];
+	size_t len = 0;
+	struct rp_jw w;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	rp_jw_init(&w, f);
+	rp_jw_obj_begin(&w, NULL);
+	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
+	write_system(&w);
+	rp_jw_obj_end(&w);
+	if (!fclose(f))
+		doc = rp_json_parse(text, err, sizeof(err));
+	free(text);
+	return doc;
+}
+
+static bool config_yes(const char *sym)
+{
+	char v[8];
+
+	return !rp_kernel_config(sym, v, sizeof(v)) && !strcmp(v, "y");
+}
+
+/* The preemption model: the boot's preempt= choice, or the config's. */
+static const char *preempt_model(void)
+{
+	static char mode[32];
+	char *cmd = read_text_file("/proc/cmdline"), *p;
+
+	p = cmd ? strstr(cmd, "preempt=") : NULL;
+	if (p && (p == cmd || p[-1] == ' ') &&
+	    config_yes("CONFIG_PREEMPT_DYNAMIC")) {
+		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"),
+			 p + 8);
+		free(cmd);
+		return mode;
+	}
+	free(cmd);
+	if (config_yes("CONFIG_PREEMPT_RT"))
+		return "rt";
+	if (config_yes("CONFIG_PREEMPT"))
+		return "full";
+	if (config_yes("CONFIG_PREEMPT_VOLUNTARY"))
+		return "voluntary";
+	if (config_yes("CONFIG_PREEMPT_NONE"))
+		return "none";
+	return "unknown";
+}
+
+int rp_machine_key(char *buf, size_t len)
+{
+	char *cpu = cpu_model(), *s, slug[64] = "";
+	struct utsname u;
+	size_t n = 0;
+
+	/* the model's words in lower case, joined by '-': a path component */
+	for (s = cpu; s && *s && n + 1 < sizeof(slug); s++) {
+		if (isalnum((unsigned char)*s))
+			slug[n++] = tolower((unsigned char)*s);
+		else if (n && slug[n - 1] != '-')
+			slug[n++] = '-';
+	}
+	while (n && slug[n - 1] == '-')
+		n--;
+	slug[n] = '\0';
+	free(cpu);
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	n = snprintf(buf, len, "%s-%s-%ldcpu-%dhz-%s", u.machine,
+		     *slug ? slug : "unknown-cpu", sysconf(_SC_NPROCESSORS_ONLN),
+		     rp_hz(), preempt_model());
+	return n < len ? 0 : -1;
 }
 
 /* ---- the results document ---- */
@@ -913,6 +1121,7 @@ int rp_results_write(FILE *f)
 	rp_jw_obj_begin(&w, NULL);
 	rp_jw_str(&w, "schema", RP_RESULTS_SCHEMA);
 	rp_jw_int(&w, "version", RP_RESULTS_VERSION);
+	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
 	rp_jw_str(&w, "test", test_name());
 	jw_str_or_null(&w, "summary", t ? t->summary : NULL);
 	rp_jw_str(&w, "timestamp", ts);
@@ -922,6 +1131,8 @@ int rp_results_write(FILE *f)
 	rp_jw_obj_begin(&w, "options");
 	rp_jw_bool(&w, "quick", rp_opts.quick);
 	jw_str_or_null(&w, "config", rp_opts.config_path);
+	jw_str_or_null(&w, "baseline", rp_baseline_nr_checks() ?
+		       rp_opts.baseline : NULL);
 	rp_jw_arr_begin(&w, "knobs");
 	for (i = 0; i < rp_opts.nr_knobs; i++)
 		rp_jw_str(&w, NULL, rp_opts.knobs[i]);
@@ -1063,12 +1274,13 @@ static int write_json(void)
 /* The end of every run: JSON, restore, totals. */
 static int finish(void)
 {
-	int extra = (int)ksft_test_num() - planned();
-	int code;
+	int extra, code;
 
 	if (finished)
 		return exit_code();
 	finished = true;
+	rp_baseline_report();
+	extra = (int)ksft_test_num() - planned();
 	if (extra < 0) {
 		printf("# error: %d planned check(s) not reported\n", -extra);
 		fill_rest(RP_ERROR, "not reported (bug in the test)");

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# gp_throttle against a baseline of this machine, live: three default runs
+# of the running kernel are the baseline; one more run passes every
+# <metric>_vs_baseline check, and one with FQS scans every 2 jiffies
+# instead of 1 (rcutree.jiffies_till_{first,next}_fqs=2 through the
+# guard: idle GPs ~+50%) FAILs membarrier.idle.latency_vs_baseline in one
+# default run, while every check of gp_throttle's own, derived from the
+# default FQS pace with room for every machine, may still pass. A run
+# that the machine was too busy for (gp_throttle skips "machine busy" or
+# "too noisy", or a baseline check is too noisy) is no evidence: SKIP.
+# Five default runs: ~2 minutes, more while other suite programs hold the
+# lock.
+source "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prog=$RP_BIN/gp_throttle
+fqs=/sys/module/rcutree/parameters
+inject=(--knob "$fqs/jiffies_till_first_fqs=2" --knob "$fqs/jiffies_till_next_fqs=2")
+check=membarrier.idle.latency_vs_baseline
+echo "TAP version 13"
+echo "1..4"
+unset RCU_PERF_QUICK RCU_PERF_BASELINE
+before=$(t_knob_snapshot | grep fqs)
+
+# busy LOG: the machine could not be judged in that run
+busy() {
+	grep -qE '^ok [0-9]+ [a-z_.]+ # SKIP .*(machine busy|too noisy)' "$1"
+}
+
+if [ "$(id -u)" != 0 ] || [ "$(nproc)" -lt 2 ] ||
+   [ ! -w "$fqs/jiffies_till_first_fqs" ] ||
+   [ "$(cat "$fqs/jiffies_till_first_fqs")" != 1 ]; then
+	for d in baseline healthy fqs2 knobs; do
+		t_skip "$d" "needs root, 2 CPUs and FQS scans every jiffy (HZ <= 250)"
+	done
+	exit 0
+fi
+
+# 1. The baseline: three runs, none of them busy.
+ok=1
+for i in 1 2 3; do
+	t_run "$tmp/base$i.log" "$prog" --baseline none \
+		--json "$tmp/base/run-$i/gp_throttle.json"
+	[ "$T_RC" = 0 ] && ! busy "$tmp/base$i.log" || ok=0
+done
+if [ $ok = 0 ]; then
+	t_skip "baseline: three healthy runs" "machine busy or a run failed"
+	t_skip "healthy run vs baseline" "no baseline"
+	t_skip "FQS 1 -> 2 vs baseline" "no baseline"
+else
+	t_ok "baseline: three healthy runs"
+
+	# 2. The same kernel again: no FAIL.
+	t_run "$tmp/ok.log" "$prog" --baseline "$tmp/base"
+	if busy "$tmp/ok.log"; then
+		t_skip "healthy run vs baseline: no check fails" "machine busy"
+	else
+		t_check "healthy run vs baseline: no check fails, 8 checks" eval \
+			'test "$T_RC" = 0 && grep -qx "1..8" "$tmp/ok.log" &&
+			 test "$(ktap_result "$tmp/ok.log" "$check")" = pass'
+	fi
+
+	# 3. FQS 1 -> 2: the baseline check fails.
+	t_run "$tmp/fqs2.log" "$prog" --baseline "$tmp/base" "${inject[@]}"
+	if busy "$tmp/fqs2.log"; then
+		t_skip "FQS 1 -> 2 vs baseline: $check fails" "machine busy"
+	else
+		t_check "FQS 1 -> 2 vs baseline: $check fails, exit 1" eval \
+			'test "$T_RC" = 1 &&
+			 test "$(ktap_result "$tmp/fqs2.log" "$check")" = fail'
+	fi
+fi
+t_check "FQS knobs as found" test "$(t_knob_snapshot | grep fqs)" = "$before"

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checks against a baseline: earlier results of known-good kernels on the
+ * same machine.
+ *
+ * A limit derived from the kernel's own parameters must hold on every
+ * machine, so it leaves room for the slowest of them; a regression of a
+ * few percent hides in that room. CI systems that find such regressions
+ * compare a run with earlier runs of the same machine and configuration.
+ * With --baseline DIR (RCU_PERF_BASELINE, "baseline = DIR" in the config),
+ * each metric a program names in rp_test.baseline gets one more check,
+ * "<metric>_vs_baseline": this run's samples against the samples of the
+ * same metric in every results file of this program in DIR and in its
+ * subdirectories (one per run, as "make baseline" records them), judged by
+ * rp_compare(), the verdict of rcu_perf_compare, with the program's
+ * baseline_change and baseline_alpha. FAIL only for a significant change
+ * past baseline_change; SKIP when the samples cannot tell.
+ *
+ * Results of another machine or configuration say nothing about this one:
+ * the baseline is used only when every file was recorded by this suite
+ * version on the same CPU model and count, HZ, RCU-relevant kernel config
+ * (the preemption model among it) and the same boot parameters that shape
+ * the machine (nohz_full, isolcpus, rcu_nocbs, preempt=, ...). RCU's own
+ * tunables on the command line (rcupdate.*, rcutree.*, srcutree.*) and
+ * the sysfs knobs are not compared: they are the kernel's behaviour under
+ * test, like its code (rcupdate.rcu_normal=1 is a slower boot to catch,
+ * not another machine). Otherwise every check SKIPs, naming the first
+ * difference. Without a baseline the checks do not exist (the plan does not
+ * count them) and the header says "# baseline: none".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../kselftest.h"
+#include "rcu_perf.h"
+
+struct base_metric {
+	const char *name;	/* rp_test.baseline[i] */
+	char *check;		/* "<name>_vs_baseline" */
+	struct rp_samples v;	/* merged over the baseline's runs */
+	int runs;		/* files that had samples of it */
+};
+
+static struct {
+	struct base_metric *m;
+	size_t nr;
+	int files;		/* results files of this program */
+	char **boots;		/* their boot ids, with baseline_per_boot */
+	size_t nr_boots;
+	int same_boot;		/* files passed over: a boot already seen */
+	char *why;		/* not usable: why; NULL if usable */
+	char first[32], last[32];	/* timestamps of the runs */
+	char kernel[128];	/* kernel_release of the first run */
+} bl;
+
+static __printf(1, 2) int berr(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", rp_current_test->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* The first reason the baseline cannot be used wins. */
+static __printf(1, 2) void unusable(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bl.why)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&bl.why, fmt, ap) < 0)
+		bl.why = NULL;
+	va_end(ap);
+	if (!bl.why)
+		bl.why = strdup("out of memory");
+}
+
+void rp_baseline_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < bl.nr; i++) {
+		free(bl.m[i].check);
+		rp_samples_free(&bl.m[i].v);
+	}
+	free(bl.m);
+	for (i = 0; i < bl.nr_boots; i++)
+		free(bl.boots[i]);
+	free(bl.boots);
+	free(bl.why);
+	memset(&bl, 0, sizeof(bl));
+}
+
+size_t rp_baseline_nr_checks(void)
+{
+	return bl.nr;
+}
+
+const char *rp_baseline_check_name(size_t i)
+{
+	return i < bl.nr ? bl.m[i].check : NULL;
+}
+
+/* ---- what must match ---- */
+
+static const char *jstr(const struct rp_jval *obj, const char *key)
+{
+	const struct rp_jval *v = rp_json_get(obj, key);
+
+	return v && v->type == RP_JSTR ? v->str : NULL;
+}
+
+static double jnum(const struct rp_jval *obj, const char *key)
+{
+	const struct rp_jval *v = rp_json_get(obj, key);
+
+	return v && v->type == RP_JNUM ? v->num : NAN;
+}
+
+/* A boot parameter that is RCU's behaviour under test, not the machine. */
+static bool rcu_tunable(const char *tok)
+{
+	return !strncmp(tok, "rcupdate.", 9) || !strncmp(tok, "rcutree.", 8) ||
+	       !strncmp(tok, "srcutree.", 9);
+}
+
+/* A machine-shaping boot parameter of @a missing from @b, or NULL. */
+static const char *cmdline_extra(const struct rp_jval *a,
+				 const struct rp_jval *b)
+{
+	size_t i, j;
+
+	for (i = 0; a && a->type == RP_JARR && i < a->len; i++) {
+		const char *t = a->items[i]->type == RP_JSTR ?
+				a->items[i]->str : NULL;
+		bool found = false;
+
+		if (!t || rcu_tunable(t))
+			continue;
+		for (j = 0; b && b->type == RP_JARR && j < b->len && !found; j++)
+			found = b->items[j]->type == RP_JSTR &&
+				!strcmp(b->items[j]->str, t);
+		if (!found)
+			return t;
+	}
+	return NULL;
+}
+
+/* A config symbol of @a whose value differs in @b (absent: "n"), or NULL. */
+static const char *config_diff(const struct rp_jval *a,
+			       const struct rp_jval *b, const char **va,
+			       const char **vb)
+{
+	size_t i;
+
+	for (i = 0; a && a->type == RP_JOBJ && i < a->len; i++) {
+		const char *x = a->items[i]->type == RP_JSTR ?
+				a->items[i]->str : "?";
+		const char *y = jstr(b, a->keys[i]);
+
+		if (strcmp(x, y ? y : "n")) {
+			*va = x;
+			*vb = y ? y : "n";
+			return a->keys[i];
+		}
+	}
+	return NULL;
+}
+
+static bool config_known(const struct rp_jval *c)
+{
+	return c && c->type == RP_JOBJ && c->len;
+}
+
+const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
+				 const struct rp_jval *cur, char *why,
+				 size_t len)
+{
+	static const char * const strs[] = { "machine", "cpu_model" };
+	static const char * const nums[] = { "nr_cpus_online", "hz" };
+	const struct rp_jval *bs = rp_json_get(base_doc, "system");
+	const struct rp_jval *cs = rp_json_get(cur, "system");
+	const struct rp_jval *bc, *cc;
+	const char *sym, *va, *vb, *t;
+	double bv, cv;
+	size_t i;
+
+	bv = jnum(base_doc, "suite_version");
+	cv = jnum(cur, "suite_version");
+	if (bv != cv) {
+		if (isnan(bv))
+			snprintf(why, len, "recorded by an older suite (this is version %g)",
+				 cv);
+		else
+			snprintf(why, len, "suite_version %g, this is %g", bv, cv);
+		return why;
+	}
+	if (!bs || bs->type != RP_JOBJ) {
+		snprintf(why, len, "no \"system\" facts recorded");
+		return why;
+	}
+	for (i = 0; i < ARRAY_SIZE(strs); i++) {
+		const char *x = jstr(bs, strs[i]), *y = jstr(cs, strs[i]);
+
+		if (!x || !y || strcmp(x, y)) {
+			snprintf(why, len, "%s '%s', this machine '%s'", strs[i],
+				 x ? x : "(none)", y ? y : "(none)");
+			return why;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(nums); i++) {
+		bv = jnum(bs, nums[i]);
+		cv = jnum(cs, nums[i]);
+		if (!(bv == cv) || !bv) {
+			snprintf(why, len, "%s %g, here %g", nums[i], bv, cv);
+			return why;
+		}
+	}
+	bc = rp_json_get(bs, "config");
+	cc = rp_json_get(cs, "config");
+	if (config_known(bc) != config_known(cc)) {
+		snprintf(why, len, "kernel config unknown %s",
+			 config_known(bc) ? "here" : "in the baseline");
+		return why;
+	}
+	sym = config_diff(bc, cc, &va, &vb);
+	if (sym) {
+		snprintf(why, len, "%s=%s, here %s", sym, va, vb);
+		return why;
+	}
+	sym = config_diff(cc, bc, &vb, &va);
+	if (sym) {
+		snprintf(why, len, "%s=%s, here %s", sym, va, vb);
+		return why;
+	}
+	t = cmdline_extra(rp_json_get(bs, "cmdline_rcu"),
+			  rp_json_get(cs, "cmdline_rcu"));
+	if (t) {
+		snprintf(why, len, "booted with %s, this kernel without", t);
+		return why;
+	}
+	t = cmdline_extra(rp_json_get(cs, "cmdline_rcu"),
+			  rp_json_get(bs, "cmdline_rcu"));
+	if (t) {
+		snprintf(why, len, "booted without %s, this kernel with", t);
+		return why;
+	}
+	return NULL;
+}
+
+/* ---- loading ---- */
+
+/*
+ * With baseline_per_boot: has this boot been seen (or is it this one)?
+ * Remembers it if not. Files without a boot id count as boots of their own.
+ */
+static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
+{
+	const char *id = jstr(rp_json_get(doc, "system"), "boot_id");
+	const char *me = jstr(rp_json_get(cur, "system"), "boot_id");
+	char **boots;
+	size_t i;
+
+	if (!rp_current_test->baseline_per_boot || !id)
+		return false;
+	if (me && !strcmp(id, me))
+		return true;
+	for (i = 0; i < bl.nr_boots; i++)
+		if (!strcmp(bl.boots[i], id))
+			return true;
+	boots = realloc(bl.boots, (bl.nr_boots + 1) * sizeof(*boots));
+	if (!boots)
+		return false;
+	bl.boots = boots;
+	bl.boots[bl.nr_boots] = strdup(id);
+	if (bl.boots[bl.nr_boots])
+		bl.nr_boots++;
+	return false;
+}
+
+static int load_metric(const char *path, const struct rp_jval *jm)
+{
+	const struct rp_jval *samples;
+	const char *name = jstr(jm, "name");
+	struct base_metric *m = NULL;
+	size_t i, added = 0;
+
+	for (i = 0; name && i < bl.nr && !m; i++)
+		if (!strcmp(bl.m[i].name, name))
+			m = &bl.m[i];
+	if (!m)
+		return 0;
+	samples = rp_json_get(jm, "samples");
+	if (!samples || samples->type != RP_JARR)
+		return berr("%s: metric %s: no \"samples\" array", path, name);
+	for (i = 0; i < samples->len; i++) {
+		const struct rp_jval *s = samples->items[i];
+
+		if (s->type == RP_JNULL)
+			continue;	/* could not be measured */
+		if (s->type != RP_JNUM || !isfinite(s->num))
+			return berr("%s: metric %s: sample %zu is not a finite number",
+				    path, name, i);
+		if (rp_samples_add(&m->v, s->num))
+			return berr("out of memory");
+		added++;
+	}
+	m->runs += added > 0;
+	return 0;
+}
+
+static int load_file(const char *path, const struct rp_jval *cur)
+{
+	const struct rp_jval *metrics, *sys;
+	const char *test, *ts, *rel;
+	char err[PATH_MAX + 256];
+	struct rp_jval *doc;
+	int ret = 0;
+	size_t i;
+
+	doc = rp_json_parse_file(path, err, sizeof(err));
+	if (!doc)
+		return berr("baseline: %s", err);
+	test = jstr(doc, "test");
+	/* other JSON, and other programs' results, are passed over */
+	if (doc->type != RP_JOBJ || !jstr(doc, "schema") ||
+	    strcmp(jstr(doc, "schema"), RP_RESULTS_SCHEMA) || !test ||
+	    strcmp(test, rp_current_test->name))
+		goto out;
+	if (jnum(doc, "version") != RP_RESULTS_VERSION) {
+		unusable("%s: results version %g, not %d", path,
+			 jnum(doc, "version"), RP_RESULTS_VERSION);
+		goto out;
+	}
+	if (boot_seen(doc, cur)) {
+		bl.same_boot++;
+		goto out;
+	}
+	if (rp_baseline_mismatch(doc, cur, err, sizeof(err)))
+		unusable("%s: %s", path, err);
+	bl.files++;
+	ts = jstr(doc, "timestamp");
+	if (ts && (!*bl.first || strcmp(ts, bl.first) < 0))
+		snprintf(bl.first, sizeof(bl.first), "%s", ts);
+	if (ts && strcmp(ts, bl.last) > 0)
+		snprintf(bl.last, sizeof(bl.last), "%s", ts);
+	sys = rp_json_get(doc, "system");
+	rel = sys ? jstr(sys, "kernel_release") : NULL;
+	if (rel && !*bl.kernel)
+		snprintf(bl.kernel, sizeof(bl.kernel), "%s", rel);
+	metrics = rp_json_get(doc, "metrics");
+	for (i = 0; metrics && metrics->type == RP_JARR && i < metrics->len; i++)
+		if (metrics->items[i]->type == RP_JOBJ &&
+		    load_metric(path, metrics->items[i])) {
+			ret = -1;
+			break;
+		}
+out:
+	rp_json_free(doc);
+	return ret;
+}
+
+static int visible(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* The *.json files of @dir and of its subdirectories, in name order. */
+static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
+{
+	char path[PATH_MAX], why[PATH_MAX + 128];
+	struct dirent **ents;
+	int n, i, ret = 0;
+	struct stat st;
+
+	if (rp_check_trusted(dir, -1, why, sizeof(why)))
+		return berr("baseline %s: %s", dir, why);
+	n = scandir(dir, &ents, visible, alphasort);
+	if (n < 0)
+		return berr("baseline %s: %s", dir, strerror(errno));
+	for (i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+		size_t len = strlen(e);
+
+		if (!ret && snprintf(path, sizeof(path), "%s/%s", dir, e) <
+		    (int)sizeof(path) && !stat(path, &st)) {
+			if (S_ISDIR(st.st_mode) && depth == 0)
+				ret = load_dir(path, 1, cur);
+			else if (S_ISREG(st.st_mode) && len > 5 &&
+				 !strcmp(e + len - 5, ".json"))
+				ret = load_file(path, cur);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return ret;
+}
+
+int rp_baseline_load(void)
+{
+	const struct rp_test *t = rp_current_test;
+	const char *dir = rp_opts.baseline;
+	struct rp_param *ch, *al;
+	struct rp_jval *cur;
+	struct stat st;
+	size_t i, n = 0;
+	int ret;
+
+	rp_baseline_free();
+	if (!t || !t->baseline || !dir)
+		return 0;
+	ch = rp_param("baseline_change");
+	al = rp_param("baseline_alpha");
+	if (!ch || ch->kind != RP_LIMIT_MAX || !al)
+		return berr("bug: rp_test.baseline without its limits");
+	if (!(al->value > 0 && al->value < 1))
+		return berr("baseline_alpha %g: must be between 0 and 1",
+			    al->value);
+	if (stat(dir, &st))
+		return berr("baseline %s (%s): %s", dir, rp_opts.baseline_from,
+			    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return berr("baseline %s (%s): not a directory", dir,
+			    rp_opts.baseline_from);
+	while (t->baseline[n])
+		n++;
+	bl.m = calloc(n, sizeof(*bl.m));
+	if (!bl.m)
+		return berr("out of memory");
+	for (i = 0; i < n; i++) {
+		bl.m[i].name = t->baseline[i];
+		if (asprintf(&bl.m[i].check, "%s_vs_baseline", t->baseline[i]) < 0)
+			return berr("out of memory");
+		bl.nr++;
+	}
+	cur = rp_system_facts();
+	if (!cur)
+		return berr("cannot gather this machine's facts");
+	ret = load_dir(dir, 0, cur);
+	rp_json_free(cur);
+	if (!ret && !bl.files && bl.same_boot)
+		unusable("its %d %s results are of this boot or repeat one: %s",
+			 bl.same_boot, t->name, "a boot baseline needs other boots");
+	else if (!ret && !bl.files)
+		unusable("no %s results in %s", t->name, dir);
+	return ret;
+}
+
+void rp_baseline_describe(void)
+{
+	const struct rp_test *t = rp_current_test;
+
+	if (!t || !t->baseline)
+		return;
+	if (!rp_opts.baseline)
+		printf("# baseline: none\n");
+	else if (bl.why)
+		printf("# baseline: %s not used: %s; its %zu check(s) SKIP\n",
+		       rp_opts.baseline, bl.why, bl.nr);
+	else
+		printf("# baseline: %s (%s): %d run%s of %s, kernel %s, %s .. %s\n",
+		       rp_opts.baseline, rp_opts.baseline_from, bl.files,
+		       bl.files == 1 ? "" : "s", t->name,
+		       *bl.kernel ? bl.kernel : "?", bl.first, bl.last);
+}
+
+void rp_baseline_report(void)
+{
+	char vs[64];
+	size_t i;
+
+	snprintf(vs, sizeof(vs), "%d baseline run%s", bl.files,
+		 bl.files == 1 ? "" : "s");
+	for (i = 0; i < bl.nr; i++) {
+		const struct base_metric *b = &bl.m[i];
+		const struct rp_metric *m;
+		struct rp_cmp c;
+
+		if (rp_check_reported(b->check))
+			continue;
+		if (bl.why) {
+			rp_check_skip(b->check, "baseline not used: %s", bl.why);
+			continue;
+		}
+		m = rp_metric_find(b->name);
+		if (!m || !m->n) {
+			rp_check_skip(b->check, "%s not measured in this run",
+				      b->name);
+			continue;
+		}
+		if (!b->v.n) {
+			rp_check_skip(b->check, "%s not in the baseline",
+				      b->name);
+			continue;
+		}
+		if (m->disturbed) {
+			rp_check_skip(b->check, "%s", m->disturbed);
+			continue;
+		}
+		rp_compare(b->v.v, b->v.n, m->samples, m->n,
+			   m->higher_is_better, rp_val("baseline_change"),
+			   rp_val("baseline_alpha"), &c);
+		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,
+			     "baseline_change", vs);
+	}
+}
