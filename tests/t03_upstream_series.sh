@@ -46,12 +46,13 @@ else
 	t_fail "make kernel-patch writes a reproducible series"
 fi
 
-# skip_rest WHY: the checks that need the pristine tree, skipped.
+# skip_rest WHY FIRST: the checks from FIRST on (0: git am), skipped.
+rest=("git am" "checkpatch --strict" "the suite as in this repository"
+	"rcu_perf in the default TARGETS" "default-TARGETS build" ".gitignore"
+	"get_maintainer.pl" "LLVM=1 O= build")
 skip_rest() {
 	local d
-	for d in "git am" "checkpatch --strict" "the suite as in this repository" \
-		"rcu_perf in the default TARGETS" "default-TARGETS build" \
-		".gitignore" "get_maintainer.pl"; do
+	for d in "${rest[@]:$2}"; do
 		t_skip "$d" "$1"
 	done
 	echo "1..$T_N"
@@ -60,7 +61,7 @@ skip_rest() {
 
 # 2. The pristine tree, made once (~2 minutes), then reset (seconds).
 if [ ! -f "$repo/.git/rp-pristine" ]; then
-	[ -r "$tarball" ] || skip_rest "no $tarball (apt-get install linux-source-6.12)"
+	[ -r "$tarball" ] || skip_rest "no $tarball (apt-get install linux-source-6.12)" 0
 	t_note "making a git repository of $tarball (once)"
 	rm -rf "$repo" && mkdir -p "$repo"
 	# Debian's .gitignore ignores its whole top level: -f keeps every
@@ -71,13 +72,13 @@ if [ ! -f "$repo/.git/rp-pristine" ]; then
 		commit -q -m "linux-source-6.12 as unpacked" &&
 	       git -C "$repo" tag pristine; } >"$tmp/repo.log" 2>&1; then
 		t_show "$tmp/repo.log"
-		skip_rest "cannot make a git repository of $tarball"
+		skip_rest "cannot make a git repository of $tarball" 0
 	fi
 	touch "$repo/.git/rp-pristine"
 fi
 git -C "$repo" am --abort >/dev/null 2>&1
 git -C "$repo" reset -q --hard pristine && git -C "$repo" clean -qfdx ||
-	skip_rest "cannot reset $repo"
+	skip_rest "cannot reset $repo" 0
 
 # 3. git am, as the maintainer applies it.
 if git -C "$repo" -c user.name=rcu_perf -c user.email=rcu_perf@localhost \
@@ -86,12 +87,13 @@ if git -C "$repo" -c user.name=rcu_perf -c user.email=rcu_perf@localhost \
 else
 	t_show "$tmp/am.log"
 	t_fail "git am applies the series to pristine 6.12"
-	skip_rest "the series does not apply"
+	skip_rest "the series does not apply" 1
 fi
 
 # 4. checkpatch --strict on each patch: 0 errors, warnings and checks.
 # spdxcheck.py needs python3's ply and git modules: Debian's python3
 # first, not a python3 of another installation without them.
+start=$SECONDS
 for p in "${patches[@]}"; do
 	out=$(cd "$repo" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
 		--show-types --ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
@@ -105,6 +107,8 @@ for p in "${patches[@]}"; do
 		t_fail "checkpatch --strict $(basename "$p")"
 	fi
 done
+
+t_note "checkpatch: $((SECONDS - start)) s"
 
 # 5. What the series carries is this repository's suite, file for file.
 git ls-files -co --exclude-standard -- "$suite" | sed "s|^$suite/||" | sort >"$tmp/ours"
@@ -130,8 +134,10 @@ t_check "rcu_perf is in the default TARGETS, in sorted place" \
 # 7. The default route (no TARGETS=), every other target skipped: what
 # "make -C tools/testing/selftests" builds of rcu_perf, in the tree.
 skip=$(echo "$all" | tr ' ' '\n' | grep -vx rcu_perf | tr '\n' ' ')
+start=$SECONDS
 nice -n 10 make -C "$ksft" SKIP_TARGETS="$skip" >"$tmp/build.log" 2>&1
 rc=$?
+t_note "default-TARGETS build: $((SECONDS - start)) s"
 progs=$(make -s -C "$ksft/rcu_perf" --eval \
 	'rp-progs: ; @echo $(notdir $(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED))' rp-progs)
 missing=""
@@ -143,14 +149,21 @@ warn=$(grep -E 'warning:|error:' "$tmp/build.log")
 t_check "default-TARGETS build makes all $(echo $progs | wc -w) programs, no warning" \
 	test $rc = 0 -a -z "$missing" -a -z "$warn" -a -n "$progs"
 
-# 8. The suite's .gitignore covers what that build left in the tree.
-# Debian's top-level .gitignore ignores everything, so the suite's own
-# file is asked directly, in a scratch repository.
-git init -q "$tmp/gi" && cp "$ksft/rcu_perf/.gitignore" "$tmp/gi/"
-left=$(git -C "$ksft/rcu_perf" ls-files -o --directory . | while read -r f; do
-	git -C "$tmp/gi" check-ignore --no-index -q "$f" || echo "$f"
+# 8. The in-tree build's output is ignored by git: the suite's .gitignore
+# and the kernel's own (*.o), asked in a scratch repository because
+# Debian's top-level .gitignore ends by ignoring everything.
+gi=$tmp/gi
+git init -q "$gi"
+sed '/^# Debian packaging/,$d' "$repo/.gitignore" >"$gi/.gitignore"
+d=$suite
+while [ "$d" != . ]; do
+	[ -f "$repo/$d/.gitignore" ] && install -D -m 644 "$repo/$d/.gitignore" "$gi/$d/.gitignore"
+	d=$(dirname "$d")
+done
+left=$(git -C "$repo" ls-files -o --directory -- "$suite" | while read -r f; do
+	git -C "$gi" check-ignore --no-index -q "$f" || echo "$f"
 done)
-[ -n "$left" ] && t_note "not in .gitignore: $(echo $left)"
+[ -n "$left" ] && t_note "not ignored by git: $(echo $left)"
 t_check ".gitignore covers the in-tree build's output" test -z "$left"
 
 # 9. The MAINTAINERS entry is found for the suite and its documentation.
@@ -162,5 +175,23 @@ for f in $suite/gp_throttle.c Documentation/dev-tools/rcu_perf.rst; do
 done
 [ -n "$bad" ] && t_note "no rcu_perf MAINTAINERS entry for:$bad"
 t_check "get_maintainer.pl names the rcu_perf entry and rcu@vger" test -z "$bad"
+
+# 10. LLVM=1, out of tree (O=): the same programs, no warning either.
+start=$SECONDS
+if command -v clang >/dev/null; then
+	nice -n 10 make -C "$ksft" TARGETS=rcu_perf LLVM=1 O="$tmp/llvm" >"$tmp/llvm.log" 2>&1
+	rc=$?
+	missing=""
+	for p in $progs; do [ -x "$tmp/llvm/kselftest/rcu_perf/$p" ] || missing+=" $p"; done
+	warn=$(grep -E 'warning:|error:' "$tmp/llvm.log")
+	[ -n "$missing" ] && t_note "not built:$missing"
+	[ -n "$warn" ] && echo "$warn" | head -n 20 | sed 's/^/# /'
+	[ $rc = 0 ] || tail -n 20 "$tmp/llvm.log" | sed 's/^/# /'
+	t_note "LLVM=1 build: $((SECONDS - start)) s"
+	t_check "LLVM=1 O= build makes all programs, no warning" \
+		test $rc = 0 -a -z "$missing" -a -z "$warn"
+else
+	t_skip "LLVM=1 O= build" "no clang (apt-get install clang)"
+fi
 
 echo "1..$T_N"
