@@ -8,6 +8,8 @@
 #   0002 selftests: rcu_perf in the default TARGETS
 #   0003 Documentation: rcu_perf.rst, the dev-tools index, MAINTAINERS F:
 #
+# and 0000-cover-letter.patch, which introduces them.
+#
 # The series is made in a scratch repository holding only the kernel files
 # it changes (MAINTAINERS, tools/testing/selftests/Makefile,
 # Documentation/dev-tools/index.rst), taken from TREE, which must not carry
@@ -188,5 +190,30 @@ Link it from the dev-tools index next to kselftest and list it in the
 rcu_perf MAINTAINERS entry.
 MSG
 
-g format-patch -q -o "$out" base..HEAD
+# The cover letter: what the series is for; format-patch adds the
+# shortlog and diffstat, and dates it now: HEAD's date instead.
+g format-patch -q --cover-letter -o "$out" base..HEAD
+cover=$out/0000-cover-letter.patch
+awk -v date="$(g log -1 --format=%aD)" 'FNR == NR { blurb = blurb $0 "\n"; next }
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/,
+		"selftests: Add RCU performance tests (rcu_perf)") }
+	/^\*\*\* BLURB HERE \*\*\*$/ { printf "%s", blurb; next }
+	/^Date: / && !dated { print "Date: " date; dated = 1; next }
+	{ print }' - "$cover" >"$cover.new" <<'BLURB'
+RCU performance regressions have been found by hand: a loop of tracer
+switches on an idle machine, a boot timed before and after, kernbench
+across CPU counts. This series turns three such cases into a kselftest
+target with KTAP verdicts a CI bot can act on: grace periods delayed on
+idle CPUs (gp_throttle), expedited grace periods that are not faster
+(gp_expedited, boot_marker) and RCU path walk that stops scaling with
+CPUs (dcache_scaling). Every limit derives from a control measured in
+the same run or from the kernel's own parameters; whatever cannot be
+judged on a machine is a SKIP with the reason.
+
+Patch 1 adds the tests, patch 2 adds them to the default TARGETS, patch
+3 the documentation. Run with:
+
+  make -C tools/testing/selftests TARGETS=rcu_perf run_tests
+BLURB
+mv "$cover.new" "$cover"
 ls "$out"/*.patch

@@ -27,7 +27,8 @@ series=$RP_BUILD/kernel-patch
 suite=tools/testing/selftests/rcu_perf
 ksft=$repo/tools/testing/selftests
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+llvm_pid=""
+trap '[ -z "$llvm_pid" ] || kill "$llvm_pid" 2>/dev/null; wait; rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 
 # 1. The series, written twice: the same files give the same patches.
@@ -36,10 +37,14 @@ gen() { tests/kernel-patch.sh "$RP_TOP" "$RP_TREE" "$series" >>"$tmp/gen.log" 2>
 gen && mkdir "$tmp/again" && cp "$series"/*.patch "$tmp/again/" && gen &&
 	diff -rq "$tmp/again" "$series" >"$tmp/diff.log"
 same=$?
-patches=("$series"/*.patch)
-[ -e "${patches[0]}" ] || patches=()
-if [ ${#patches[@]} -ge 3 ] && [ $same = 0 ]; then
-	t_ok "make kernel-patch writes ${#patches[@]} patches, the same ones twice"
+patches=()
+for p in "$series"/*.patch; do
+	[[ $p == */0000-cover-letter.patch ]] || [ ! -e "$p" ] || patches+=("$p")
+done
+cover=$series/0000-cover-letter.patch
+if [ ${#patches[@]} -ge 3 ] && [ $same = 0 ] && [ -s "$cover" ] &&
+   ! grep -q '\*\*\* .* HERE \*\*\*' "$cover"; then
+	t_ok "make kernel-patch writes ${#patches[@]} patches and a cover letter, the same twice"
 else
 	t_show "$tmp/gen.log"
 	t_show "$tmp/diff.log"
@@ -88,6 +93,14 @@ else
 	t_show "$tmp/am.log"
 	t_fail "git am applies the series to pristine 6.12"
 	skip_rest "the series does not apply" 1
+fi
+
+# The LLVM=1 build of check 10 runs meanwhile, out of tree.
+if command -v clang >/dev/null; then
+	llvm_start=$SECONDS
+	nice -n 10 make -C "$ksft" TARGETS=rcu_perf LLVM=1 O="$tmp/llvm" \
+		>"$tmp/llvm.log" 2>&1 &
+	llvm_pid=$!
 fi
 
 # 4. checkpatch --strict on each patch: 0 errors, warnings and checks.
@@ -140,14 +153,20 @@ rc=$?
 t_note "default-TARGETS build: $((SECONDS - start)) s"
 progs=$(make -s -C "$ksft/rcu_perf" --eval \
 	'rp-progs: ; @echo $(notdir $(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED))' rp-progs)
-missing=""
-for p in $progs; do [ -x "$ksft/rcu_perf/$p" ] || missing+=" $p"; done
-warn=$(grep -E 'warning:|error:' "$tmp/build.log")
-[ -n "$missing" ] && t_note "not built:$missing"
-[ -n "$warn" ] && echo "$warn" | head -n 20 | sed 's/^/# /'
-[ $rc = 0 ] || tail -n 20 "$tmp/build.log" | sed 's/^/# /'
+# built_ok RC LOG DIR: make exited RC, wrote LOG without a compiler
+# warning, and every program is in DIR.
+built_ok() {
+	local p missing="" warn
+
+	for p in $progs; do [ -x "$3/$p" ] || missing+=" $p"; done
+	warn=$(grep -E 'warning:|error:' "$2")
+	[ -n "$missing" ] && t_note "not built:$missing"
+	[ -n "$warn" ] && echo "$warn" | head -n 20 | sed 's/^/# /'
+	[ "$1" = 0 ] || tail -n 20 "$2" | sed 's/^/# /'
+	[ "$1" = 0 ] && [ -z "$missing" ] && [ -z "$warn" ] && [ -n "$progs" ]
+}
 t_check "default-TARGETS build makes all $(echo $progs | wc -w) programs, no warning" \
-	test $rc = 0 -a -z "$missing" -a -z "$warn" -a -n "$progs"
+	built_ok $rc "$tmp/build.log" "$ksft/rcu_perf"
 
 # 8. The in-tree build's output is ignored by git: the suite's .gitignore
 # and the kernel's own (*.o), asked in a scratch repository because
@@ -177,19 +196,12 @@ done
 t_check "get_maintainer.pl names the rcu_perf entry and rcu@vger" test -z "$bad"
 
 # 10. LLVM=1, out of tree (O=): the same programs, no warning either.
-start=$SECONDS
-if command -v clang >/dev/null; then
-	nice -n 10 make -C "$ksft" TARGETS=rcu_perf LLVM=1 O="$tmp/llvm" >"$tmp/llvm.log" 2>&1
+if [ -n "$llvm_pid" ]; then
+	wait "$llvm_pid"
 	rc=$?
-	missing=""
-	for p in $progs; do [ -x "$tmp/llvm/kselftest/rcu_perf/$p" ] || missing+=" $p"; done
-	warn=$(grep -E 'warning:|error:' "$tmp/llvm.log")
-	[ -n "$missing" ] && t_note "not built:$missing"
-	[ -n "$warn" ] && echo "$warn" | head -n 20 | sed 's/^/# /'
-	[ $rc = 0 ] || tail -n 20 "$tmp/llvm.log" | sed 's/^/# /'
-	t_note "LLVM=1 build: $((SECONDS - start)) s"
+	t_note "LLVM=1 build: done $((SECONDS - llvm_start)) s after its start"
 	t_check "LLVM=1 O= build makes all programs, no warning" \
-		test $rc = 0 -a -z "$missing" -a -z "$warn"
+		built_ok $rc "$tmp/llvm.log" "$tmp/llvm/kselftest/rcu_perf"
 else
 	t_skip "LLVM=1 O= build" "no clang (apt-get install clang)"
 fi
