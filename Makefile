@@ -18,6 +18,8 @@
 #   make matrix         the suite in QEMU guests: kernels x scenarios table
 #   make kernels        small test kernels from the tree: healthy + one per
 #                       injected regression in config/kernel/patches
+#   make kernel-patch   the suite as a git format-patch series for the
+#                       kernel tree, under build/kernel-patch
 #   make ab KERNEL_A=.. KERNEL_B=.. [APPEND_A=.. APPEND_B=..]
 #                       is B slower than A? both booted in instruction-
 #                       counted QEMU guests, the lookups compared exactly
@@ -48,12 +50,13 @@ RESULTS ?= $(TOP)/results/$(shell date +%Y%m%d-%H%M%S)
 # Debian packages each step needs; installed only when missing.
 PKGS_BUILD := gcc make libc6-dev rsync xz-utils
 PKGS_RUN := time
-PKGS_CHECK := qemu-system-x86 busybox-static cpio
+PKGS_CHECK := qemu-system-x86 busybox-static cpio git python3-ply python3-git
 PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run baseline check kernbench report clean distclean \
-	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak
+	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak \
+	kernel-patch
 
 all: build
 
@@ -137,6 +140,16 @@ kernels: deps $(TREE_DEP)
 	@$(APT_INSTALL) $(PKGS_KERNEL)
 	@tests/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
 		$(KERNEL_CONFIG)/patches
+
+# The suite as a series for the kernel (tests/kernel-patch.sh): the suite
+# with its MAINTAINERS entry, rcu_perf in the default TARGETS, and the
+# documentation, made from this repository's current files against the
+# tree's own MAINTAINERS, selftests Makefile and dev-tools index.
+# t03_upstream_series.sh applies it to a pristine 6.12 and checks it.
+KERNEL_PATCH_OUT := $(BUILD)/kernel-patch
+
+kernel-patch: $(TREE_DEP)
+	@tests/kernel-patch.sh $(TOP) $(TREE) $(KERNEL_PATCH_OUT)
 
 # The programs, libperf and the unit tests built with gcc's address and
 # undefined-behaviour sanitizers into $(ASAN_O), for t05_sanitizers.sh.

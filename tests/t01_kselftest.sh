@@ -10,6 +10,7 @@ source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"	# the programs run as nobody too (6.)
 ksft=$RP_TREE/tools/testing/selftests
 progs=$(make -s -C "$RP_SUITE" -f - print-progs <<'MK' 2>/dev/null
 include Makefile
@@ -20,7 +21,7 @@ MK
 [ -n "$progs" ] || progs="gp_throttle gp_expedited boot_marker dcache_scaling"
 nprogs=$(echo $progs | wc -w)
 echo "TAP version 13"
-echo "1..$((nprogs + 5))"
+echo "1..$((nprogs + 8))"
 before=$(t_knob_snapshot)
 export RCU_PERF_QUICK=1
 
@@ -78,5 +79,65 @@ for p in $progs; do
 	fi
 	t_check "$p: well-formed KTAP and a valid JSON results file" test $ok = 1
 done
+
+# 5. The parsers a CI system uses, on that real output: 0 parse errors, as
+# many results as the file has at its top level. A check may FAIL on a
+# regressed kernel: that is a result, not a parse error.
+kunit=$RP_TREE/tools/testing/kunit/kunit.py
+ktaps=("$tmp/rk.log")
+for p in $progs; do [ -f "$tmp/$p.ktap" ] && ktaps+=("$tmp/$p.ktap"); done
+nres() { grep -cE '^(not )?ok [0-9]+' "$1"; }
+kunit_ok() {
+	local out n
+
+	out=$(python3 "$kunit" parse "$1" 2>&1)
+	n=$(echo "$out" | sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests.*/\1/p')
+	if [ "$n" != "$(nres "$1")" ] || echo "$out" | grep -qE 'errors:|crashed|\[ERROR\]'; then
+		echo "# kunit.py parse $(basename "$1"): $(nres "$1") results, read ${n:-none}:"
+		echo "$out" | grep -E 'ERROR|CRASHED|Testing complete|Traceback' | sed 's/^/# /'
+		return 1
+	fi
+}
+prove_ok() {
+	local out
+
+	out=$(prove --exec cat "$1" 2>&1)
+	if ! echo "$out" | grep -q "Tests=$(nres "$1")," || echo "$out" | grep -q 'Parse errors'; then
+		echo "# prove $(basename "$1"):"
+		echo "$out" | sed 's/^/# /'
+		return 1
+	fi
+}
+each() { local f r=0; for f in "${ktaps[@]}"; do "$1" "$f" || r=1; done; return $r; }
+if [ -r "$kunit" ]; then
+	t_check "kunit.py parse reads the run and ${#ktaps[@]} KTAP logs, 0 errors" each kunit_ok
+else
+	t_skip "kunit.py parse" "no $kunit in this tree"
+fi
+if command -v prove >/dev/null; then
+	t_check "prove (TAP::Parser) reads the run and ${#ktaps[@]} KTAP logs, 0 errors" \
+		each prove_ok
+else
+	t_skip "prove (TAP::Parser)" "no prove (perl)"
+fi
+
+# 6. Test names do not depend on why a check SKIPs: as nobody every
+# program SKIPs (not root), with the names and numbers of the root run.
+names() { sed -nE 's/^(not )?ok ([0-9]+) ([^#]*[^# ]).*/\2 \3/p' "$1"; }
+bad=""
+for p in $progs; do
+	if [ -z "$(names "$tmp/$p.ktap" 2>/dev/null)" ]; then
+		t_note "$p: no results as root (the lock?), names not compared"
+		continue
+	fi
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		timeout 100 "$tmp/o/kselftest/rcu_perf/$p" --quick >"$tmp/$p.nobody" 2>&1
+	if [ "$(names "$tmp/$p.ktap")" != "$(names "$tmp/$p.nobody")" ]; then
+		diff <(names "$tmp/$p.ktap") <(names "$tmp/$p.nobody") | sed "s/^/# $p: /"
+		bad+=" $p"
+	fi
+done
+[ -n "$bad" ] && t_note "names differ:$bad"
+t_check "test names are the same whatever the SKIP reason (root vs nobody)" test -z "$bad"
 
 t_check "kernel knobs as found" t_knobs_unchanged "$before"

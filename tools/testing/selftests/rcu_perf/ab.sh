@@ -200,7 +200,9 @@ fi
 
 echo "# $me: A: $img_a${append_a:+ ($append_a)}"
 [ -n "$one" ] || echo "# $me: B: $img_b${append_b:+ ($append_b)}"
-echo "# $me: one vCPU, instruction-counted (QEMU -icount shift=0,sleep=off): grace-period latency needs two CPUs and stays with the wall-clock kernel matrix (matrix.sh); instruction counts do not model caches"
+echo "# $me: one vCPU, instruction-counted (QEMU -icount shift=0,sleep=off):" \
+	"grace-period latency needs two CPUs and stays with the wall-clock" \
+	"kernel matrix (matrix.sh); instruction counts do not model caches"
 
 # guest RUN: start RUN's guest in the background (guest.sh itself, so
 # that a signal to its pid stops its QEMU)
@@ -253,7 +255,8 @@ for i in "${!runs[@]}"; do
 	fi
 	w=$(cat "$outdir/$r/wall" 2>/dev/null || echo "?")
 	st=$(head -n 1 "$outdir/$r/status" 2>/dev/null || echo "no status")
-	echo "# $me: $r: $st, $w s on the host, time to user space $(sed -n 's/^# marker_time_s: //p' "$outdir/$r/boot_marker.ktap" 2>/dev/null) s"
+	mt=$(sed -n 's/^# marker_time_s: //p' "$outdir/$r/boot_marker.ktap" 2>/dev/null)
+	echo "# $me: $r: $st, $w s on the host, time to user space $mt s"
 	if [ "$st" != ok ]; then
 		bad+=" $r"
 		sed -n '2,$s/^/# /p' "$outdir/$r/status" 2>/dev/null
@@ -275,7 +278,13 @@ if [ -n "$one" ]; then
 fi
 
 # ---- the comparison ------------------------------------------------
-files() { local s=$1 r; for r in "${runs[@]}"; do [[ $r == "$s"-* ]] && printf '%s\n' "$outdir/$r/"*.json; done; }
+files() {
+	local s=$1 r
+
+	for r in "${runs[@]}"; do
+		[[ $r == "$s"-* ]] && printf '%s\n' "$outdir/$r/"*.json
+	done
+}
 mapfile -t fa < <(files A)
 mapfile -t fb < <(files B)
 # The metrics, as A's first results name them: every dcache_scaling
@@ -297,7 +306,12 @@ for l in "${limits[@]}"; do
 	for g in $(lim_field "$l" 3); do allow+=(--allow "$g=${lim_val[$n]}"); done
 done
 
-echo "# allowed changes: $(for l in "${limits[@]}"; do n=$(lim_field "$l" 1); printf '%s %s%% ' "$n" "${lim_val[$n]}"; done)(--list says why)"
+allowed=""
+for l in "${limits[@]}"; do
+	n=$(lim_field "$l" 1)
+	allowed+="$n ${lim_val[$n]}% "
+done
+echo "# allowed changes: $allowed(--list says why)"
 unsteady=""
 if [ $repeat = 1 ]; then
 	echo
@@ -316,7 +330,8 @@ if [ $repeat = 1 ]; then
 	awk 'NR > 2 && $5 ~ /%$/ {
 		c = $5 + 0; if (c < 0) c = -c
 		if (c >= m) { m = c; k = $1 } }
-		END { if (k != "") printf "repeatability: largest change between two boots of A: %.2f%% (%s)\n", m, k }' \
+		END { if (k != "") printf "repeatability: largest change " \
+			"between two boots of A: %.2f%% (%s)\n", m, k }' \
 		"$outdir/repeat.txt"
 fi
 
@@ -345,7 +360,8 @@ if [ -n "$unsteady" ]; then
 fi
 case $rc in
 0) echo "ab: B is not slower than A (exit 0)" ;;
-1) echo "ab: B regressed:$(awk 'NR > 2 && / regressed$/ { printf " %s (%s)", $1, $5 }' "$outdir/ab.txt") (exit 1)" ;;
+1) echo "ab: B regressed:$(awk 'NR > 2 && / regressed$/ {
+	printf " %s (%s)", $1, $5 }' "$outdir/ab.txt") (exit 1)" ;;
 2) echo "ab: bad input (exit 2)" ;;
 3) echo "ab: inconclusive (exit 3)" ;;
 esac

@@ -160,12 +160,12 @@ fi
 	mount -t devtmpfs dev /dev
 	exec </dev/console >/dev/console 2>&1
 	mkdir -p /proc /sys /tmp /run
-	mount -t proc proc /proc
+	mount -t proc none /proc
 	mount -t sysfs sys /sys
 	mount -t tmpfs tmp /tmp
 	mount -t tmpfs run /run
-	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	echo "@@RCU_PERF_BOOTED@@ $(cut -d' ' -f1 /proc/uptime)"
 	# The second serial port carries the results, free of kernel messages.
 	data=/dev/ttyS1
@@ -325,7 +325,8 @@ elif [ -n "$progs_timeout" ]; then
 elif ! grep -q '@@RCU_PERF_DONE@@' "$outdir/console.log"; then
 	# A reset or a triple fault leaves no panic message.
 	status=panic
-	reason="the guest stopped during ${running:-its programs} (QEMU exit $qrc), no panic message"
+	reason="the guest stopped during ${running:-its programs}"
+	reason+=" (QEMU exit $qrc), no panic message"
 elif grep -aqE "$warn" "$outdir/console.log"; then
 	status=warn
 	reason="$(grep -a -m1 -E "$warn" "$outdir/console.log" | tr -d '\r') ($(grep -acE "$warn" \

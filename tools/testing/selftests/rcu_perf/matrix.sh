@@ -91,7 +91,8 @@ checks() {
 			if (!n)
 				print prog, "(run)", "ERR", "no KTAP result (exit " rc ")"
 			else if (n < plan)
-				print prog, "(run)", "ERR", "incomplete KTAP: " n " of " plan " results (exit " rc ")"
+				print prog, "(run)", "ERR", "incomplete KTAP: " n " of " \
+					plan " results (exit " rc ")"
 		}' "$dir/$p.ktap" 2>/dev/null ||
 			printf '%s\t(run)\tERR\tno KTAP output\n' "$p"
 	done
@@ -142,20 +143,24 @@ evaluate() {
 				if (cv[c] == "FAIL") nf++
 				if (cv[c] == "SKIP") ns++
 				if (ev[e] == "ok" && cv[c] ~ /FAIL|ERR/)
-					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] ", expected ok: " cr[c]
+					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] \
+						", expected ok: " cr[c]
 				if (ev[e] == "skip" && cv[c] != "SKIP")
-					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] ", expected SKIP" (cr[c] != "" ? ": " cr[c] : "")
+					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] \
+						", expected SKIP" (cr[c] != "" ? ": " cr[c] : "")
 			}
 			if (!prog_ran)
 				continue	# that program did not run here
 			if (ev[e] == "fail" && nf == 0)
-				miss[++nm] = eprog[e] " " echk[e] ": " m " checks, none FAIL, expected FAIL"
+				miss[++nm] = eprog[e] " " echk[e] ": " m \
+					" checks, none FAIL, expected FAIL"
 			if (ev[e] == "skip" && m == 0)
 				miss[++nm] = eprog[e] " " echk[e] ": no such check, expected SKIP"
 		}
 		for (c = 1; c <= nc; c++)
 			if (!covered[c] && cv[c] ~ /FAIL|ERR/)
-				miss[++nm] = cprog[c] " " cname[c] ": " cv[c] " (healthy by default): " cr[c]
+				miss[++nm] = cprog[c] " " cname[c] ": " cv[c] \
+					" (healthy by default): " cr[c]
 		if (status != "ok")
 			print status
 		else
@@ -175,7 +180,8 @@ table() {
 	if [ -f "$res/kernels" ]; then
 		mapfile -t kernels <"$res/kernels"
 	else
-		mapfile -t kernels < <(cd "$res" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+		mapfile -t kernels < <(cd "$res" &&
+			find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
 	fi
 	for k in "${kernels[@]}"; do
 		k=$res/$k
@@ -348,11 +354,14 @@ for f in "$scen_dir"/*; do
 	s=$(basename "$f")
 	{ [ -f "$f" ] && [[ $s =~ ^[A-Za-z0-9_.-]+$ ]]; } || continue
 	[ -z "$only" ] || [[ " $only " == *" $s "* ]] || continue
-	bad=$(grep -vnE '^[[:space:]]*(#.*)?$|^[[:space:]]*(cpus|memory|mode|append|kernels|expect):' "$f" | head -n 1)
-	[ -z "$bad" ] || die "$f:${bad%%:*}: not a \"key: value\" line (cpus, memory, mode, append, kernels, expect)"
+	keys="cpus|memory|mode|append|kernels|expect"
+	bad=$(grep -vnE "^[[:space:]]*(#.*)?\$|^[[:space:]]*($keys):" "$f" | head -n 1)
+	[ -z "$bad" ] ||
+		die "$f:${bad%%:*}: not a \"key: value\" line (${keys//|/, })"
 	while read -r p c v extra; do
 		{ [ -z "$extra" ] && [[ $v =~ ^(ok|fail|skip)$ ]]; } ||
-			die "$f: expect: '$p $c $v${extra:+ $extra}': want PROGRAM CHECK ok|fail|skip"
+			die "$f: expect: '$p $c $v${extra:+ $extra}':" \
+				"want PROGRAM CHECK ok|fail|skip"
 	done < <(expect_lines "$f")
 	scenarios+=("$s")
 done
@@ -390,7 +399,8 @@ for spec in "${kernels[@]}"; do
 	for s in "${scenarios[@]}"; do
 		f=$scen_dir/$s cell=$results/$name/$s
 		if ! for_kernel "$name" "$(scenario_get "$f" kernels)"; then
-			echo "$me: $name / $s: not for this kernel (kernels: $(scenario_get "$f" kernels))" >&2
+			echo "$me: $name / $s: not for this kernel" \
+				"(kernels: $(scenario_get "$f" kernels))" >&2
 			continue
 		fi
 		mkdir -p "$cell"
@@ -400,7 +410,8 @@ for spec in "${kernels[@]}"; do
 		else
 			cpus=$(scenario_get "$f" cpus) mem=$(scenario_get "$f" memory)
 			mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
-			echo "$me: $name / $s: ${cpus:-2} vCPUs, ${mode:-wall}${append:+, $append}" >&2
+			echo "$me: $name / $s: ${cpus:-2} vCPUs," \
+				"${mode:-wall}${append:+, $append}" >&2
 			"$here/guest.sh" --kernel "$image" --outdir "$cell" \
 				--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
 				--append "$append" "${gargs[@]}" -- "${cmds[@]}"
@@ -408,7 +419,8 @@ for spec in "${kernels[@]}"; do
 		fi
 		cell_checks "$cell" "${cmds[@]%% *}" >"$cell/checks"
 		evaluate "$cell" || fails=$((fails + 1))
-		echo "$me: $name / $s: $(head -n 1 "$cell/verdict"), $(cat "$cell/wall" 2>/dev/null || echo -) s" >&2
+		wall=$(cat "$cell/wall" 2>/dev/null || echo -)
+		echo "$me: $name / $s: $(head -n 1 "$cell/verdict"), $wall s" >&2
 	done
 done
 table "$results" | tee "$results/table.txt"

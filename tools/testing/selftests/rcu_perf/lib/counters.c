@@ -44,30 +44,30 @@ static const struct {
 	const char *tp;		/* "sys/event" */
 	const char *filter;	/* tracepoint filter, NULL for none */
 } ctr_def[RP_CTR_NR] = {
-	[RP_CTR_TASK_CLOCK] = { "task_clock", PERF_TYPE_SOFTWARE,
-				PERF_COUNT_SW_TASK_CLOCK },
-	[RP_CTR_CTX_SWITCHES] = { "context_switches", PERF_TYPE_SOFTWARE,
-				  PERF_COUNT_SW_CONTEXT_SWITCHES },
-	[RP_CTR_MIGRATIONS] = { "cpu_migrations", PERF_TYPE_SOFTWARE,
-				PERF_COUNT_SW_CPU_MIGRATIONS },
-	[RP_CTR_PAGE_FAULTS] = { "page_faults", PERF_TYPE_SOFTWARE,
-				 PERF_COUNT_SW_PAGE_FAULTS },
-	[RP_CTR_CYCLES] = { "cycles", PERF_TYPE_HARDWARE,
-			    PERF_COUNT_HW_CPU_CYCLES },
-	[RP_CTR_INSTRUCTIONS] = { "instructions", PERF_TYPE_HARDWARE,
-				  PERF_COUNT_HW_INSTRUCTIONS },
-	[RP_CTR_RCU_UTIL] = { "rcu_utilization", PERF_TYPE_TRACEPOINT, 0,
-			      "rcu/rcu_utilization" },
-	[RP_CTR_CPU_IDLE] = { "cpu_idle", PERF_TYPE_TRACEPOINT, 0,
-			      "power/cpu_idle" },
+/* Designated initializers: the fields a counter does not use stay 0. */
+#define CTR(n, t, c)	{ .name = (n), .type = PERF_TYPE_##t, .config = (c) }
+#define CTR_TP(n, tp_, f) \
+	{ .name = (n), .type = PERF_TYPE_TRACEPOINT, .tp = (tp_), .filter = (f) }
+	[RP_CTR_TASK_CLOCK] = CTR("task_clock", SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
+	[RP_CTR_CTX_SWITCHES] = CTR("context_switches", SOFTWARE,
+				    PERF_COUNT_SW_CONTEXT_SWITCHES),
+	[RP_CTR_MIGRATIONS] = CTR("cpu_migrations", SOFTWARE,
+				  PERF_COUNT_SW_CPU_MIGRATIONS),
+	[RP_CTR_PAGE_FAULTS] = CTR("page_faults", SOFTWARE,
+				   PERF_COUNT_SW_PAGE_FAULTS),
+	[RP_CTR_CYCLES] = CTR("cycles", HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+	[RP_CTR_INSTRUCTIONS] = CTR("instructions", HARDWARE,
+				    PERF_COUNT_HW_INSTRUCTIONS),
+	[RP_CTR_RCU_UTIL] = CTR_TP("rcu_utilization", "rcu/rcu_utilization", NULL),
+	[RP_CTR_CPU_IDLE] = CTR_TP("cpu_idle", "power/cpu_idle", NULL),
 	/* only RCU_SOFTIRQ: the softirq that invokes callbacks */
-	[RP_CTR_SOFTIRQ] = { "rcu_softirq", PERF_TYPE_TRACEPOINT, 0,
-			     "irq/softirq_entry", "vec == 9" },
-	[RP_CTR_SCHED_SWITCH] = { "sched_switch", PERF_TYPE_TRACEPOINT, 0,
-				  "sched/sched_switch" },
+	[RP_CTR_SOFTIRQ] = CTR_TP("rcu_softirq", "irq/softirq_entry", "vec == 9"),
+	[RP_CTR_SCHED_SWITCH] = CTR_TP("sched_switch", "sched/sched_switch", NULL),
 	/* one "end" event per completed grace period (CONFIG_RCU_TRACE) */
-	[RP_CTR_RCU_GP] = { "rcu_gp", PERF_TYPE_TRACEPOINT, 0,
-			    "rcu/rcu_grace_period", "gpevent == \"end\"" },
+	[RP_CTR_RCU_GP] = CTR_TP("rcu_gp", "rcu/rcu_grace_period",
+				 "gpevent == \"end\""),
+#undef CTR
+#undef CTR_TP
 };
 
 struct ctr_priv {
