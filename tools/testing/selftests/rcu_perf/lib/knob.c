@@ -1258,6 +1258,8 @@ void rp_tmpdir_keep(const char *path)
 
 pid_t rp_guard_fork(void)
 {
+	/* Without the guard (not root), a plain fork(): the terminal's ^C. */
+	bool guarded = !guard_get();
 	char id[48];
 	sigset_t old;
 	pid_t pid;
@@ -1267,23 +1269,33 @@ pid_t rp_guard_fork(void)
 	block_signals(&old);
 	pid = fork();
 	if (!pid) {
-		setpgid(0, 0);
+		if (guarded)
+			setpgid(0, 0);
+		/*
+		 * A helper to be killed changes no knobs, and must not keep
+		 * the lock (an open file shared with us) after we die: the
+		 * next run could not take it to kill the helper.
+		 */
+		if (lock_fd >= 0)
+			close(lock_fd);
+		lock_fd = -1;
+		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+		state_created = false;
+		owner_pid = getpid();
+		guard_err = -EPERM;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 0;
 	}
-	if (pid > 0) {
+	if (pid > 0 && guarded) {
 		/* Also here: which of parent and child runs first is open. */
 		setpgid(pid, pid);
-		if (!guard_get()) {
-			snprintf(id, sizeof(id), "%d %llu", (int)pid,
-				 proc_start(pid));
-			err = record(RP_ENT_PGRP, id, NULL);
-			if (err) {
-				kill(-pid, SIGKILL);
-				waitpid(pid, NULL, 0);
-				errno = -err;
-				pid = -1;
-			}
+		snprintf(id, sizeof(id), "%d %llu", (int)pid, proc_start(pid));
+		err = record(RP_ENT_PGRP, id, NULL);
+		if (err) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			errno = -err;
+			pid = -1;
 		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -266,7 +266,9 @@ int rp_tmpdir_remove(const char *path);
  * fork() whose child leads a new process group (a build, its compilers)
  * that the guard kills with SIGKILL on every exit path of the parent and,
  * after a SIGKILL, the next run does (if its leader is still that child).
- * rp_guard_child_done(pid) once the child has been waited for.
+ * Without the guard (not root), a plain fork(). The child changes no
+ * knobs and does not hold the lock. rp_guard_child_done(pid) once the
+ * child has been waited for.
  */
 pid_t rp_guard_fork(void);
 void rp_guard_child_done(pid_t pid);
