@@ -18,7 +18,6 @@
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
-tfs=$(mktemp -d /tmp/rp_t22_tracefs.XXXXXX)
 lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
 export RCU_PERF_STATE_DIR=$tmp/state
 rounds=${KILL_SWEEP:-1}
@@ -31,26 +30,20 @@ unset RCU_PERF_QUICK
 
 if [ "$(id -u)" != 0 ]; then
 	for i in $(seq $nr); do t_skip "kill sweep $i" "needs root"; done
-	rmdir "$tfs"
 	exit 0
 fi
-mount -t tracefs nodev "$tfs" 2>/dev/null || { rmdir "$tfs"; tfs=; }
+t_tracefs_mount
 
 # What must be as found: knobs, the tracer through our own mount (the
 # programs mount and unmount /sys/kernel/tracing), and the mounts where the
 # programs mount (tracefs, the temporary trees, the state dir).
 state() {
-	t_knob_snapshot | grep -v '^/sys/kernel/tracing/'
-	[ -n "$tfs" ] && echo "current_tracer=$(cat "$tfs/current_tracer")" &&
-		echo "tracing_on=$(cat "$tfs/tracing_on")"
+	t_live_state
 	awk -v t="$tmp" '$2 == "/sys/kernel/tracing" || index($2, t) == 1 {
 		print "mount " $2 " " $3 }' /proc/self/mounts
 }
 cleanup() {
-	if [ -n "$tfs" ]; then
-		umount "$tfs" 2>/dev/null || umount -l "$tfs"
-		rmdir "$tfs"
-	fi
+	t_tracefs_umount
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

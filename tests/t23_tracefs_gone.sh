@@ -50,7 +50,8 @@ tracer() {
 	umount "$tfs"
 }
 cleanup() {
-	[ -n "${orig:-}" ] && tracer ${orig} >/dev/null
+	# shellcheck disable=SC2086 # one NAME=VALUE a word
+	[ -n "${orig:-}" ] && tracer $orig >/dev/null
 	umount -l "$tfs" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -71,14 +72,10 @@ t_note "before: $before"
 # gone LOG HOW: gp_throttle until it switches tracers, then unmount its
 # tracefs; HOW: "self" (let it end), TERM or KILL. Sets T_RC, mid.
 gone() {
-	local log=$1 i
+	local log=$1
 	"$prog" --verbose "${fast[@]}" >"$log" 2>&1 &
 	pid=$!
-	for i in $(seq 400); do
-		grep -q '^tracer ' "$log" && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
+	t_wait_line "$log" '^tracer ' $pid
 	mid=$(grep -c '^tracer ' "$log")
 	umount -l /sys/kernel/tracing
 	case $2 in
