@@ -11,6 +11,8 @@
 #   make asan           the library, unit tests and programs under ASan+UBSan
 #   make fuzz           every input parser under libFuzzer, FUZZ_TIME=60 s each
 #   make soak           the suite N=20 times: plain, with a CPU hog, as nobody
+#   make killsweep      SIGINT/SIGTERM/SIGKILL at random points of every
+#                       program, ROUNDS=5 times: all left as found
 #   make kernbench      the kernbench-style build timing (long)
 #   make report         SVG plots next to the newest JSON results
 #   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
@@ -56,7 +58,7 @@ APT_INSTALL = $(TOP)/tests/apt-install.sh
 
 .PHONY: all deps build stage install run baseline check kernbench report clean distclean \
 	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak \
-	kernel-patch
+	kernel-patch killsweep
 
 all: build
 
@@ -186,6 +188,15 @@ N ?= 20
 soak: build
 	@$(APT_INSTALL) $(PKGS_RUN)
 	@tests/soak.sh $(BIN) $(N)
+
+# The kill sweeps of make check, ROUNDS rounds instead of one: the tests
+# (t21_guard_live.sh), boot_ab, kernbench and the hotplug sweep
+# (t22_kill_sweep.sh), then tracefs unmounted mid-run (t23).
+ROUNDS ?= 5
+
+killsweep:
+	@KILL_SWEEP=$(ROUNDS) $(MAKE) --no-print-directory check \
+		T="t21_guard_live t22_kill_sweep t23_tracefs_gone"
 
 check: build static asan fuzz-build
 	@$(APT_INSTALL) $(PKGS_CHECK)

@@ -50,6 +50,41 @@ RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal
 /sys/devices/system/cpu/online
 /sys/kernel/tracing/current_tracer /sys/kernel/tracing/tracing_on"
 
+# t_wait_line LOG REGEX PID: wait (40 s at most) until LOG has a line
+# matching REGEX (0) or PID has ended (1).
+t_wait_line() {
+	local i
+	for i in $(seq 400); do
+		grep -q "$2" "$1" && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# t_tracefs_mount: tracefs mounted on a private directory, its path in
+# T_TFS (empty if it cannot be): the tracer read whatever the programs
+# mount and unmount at /sys/kernel/tracing. t_tracefs_umount undoes it.
+t_tracefs_mount() {
+	T_TFS=$(mktemp -d /tmp/rp_tracefs.XXXXXX)
+	mount -t tracefs nodev "$T_TFS" 2>/dev/null || { rmdir "$T_TFS"; T_TFS=; }
+}
+t_tracefs_umount() {
+	[ -n "${T_TFS:-}" ] || return 0
+	umount "$T_TFS" 2>/dev/null || umount -l "$T_TFS"
+	rmdir "$T_TFS"
+	T_TFS=
+}
+
+# t_live_state: what a live test must leave as found: the knobs, with
+# current_tracer and tracing_on read through T_TFS.
+t_live_state() {
+	t_knob_snapshot | grep -v '^/sys/kernel/tracing/'
+	[ -n "${T_TFS:-}" ] &&
+		echo "current_tracer=$(cat "$T_TFS/current_tracer")" &&
+		echo "tracing_on=$(cat "$T_TFS/tracing_on")"
+}
+
 t_knob_snapshot() {
 	local k
 	for k in $RP_KNOBS; do

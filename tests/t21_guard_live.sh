@@ -23,7 +23,6 @@
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
-tfs=$(mktemp -d /tmp/rp_t21_tracefs.XXXXXX)
 prog=$RP_BIN/gp_throttle
 fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=50" --knob "$fqs/jiffies_till_next_fqs=50")
@@ -40,18 +39,11 @@ echo "1..$nr"
 
 if [ "$(id -u)" != 0 ]; then
 	for i in $(seq $nr); do t_skip "guard live $i" "needs root"; done
-	rmdir "$tfs"
 	exit 0
 fi
-mount -t tracefs nodev "$tfs" 2>/dev/null || { rmdir "$tfs"; tfs=; }
-
-# The kernel state this test must leave as found; current_tracer and
-# tracing_on as seen through our own mount.
-state() {
-	t_knob_snapshot | grep -v '^/sys/kernel/tracing/'
-	[ -n "$tfs" ] && echo "current_tracer=$(cat "$tfs/current_tracer")" &&
-		echo "tracing_on=$(cat "$tfs/tracing_on")"
-}
+t_tracefs_mount
+tfs=$T_TFS
+state() { t_live_state; }
 # Safety net: write back whatever differs from the first snapshot ($orig).
 cleanup() {
 	local line k v
@@ -63,10 +55,7 @@ cleanup() {
 		esac
 		[ -w "$k" ] && [ "$(cat "$k")" != "$v" ] && echo "$v" >"$k"
 	done <<<"$orig"
-	if [ -n "$tfs" ]; then
-		umount "$tfs" 2>/dev/null || umount -l "$tfs"
-		rmdir "$tfs"
-	fi
+	t_tracefs_umount
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -103,15 +92,11 @@ unchanged() {
 # (pid in $pid); returns once it times tracer switches, the middle of a run;
 # $mid tells what the knobs were then.
 start() {
-	local log=$1 i
+	local log=$1
 	shift
 	env "$@" "$prog" --verbose "${fast[@]}" "${inject[@]}" >"$log" 2>&1 &
 	pid=$!
-	for i in $(seq 400); do
-		grep -q '^tracer ' "$log" && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
+	t_wait_line "$log" '^tracer ' $pid
 	mid=$(cat $fqs/jiffies_till_first_fqs $fqs/jiffies_till_next_fqs | tr '\n' ' ')
 	[ -n "$tfs" ] && mid+="tracer=$(cat "$tfs/current_tracer") on=$(cat "$tfs/tracing_on")"
 }

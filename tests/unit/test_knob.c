@@ -112,6 +112,41 @@ static void change_all(void)
 static char tmp_path[400];
 
 /*
+ * A guarded child that forks a grandchild, both asleep; their pids go to
+ * <dir>/group.pids.
+ */
+static void group_children(void)
+{
+	pid_t child, gc;
+	char p[300];
+	int pfd[2];
+	FILE *f;
+
+	if (pipe(pfd))
+		exit(80);
+	child = rp_guard_fork();
+	if (child < 0)
+		exit(81);
+	if (!child) {
+		gc = fork();
+		if (!gc) {
+			for (;;)
+				pause();
+		}
+		if (write(pfd[1], &gc, sizeof(gc)) != sizeof(gc))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	snprintf(p, sizeof(p), "%s/group.pids", dir);
+	f = fopen(p, "w");
+	if (!f || read(pfd[0], &gc, sizeof(gc)) != sizeof(gc))
+		exit(82);
+	fprintf(f, "%d %d\n", (int)child, (int)gc);
+	fclose(f);
+}
+
+/*
  * A guarded temporary directory with a subtree and a symlink to k3, which
  * must survive its removal; its path goes to <dir>/tmp.path.
  */
@@ -266,6 +301,28 @@ static int child(const char *mode)
 			exit(43);
 		return 0;
 	}
+	if (!strcmp(mode, "group")) {	/* children that must die with us */
+		group_children();
+		ready();
+		for (;;)
+			pause();
+	}
+	if (!strcmp(mode, "reaped")) {	/* waited-for children free slots */
+		int i, st;
+
+		for (i = 0; i < 300; i++) {
+			pid_t pid = rp_guard_fork();
+
+			if (pid < 0)
+				exit(70);
+			if (!pid)
+				_exit(0);
+			if (waitpid(pid, &st, 0) != pid)
+				exit(71);
+			rp_guard_child_done(pid);
+		}
+		return 0;
+	}
 	if (!strcmp(mode, "hold")) {	/* hold the lock until killed */
 		if (rp_guard_init())
 			exit(50);
@@ -409,6 +466,66 @@ static void test_tmpdir(void)
 			 "rp_tmpdir_remove: gone at once, nothing left to restore\n");
 	ok = exited(reap(spawn("tmpkeep", NULL, NULL, false)), 0);
 	ksft_test_result(ok && tmp_exists(), "rp_tmpdir_keep: kept at exit\n");
+}
+
+/* Is pid alive (not gone, not a zombie), within a second? */
+static bool alive(pid_t pid)
+{
+	char p[64], buf[256], *c;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+		if (rp_knob_read(p, buf, sizeof(buf)) <= 0)
+			return false;
+		c = strrchr(buf, ')');
+		if (c && c[1] == ' ' && c[2] == 'Z')
+			return false;
+		usleep(10000);
+	}
+	return true;
+}
+
+/* The two pids group_children() wrote, both alive. */
+static bool group_alive(pid_t *pids)
+{
+	char p[300];
+	int a = 0, b = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/group.pids", dir);
+	f = fopen(p, "r");
+	if (!f || fscanf(f, "%d %d", &a, &b) != 2)
+		a = 0;
+	if (f)
+		fclose(f);
+	pids[0] = a;
+	pids[1] = b;
+	return a > 1 && b > 1 && alive(a) && alive(b);
+}
+
+static void test_group(void)
+{
+	bool ok, before;
+	pid_t pid, pids[2];
+
+	pid = spawn("group", NULL, NULL, true);
+	before = group_alive(pids);
+	kill(pid, SIGTERM);
+	ok = killed_by(reap(pid), SIGTERM);
+	ksft_test_result(ok && before && !alive(pids[0]) && !alive(pids[1]) &&
+			 nr_state_files() == 0,
+			 "rp_guard_fork: child and grandchild killed on SIGTERM\n");
+	pid = spawn("group", NULL, NULL, true);
+	kill(pid, SIGKILL);
+	ok = killed_by(reap(pid), SIGKILL) && group_alive(pids);
+	rp_guard_repair();
+	ksft_test_result(ok && !alive(pids[0]) && !alive(pids[1]) &&
+			 nr_state_files() == 0,
+			 "rp_guard_fork: left by SIGKILL, killed by the next run\n");
+	ksft_test_result(exited(reap(spawn("reaped", NULL, NULL, false)), 0) &&
+			 nr_state_files() == 0,
+			 "rp_guard_fork: 300 children waited for, no slot left used\n");
 }
 
 static void test_normal_return(void)
@@ -770,7 +887,7 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	ksft_set_plan(32);
+	ksft_set_plan(35);
 	if (!mkdtemp(tmpl))
 		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", tmpl);
@@ -801,6 +918,7 @@ int main(int argc, char **argv)
 	test_cpus();
 	test_fixed_first();
 	test_tmpdir();
+	test_group();
 	test_allowlist();
 	test_private_state();
 

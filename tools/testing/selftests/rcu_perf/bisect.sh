@@ -34,8 +34,10 @@ usage() {
 	sed -n '3,/^$/s/^# \{0,1\}//p' "$0"
 }
 
+# One line, whatever the arguments quoted in it hold.
 die() {
-	echo "bisect.sh: $*" >&2
+	local msg="$*"
+	echo "bisect.sh: ${msg//$'\n'/\\n}" >&2
 	exit 128
 }
 
@@ -48,19 +50,29 @@ keep=
 cargs=()
 have_base=0
 
-need() { [ $# -ge 2 ] || die "option $1 needs a value"; }
+# need "$@": the option in $1 has a value, of one line (which
+# rcu_perf_compare's messages can quote on one line).
+need() {
+	[ $# -ge 2 ] || die "option $1 needs a value"
+	[[ $2 != *$'\n'* ]] || die "option $1: a newline in '$2'"
+}
+# whole OPT VALUE: VALUE is 1..999999999 (more digits would overflow the
+# shell's arithmetic, and a test error there must not read as a verdict).
 whole() {
-	if ! [[ $2 =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ]; then
-		die "$1 $2: expected a whole number >= 1"
+	if ! [[ $2 =~ ^[0-9]{1,9}$ ]] || ((10#$2 < 1)); then
+		die "$1 $2: expected a whole number 1..999999999"
 	fi
 }
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--baseline) need "$@"; cargs+=(--base "$2"); have_base=1; shift ;;
-	--runs) need "$@"; whole "$1" "$2"; runs=$2; shift ;;
-	--min-runs) need "$@"; whole "$1" "$2"; min_runs=$2; shift ;;
-	--budget) need "$@"; whole "$1" "$2"; budget=$2; shift ;;
+	--baseline)
+		need "$@"
+		[ -e "$2" ] || die "--baseline '$2': no such file or directory"
+		cargs+=(--base "$2"); have_base=1; shift ;;
+	--runs) need "$@"; whole "$1" "$2"; runs=$((10#$2)); shift ;;
+	--min-runs) need "$@"; whole "$1" "$2"; min_runs=$((10#$2)); shift ;;
+	--budget) need "$@"; whole "$1" "$2"; budget=$((10#$2)); shift ;;
 	--metric|--allow|--set) need "$@"; cargs+=("$1" "$2"); shift ;;
 	--keep) need "$@"; keep=$2; shift ;;
 	--compare) need "$@"; compare=$2; shift ;;
@@ -70,7 +82,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ $# -gt 0 ] || die "no command to run (bisect.sh --baseline PATH -- CMD...)"
+[ -n "${1:-}" ] || die "no command to run (bisect.sh --baseline PATH -- CMD...)"
 [ "$have_base" = 1 ] || die "no --baseline PATH of a good kernel"
 [ -x "$compare" ] || die "$compare: not found (build the suite, or --compare PROG)"
 [ "$min_runs" -le "$runs" ] || min_runs=$runs
@@ -84,7 +96,8 @@ done
 if [ -n "$keep" ]; then
 	dir=$keep
 else
-	dir=$(mktemp -d /tmp/rcu_perf_bisect.XXXXXX) || die "mktemp failed"
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/rcu_perf_bisect.XXXXXX" 2>/dev/null) ||
+		die "cannot create a directory in ${TMPDIR:-/tmp}"
 	trap 'rm -rf "$dir"' EXIT
 fi
 

@@ -549,6 +549,7 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	char mem[16], smp[16], serial[PATH_MAX + 8];
 	const char *argv[40];
 	int n = 0, fd;
+	pid_t parent;
 
 	snprintf(mem, sizeof(mem), "%d", int_setting("memory", 64, 65536));
 	snprintf(smp, sizeof(smp), "%d",
@@ -595,11 +596,17 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	argv[n] = NULL;
 
 	b->t0 = rp_now_ms();
+	parent = getpid();
 	b->pid = fork();
 	if (b->pid)
 		return;
-	/* The child: QEMU dies with us, whatever way we end. */
+	/*
+	 * The child: QEMU dies with us, whatever way we end; also if we died
+	 * before the prctl() (then we were reparented already).
+	 */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
 	fd = open(b->qlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
 		dup2(fd, STDOUT_FILENO);

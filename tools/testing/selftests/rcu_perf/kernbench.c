@@ -410,7 +410,8 @@ static int run(char *const argv[], int ncpus)
 
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
+	/* time, make and the compilers die with us, even by SIGKILL. */
+	pid = rp_guard_fork();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
@@ -423,6 +424,8 @@ static int run(char *const argv[], int ncpus)
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0)
 			dup2(fd, 0);
+		/* The compilers' temporary files go with the tree. */
+		setenv("TMPDIR", workdir, 1);
 		unsetenv("MAKEFLAGS");
 		unsetenv("MFLAGS");
 		unsetenv("MAKELEVEL");
@@ -432,7 +435,8 @@ static int run(char *const argv[], int ncpus)
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return -errno;
+			return -errno;	/* still guarded: killed at exit */
+	rp_guard_child_done(pid);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

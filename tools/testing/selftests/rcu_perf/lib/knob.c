@@ -17,7 +17,11 @@
  *
  * Temporary directories (rp_tmpdir()) are guarded the same way: removed
  * with their contents on every exit path, and by the next run after a
- * SIGKILL.
+ * SIGKILL. So are child process groups (rp_guard_fork()): killed.
+ *
+ * tracefs unmounted by someone else mid-run does not stop a restore: the
+ * tracer files are then written through a private tracefs mount in the
+ * state dir, made and unmounted for the purpose.
  *
  * The signal path only uses buffers built before the change (open, write,
  * close, umount2, unlink, getdents64): no malloc and no stdio.
@@ -45,6 +49,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,13 +64,16 @@
 /* State file line of a mount made by the guard; knob lines start with '/'. */
 #define RP_UMOUNT_TAG		"@umount"
 #define RP_RMTREE_TAG		"@rmtree"
+#define RP_KILL_TAG		"@kill"
 #define RP_RMTREE_DEPTH		64
 
-enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR };
+enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR, RP_ENT_PGRP };
 
 struct rp_entry {
 	int kind;
 	int done;
+	int tracefs;		/* a tracer file: 1 + its tracefs_files[] index */
+	pid_t pgrp;		/* RP_ENT_PGRP: the group (its leader's pid) */
 	char path[RP_PATH_LEN];
 	char orig[RP_VAL_LEN + 1];	/* restore value, '\n'-terminated */
 	size_t orig_len;
@@ -81,6 +89,7 @@ static int restoring;
 
 static char state_dir[PATH_MAX - 64];
 static char state_path[PATH_MAX];
+static char private_tracefs[PATH_MAX];	/* restores when tracefs is gone */
 static bool state_created;
 static int lock_fd = -1;
 static pid_t owner_pid;		/* the process whose changes we hold */
@@ -90,6 +99,11 @@ static bool guard_ready;
 static bool handlers_done;
 static char tracefs_dir[RP_PATH_LEN + 16];
 static bool tracefs_looked;
+
+/* The tracefs files the suite may change (in any tracefs mount). */
+static const char * const tracefs_files[] = {
+	"current_tracer", "tracing_on",
+};
 
 /* ------------------------------------------------------------------ */
 /* Async-signal-safe helpers                                           */
@@ -243,10 +257,48 @@ static int rm_tree_at(int dfd, const char *name, int depth)
 	return unlinkat(dfd, name, AT_REMOVEDIR) ? -errno : 0;
 }
 
+/*
+ * Restore a tracer file when the tracefs it was changed through has been
+ * unmounted (by someone else): through a tracefs mount of our own in the
+ * state dir (root's alone), unmounted again. tracefs is one instance
+ * wherever it is mounted. Async-signal-safe. 0 or -errno.
+ */
+static int restore_private_tracefs(const struct rp_entry *e)
+{
+	char path[sizeof(private_tracefs) + 32];
+	size_t p;
+	int err;
+
+	if (!private_tracefs[0] || !e->tracefs)
+		return -ENOENT;
+	if (mkdir(private_tracefs, 0700) && errno != EEXIST)
+		return -errno;
+	if (mount("nodev", private_tracefs, "tracefs",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+		err = -errno;
+		rmdir(private_tracefs);
+		return err;
+	}
+	p = put_str(path, 0, sizeof(path), private_tracefs);
+	p = put_str(path, p, sizeof(path), "/");
+	put_str(path, p, sizeof(path), tracefs_files[e->tracefs - 1]);
+	err = write_value(path, e->orig, e->orig_len);
+	umount2(private_tracefs, MNT_DETACH | UMOUNT_NOFOLLOW);
+	rmdir(private_tracefs);
+	return err;
+}
+
 /* 0 undone, 1 nothing to undo, -errno failed (and said so). */
 static int undo_entry(struct rp_entry *e)
 {
 	int err;
+
+	if (e->kind == RP_ENT_PGRP) {
+		/* Kill the whole group: a build's compilers, not just make. */
+		if (e->pgrp <= 1 || !kill(-e->pgrp, SIGKILL))
+			return e->pgrp <= 1;
+		return errno == ESRCH ? 1 : -errno;
+	}
 
 	if (e->kind == RP_ENT_TMPDIR) {
 		err = rm_tree_at(AT_FDCWD, e->path, 0);
@@ -264,6 +316,8 @@ static int undo_entry(struct rp_entry *e)
 		return err;
 	}
 	err = write_value(e->path, e->orig, e->orig_len);
+	if (err == -ENOENT && e->tracefs)
+		err = restore_private_tracefs(e);
 	if (err)
 		report_restore_error("restore", e->path, err);
 	return err;
@@ -451,10 +505,6 @@ static const char * const tracefs_dirs[] = {
 	"/sys/kernel/debug/tracing",
 };
 
-static const char * const tracefs_files[] = {
-	"current_tracer", "tracing_on",
-};
-
 #define CPU_DIR		"/sys/devices/system/cpu/cpu"
 
 enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TRACEFS_ROOT, KNOB_TEST };
@@ -529,6 +579,20 @@ static int knob_kind(const char *path, bool any_tracefs)
 		    plain_name(name + 1) && !strstr(path, "/./") &&
 		    !strstr(path, "/../") && !strstr(path, "//"))
 			return KNOB_TRACEFS_ROOT;
+	return 0;
+}
+
+/* 1 + the tracefs_files[] index of the tracer file path names, else 0. */
+static int tracefs_index(const char *path)
+{
+	int kind = knob_kind(path, true);
+	size_t j;
+
+	if (kind != KNOB_TRACEFS && kind != KNOB_TRACEFS_ROOT)
+		return 0;
+	for (j = 0; j < ARRAY_SIZE(tracefs_files); j++)
+		if (!strcmp(strrchr(path, '/') + 1, tracefs_files[j]))
+			return j + 1;
 	return 0;
 }
 
@@ -745,8 +809,9 @@ static int replay(const char *path, pid_t pid)
 	struct rp_entry *list = NULL, *e;
 	int n = 0, cap = 0, restored = 0, i;
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
+	unsigned long long start;
 	FILE *f = NULL;
-	int fd;
+	int fd, pgrp;
 
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0)
@@ -788,8 +853,20 @@ static int replay(const char *path, pid_t pid)
 		} else if (!strcmp(line, RP_RMTREE_TAG) && tab[1] == '/') {
 			e->kind = RP_ENT_TMPDIR;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
-		} else if (line[0] == '/' && !knob_check(line)) {
+		} else if (!strcmp(line, RP_KILL_TAG)) {
+			/* Only if its leader is still the process we forked. */
+			if (sscanf(tab + 1, "%d %llu", &pgrp, &start) != 2 ||
+			    pgrp <= 1 || !start || proc_start(pgrp) != start)
+				continue;
+			e->kind = RP_ENT_PGRP;
+			e->pgrp = pgrp;
+		} else if (line[0] == '/' &&
+			   (!knob_check(line) ||
+			    /* tracefs unmounted since: a private mount */
+			    (knob_check(line) == -ENOENT &&
+			     tracefs_index(line)))) {
 			e->kind = RP_ENT_KNOB;
+			e->tracefs = tracefs_index(line);
 			memcpy(e->path, line, strlen(line) + 1);
 			e->orig_len = snprintf(e->orig, sizeof(e->orig),
 					       "%s\n", tab + 1);
@@ -808,6 +885,9 @@ static int replay(const char *path, pid_t pid)
 		if (e->kind == RP_ENT_MOUNT) {
 			printf("# repaired: unmounted %s (left by pid %d)\n",
 			       e->path, (int)pid);
+		} else if (e->kind == RP_ENT_PGRP) {
+			printf("# repaired: killed process group %d (left by pid %d)\n",
+			       (int)e->pgrp, (int)pid);
 		} else if (e->kind == RP_ENT_TMPDIR) {
 			printf("# repaired: removed %s (left by pid %d)\n",
 			       e->path, (int)pid);
@@ -931,6 +1011,15 @@ static void install_handlers(void)
 	atexit(guard_atexit);
 }
 
+/* Our state file, and where a restore may mount tracefs privately. */
+static void set_paths(pid_t self)
+{
+	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir,
+		 (int)self);
+	snprintf(private_tracefs, sizeof(private_tracefs), "%s/tracefs.%d",
+		 state_dir, (int)self);
+}
+
 int rp_guard_init(void)
 {
 	pid_t self = getpid();
@@ -949,8 +1038,7 @@ int rp_guard_init(void)
 		owner_pid = self;
 		tracefs_looked = false;
 		tracefs_dir[0] = '\0';
-		snprintf(state_path, sizeof(state_path), "%s/state.%d",
-			 state_dir, (int)self);
+		set_paths(self);
 		return guard_err;
 	}
 	owner_pid = self;
@@ -968,8 +1056,7 @@ int rp_guard_init(void)
 		guard_ready = true;
 		return 0;
 	}
-	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir,
-		 (int)self);
+	set_paths(self);
 	if (lock_fd < 0) {
 		lock_fd = take_lock(&ro);
 		if (lock_fd == -ETIMEDOUT || lock_fd == -EINVAL) {
@@ -1065,10 +1152,14 @@ static int record(int kind, const char *path, const char *orig)
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	if (kind == RP_ENT_KNOB) {
 		e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
+		e->tracefs = tracefs_index(path);
 		snprintf(line, sizeof(line), "%s\t%s\n", path, orig);
 	} else {
+		if (kind == RP_ENT_PGRP)
+			e->pgrp = atoi(path);
 		snprintf(line, sizeof(line), "%s\t%s\n",
-			 kind == RP_ENT_MOUNT ? RP_UMOUNT_TAG : RP_RMTREE_TAG,
+			 kind == RP_ENT_MOUNT ? RP_UMOUNT_TAG :
+			 kind == RP_ENT_PGRP ? RP_KILL_TAG : RP_RMTREE_TAG,
 			 path);
 	}
 	err = state_append(line);
@@ -1163,6 +1254,64 @@ void rp_tmpdir_keep(const char *path)
 
 	if (e && e->kind == RP_ENT_TMPDIR)
 		e->done = 1;
+}
+
+pid_t rp_guard_fork(void)
+{
+	/* Without the guard (not root), a plain fork(): the terminal's ^C. */
+	bool guarded = !guard_get();
+	char id[48];
+	sigset_t old;
+	pid_t pid;
+	int err;
+
+	/* No signal between the fork and the record: the group is known. */
+	block_signals(&old);
+	pid = fork();
+	if (!pid) {
+		if (guarded)
+			setpgid(0, 0);
+		/*
+		 * A helper to be killed changes no knobs, and must not keep
+		 * the lock (an open file shared with us) after we die: the
+		 * next run could not take it to kill the helper.
+		 */
+		if (lock_fd >= 0)
+			close(lock_fd);
+		lock_fd = -1;
+		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+		state_created = false;
+		owner_pid = getpid();
+		guard_err = -EPERM;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return 0;
+	}
+	if (pid > 0 && guarded) {
+		/* Also here: which of parent and child runs first is open. */
+		setpgid(pid, pid);
+		snprintf(id, sizeof(id), "%d %llu", (int)pid, proc_start(pid));
+		err = record(RP_ENT_PGRP, id, NULL);
+		if (err) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			errno = -err;
+			pid = -1;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+void rp_guard_child_done(pid_t pid)
+{
+	int i, n = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++)
+		if (entries[i].kind == RP_ENT_PGRP && entries[i].pgrp == pid)
+			entries[i].done = 1;
+	/* Free the slots of finished children at the end (most runs). */
+	while (n && entries[n - 1].done && entries[n - 1].kind == RP_ENT_PGRP)
+		__atomic_store_n(&nr_entries, --n, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------------ */

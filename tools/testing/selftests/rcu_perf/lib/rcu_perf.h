@@ -312,6 +312,16 @@ int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len);
 void rp_tmpdir_keep(const char *path);
 /* Remove it now (also one made without the guard): 0 or -errno. */
 int rp_tmpdir_remove(const char *path);
+/*
+ * fork() whose child leads a new process group (a build, its compilers)
+ * that the guard kills with SIGKILL on every exit path of the parent and,
+ * after a SIGKILL, the next run does (if its leader is still that child).
+ * Without the guard (not root), a plain fork(). The child changes no
+ * knobs and does not hold the lock. rp_guard_child_done(pid) once the
+ * child has been waited for.
+ */
+pid_t rp_guard_fork(void);
+void rp_guard_child_done(pid_t pid);
 /* tracefs mount point, mounting it (guarded) if needed; NULL if absent. */
 const char *rp_tracefs(void);
 int rp_cpu_set_online(int cpu, bool online);	/* guarded hotplug */
