@@ -65,7 +65,7 @@ t_check "--log serial capture: marker, time and RCU boot parameters" \
 	      grep -q "^# rcu_boot_announce: All grace periods are expedited" "$tmp/serial.log"'
 printf '%s\n' '[    1.812345] Freeing unused kernel memory: 9984K' \
 	'[    1.812500] Run /init as init process' >"$tmp/arm64.txt"
-# A reader needs no lock: it runs while another run holds it.
+# A reader does not wait for the lock: it runs while another run holds it.
 mkdir -m 700 "$tmp/state"
 exec {lk}>>"$tmp/state/lock"
 flock $lk

@@ -698,6 +698,14 @@ static int lock_timeout(double *out)
 	return 0;
 }
 
+/* rp_guard_nowait(): do not wait for the lock (-EBUSY instead). */
+static bool lock_nowait;
+
+void rp_guard_nowait(void)
+{
+	lock_nowait = true;
+}
+
 /* Exclusive lock on <state dir>/lock: an fd, or -errno. */
 static int take_lock(bool *read_only)
 {
@@ -725,6 +733,10 @@ static int take_lock(bool *read_only)
 			err = -errno;
 			close(fd);
 			return err;
+		}
+		if (lock_nowait) {
+			close(fd);
+			return -EBUSY;
 		}
 		if (!waited) {
 			if (pread(fd, holder, sizeof(holder) - 1, 0) < 0)
@@ -1067,9 +1079,15 @@ int rp_guard_init(void)
 			guard_ready = true;
 			return init_err;
 		}
-		if (lock_fd < 0) {
+		if (lock_fd == -EBUSY) {
+			/* A reader beside the holder, which repaired at start. */
+			printf("# guard: %s\n",
+			       "another run holds the lock: not waiting, changing nothing");
+		} else if (lock_fd < 0) {
 			printf("# guard: cannot lock %s: %s\n", state_dir,
 			       strerror(-lock_fd));
+		}
+		if (lock_fd < 0) {
 			guard_err = lock_fd;
 			lock_fd = -1;
 			guard_ready = true;

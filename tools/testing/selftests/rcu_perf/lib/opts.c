@@ -799,7 +799,9 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	 * killed run), and kselftest sets stdout's buffering here.
 	 */
 	ksft_print_header();
-	r = test->reads_only && !rp_opts.nr_knobs ? 0 : rp_guard_init();
+	if (test->reads_only && !rp_opts.nr_knobs)
+		rp_guard_nowait();
+	r = rp_guard_init();
 	if (r < 0) {
 		/* Another run holds it: nothing can be judged meanwhile. */
 		printf("1..0 # SKIP cannot take the rcu_perf lock: %s\n",

@@ -227,8 +227,8 @@ struct rp_test {
 	bool baseline_per_boot;
 	/*
 	 * Reads the kernel's state only, measures nothing live (a boot log):
-	 * runs beside other runs without the suite's lock unless --knob asks
-	 * for a change (the guard then takes it at the first write).
+	 * takes the suite's lock only if it is free (to repair what a killed
+	 * run left), never waits for it, unless --knob asks for a change.
 	 */
 	bool reads_only;
 };
@@ -287,6 +287,12 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len);
  * read back as "a [b] c" is restored as "b"; multi-line files are refused.
  */
 int rp_guard_init(void);
+/*
+ * Before rp_guard_init(): a program that only reads takes the lock if it
+ * is free (and repairs what a killed run left), but does not wait for it;
+ * knob writes are then refused.
+ */
+void rp_guard_nowait(void);
 int rp_knob_read(const char *path, char *buf, size_t len); /* trims '\n' */
 int rp_knob_write(const char *path, const char *value);	/* guarded */
 int rp_knob_exists(const char *path);
