@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_SUITE/matrix.sh
 guest=$RP_SUITE/guest.sh
 echo "TAP version 13"
-echo "1..34"
+echo "1..35"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -169,7 +169,12 @@ while [ $# -gt 0 ]; do
 done
 con=${serial[0]} data=${serial[1]}
 [ "$FAKE" = noboot ] && { echo "[    0.1] Linux" >"$con"; exit 1; }
-printf '[    1.0] Run /init\n@@RCU_PERF_BOOTED@@ 1.0\n' >"$con"
+if [ "$FAKE" = split ]; then
+	# A kernel message in the middle of the console's boot marker.
+	printf '[    1.0] Run /init\n@@RCU_PERF_BOOTE[    1.8] tsc: Refined TSC\n' >"$con"
+else
+	printf '[    1.0] Run /init\n@@RCU_PERF_BOOTED@@ 1.0\n' >"$con"
+fi
 echo "# selftests: rcu_perf: ./gp_throttle" >>"$con"
 case $FAKE in
 panic)	printf 'TAP version 13\n1..3\nok 1 membarrier_sound\n' >>"$con"
@@ -179,6 +184,7 @@ hang)	exec sleep 60 ;;
 warn)	echo "[    3.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [x:1]" >>"$con" ;;
 esac
 {
+	echo "@@RCU_PERF_BOOTED@@ 1.0"
 	echo "@@RCU_PERF_FILES gp_throttle@@"
 	tar -C "$FAKE_RES" -c . | gzip | base64
 	echo "@@RCU_PERF_END gp_throttle@@"
@@ -193,7 +199,7 @@ fake_guest() {
 		--qemu "$fake/qemu" --timeout 3 -- gp_throttle >"$fake/$1.log" 2>&1
 	echo $? "$(head -n 1 "$fake/out-$1/status" 2>/dev/null)"
 }
-for c in "ok:0 ok" "warn:1 warn" "panic:1 panic" "hang:1 timeout" "noboot:1 no-boot"; do
+for c in "ok:0 ok" "split:0 ok" "warn:1 warn" "panic:1 panic" "hang:1 timeout" "noboot:1 no-boot"; do
 	got=$(fake_guest "${c%%:*}")
 	if [ "$got" = "${c#*:}" ]; then
 		t_ok "guest.sh: guest '${c%%:*}' is exit/status ${c#*:}"

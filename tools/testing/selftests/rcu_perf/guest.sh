@@ -166,10 +166,11 @@ fi
 	mount -t tmpfs run /run
 	mount -t tracefs none /sys/kernel/tracing 2>/dev/null
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null
-	echo "@@RCU_PERF_BOOTED@@ $(cut -d' ' -f1 /proc/uptime)"
 	# The second serial port carries the results, free of kernel messages.
 	data=/dev/ttyS1
 	stty -F $data raw -echo 2>/dev/null
+	# On the console a kernel message can split the marker: on both.
+	echo "@@RCU_PERF_BOOTED@@ $(cut -d' ' -f1 /proc/uptime)" | tee $data
 	now() { cut -d' ' -f1 /proc/uptime; }
 	# run NAME TIMEOUT CMD...: like run_kselftest.sh, one program under a
 	# timeout; its KTAP on the console too; then everything it wrote
@@ -284,6 +285,14 @@ for c in "${cmds[@]}"; do
 	[ -s "$tmp/partial" ] && mv "$tmp/partial" "$outdir/$p.ktap"
 done
 
+# booted: user space started (its marker on the console or, whole, on the
+# data channel: a kernel message printed in the middle of the console's
+# copy once made a guest that ran everything look unbooted).
+booted() {
+	grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log" ||
+		grep -q '^@@RCU_PERF_BOOTED@@' "$tmp/data.log" 2>/dev/null
+}
+
 status=ok reason=""
 progs_timeout=""
 for c in "${cmds[@]}"; do
@@ -311,12 +320,12 @@ elif [ $hung = 1 ]; then
 	reason="guest killed after the host limit of $timeout s"
 	[ -z "$stuck" ] ||
 		reason="guest killed: its program ran $stuck s, past its timeout and SIGKILL"
-	if grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
+	if booted; then
 		reason+=", last program started: ${running:-none}"
 	else
 		reason+=" (user space never started)"
 	fi
-elif ! grep -q '@@RCU_PERF_BOOTED@@' "$outdir/console.log"; then
+elif ! booted; then
 	status=no-boot
 	reason="user space never started (QEMU exit $qrc: $(tail -n 1 "$tmp/qemu.log"))"
 elif [ -n "$progs_timeout" ]; then
