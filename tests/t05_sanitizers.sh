@@ -31,7 +31,11 @@ for u in "${units[@]}"; do
 	name=$(basename "$u")
 	"$u" >"$tmp/$name.log" 2>&1
 	rc=$?
-	clean "$tmp/$name.log" || { reports=$((reports + 1)); t_show "$tmp/$name.log"; }
+	clean "$tmp/$name.log" || reports=$((reports + 1))
+	# a report or a failed case: show which
+	if [ $rc != 0 ] || ! clean "$tmp/$name.log"; then
+		t_show "$tmp/$name.log"
+	fi
 	t_check "$name under ASan+UBSan: exit $rc, no report" \
 		eval 'test $rc = 0 && clean "$tmp/$name.log"'
 done

@@ -83,9 +83,11 @@ reg_ok() {
 }
 t_check "live: regression: rcupdate.rcu_normal=1 is slower (not ok, exit 1)" reg_ok
 
-# Healthy: the same boot on both sides. 12 boots a side bound the change
-# (minimum detectable effect ~1.8%) below allowed_change despite the jitter.
-t_run "$tmp/same.log" "$ab" --kernel "$kernel" --set runs=12 --append-b ""
+# Healthy: the same boot on both sides. 16 boots a side bound the change
+# below allowed_change despite the jitter: the rank test's minimum
+# detectable effect was 1.4% (12 boots: 2.5%, one or two boots of a dozen
+# land a few jiffies early with the tick's phase).
+t_run "$tmp/same.log" "$ab" --kernel "$kernel" --set runs=16 --append-b ""
 same_ok() {
 	[ "$T_RC" = 0 ] && grep -q '^# verdict: no significant change' "$tmp/same.log" &&
 	[ "$(ktap_result "$tmp/same.log" boot_time_change)" = pass ]

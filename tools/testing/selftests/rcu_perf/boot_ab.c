@@ -62,7 +62,7 @@ static struct rp_param params[] = {
 	RP_MIN("alpha", "p-value", 0.05,
 	       "a change is significant below this (as in rcu_perf_compare)"),
 	RP_SETTING("runs", "count", 8,
-		   "boots per side (--quick: 4): 8 bound a no-change below 2.5% despite jitter"),
+		   "boots per side (--quick: 4); 16 bound a no-change below 2.5% (rank test)"),
 	RP_SETTING("dither", "bool", 1,
 		   "a different dummy parameter each round: samples the boot's timer phase"),
 	RP_SETTING("boot_timeout", "s", 300,
