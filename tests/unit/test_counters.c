@@ -151,8 +151,8 @@ static bool expedited(void)
 static void test_tracepoints(struct rp_counters *c)
 {
 	const int n = 4;
+	int i, attempt;
 	bool gp;
-	int i;
 
 	if (!c->supported[RP_CTR_SCHED_SWITCH]) {
 		ksft_test_result_skip("tracepoints: %s\n",
@@ -161,13 +161,23 @@ static void test_tracepoints(struct rp_counters *c)
 		ksft_test_result_skip("rcu_utilization\n");
 		return;
 	}
-	/* membarrier(GLOBAL) waits for a grace period (synchronize_rcu()). */
-	rp_counters_start(c);
-	sleeps();
-	for (i = 0; i < n; i++)
-		gp = !syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
-	rp_counters_stop(c);
-	show(c, "sleeps + grace periods");
+	/*
+	 * membarrier(GLOBAL) waits for a grace period (synchronize_rcu()).
+	 * Twice in clean-clone CI runs the system-wide sched_switch read 0-1
+	 * for a while after a heavy test, then counted again: up to three
+	 * tries, each shown; a summing bug fails all three.
+	 */
+	for (attempt = 1; attempt <= 3; attempt++) {
+		rp_counters_start(c);
+		sleeps();
+		for (i = 0; i < n; i++)
+			gp = !syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+		rp_counters_stop(c);
+		show(c, "sleeps + grace periods");
+		if (c->delta[RP_CTR_SCHED_SWITCH] >= c->delta[RP_CTR_CTX_SWITCHES] &&
+		    c->delta[RP_CTR_SCHED_SWITCH] >= NR_SLEEPS)
+			break;
+	}
 	ksft_test_result(c->delta[RP_CTR_SCHED_SWITCH] >=
 			 c->delta[RP_CTR_CTX_SWITCHES] &&
 			 c->delta[RP_CTR_SCHED_SWITCH] >= NR_SLEEPS,
