@@ -147,7 +147,7 @@ kernels: deps $(TREE_DEP)
 # with its MAINTAINERS entry, rcu_perf in the default TARGETS, and the
 # documentation, made from this repository's current files against the
 # tree's own MAINTAINERS, selftests Makefile and dev-tools index.
-# t03_upstream_series.sh applies it to a pristine 6.12 and checks it.
+# t80_upstream_series.sh applies it to a pristine 6.12 and checks it.
 KERNEL_PATCH_OUT := $(BUILD)/kernel-patch
 
 kernel-patch: $(TREE_DEP)
