@@ -187,7 +187,7 @@ N ?= 20
 
 soak: build
 	@$(APT_INSTALL) $(PKGS_RUN)
-	@tests/soak.sh $(BIN) $(N)
+	@bash tests/soak.sh $(BIN) $(N)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
 # (t21_guard_live.sh), boot_ab, kernbench and the hotplug sweep
