@@ -4,7 +4,8 @@
 # gp_throttle on the running kernel: no check says `not ok` to the kernel
 # as it is; with the force-quiescent-state scans delayed to 50 jiffies
 # (idle grace periods ~25x slower, busy ones still fast) the run exits 1
-# and the mean idle latency of membarrier fails; an op that does not
+# and the mean idle latency of membarrier fails, and so it does with scans
+# delayed to 3 jiffies (idle 2x slower), without a baseline; an op that does not
 # return within op_timeout is a FAIL without waiting for kselftest's
 # timeout; too few samples is a SKIP, never a verdict; every run leaves the
 # RCU knobs, current_tracer and tracing_on as found; bad input exits 2 with
@@ -23,7 +24,7 @@ fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=50" --knob "$fqs/jiffies_till_next_fqs=50")
 checks="membarrier_idle_mean membarrier_idle_tail tracer_idle_mean
 tracer_idle_tail"
-nr=13
+nr=14
 echo "TAP version 13"
 echo "1..$nr"
 
@@ -135,6 +136,20 @@ else
 fi
 t_check "injected runs: knobs (fqs, current_tracer, tracing_on) back" unchanged
 
+# 2b. The seed's size, twice over: FQS scans every 3 jiffies instead of 1
+# make idle GPs 2x slower (+2 jiffies) while busy ones keep their pace. No
+# baseline is needed: the mean idle latency may add one default FQS wait
+# over the busy median, and this adds two.
+inject3=(--knob "$fqs/jiffies_till_first_fqs=3" --knob "$fqs/jiffies_till_next_fqs=3")
+run_settled "$tmp/inj3.log" "${inject3[@]}"
+if grep -qE '^ok [0-9]+ membarrier_idle_mean # SKIP' "$tmp/inj3.log"; then
+	t_skip "fqs=3: membarrier idle mean fails, exit 1" \
+		"$(grep -m1 -oE 'membarrier_idle_mean # SKIP.*' "$tmp/inj3.log")"
+else
+	t_check "fqs=3: membarrier idle mean fails, exit 1" test "$T_RC" = 1 -a \
+		"$(ktap_result "$tmp/inj3.log" membarrier_idle_mean)" = fail
+fi
+
 # 3. An op that does not return in time is a FAIL, without kselftest's
 # timeout: slow GPs against a tiny op_timeout.
 start=$(date +%s)
@@ -175,5 +190,5 @@ listed() {
 }
 t_run "$tmp/list.log" "$prog" --list
 t_check "--list: exit 0, names every limit" eval \
-	'test "$T_RC" = 0 && listed fqs_slack idle_busy_max min_samples \
+	'test "$T_RC" = 0 && listed mean_slack fqs_slack idle_busy_max min_samples \
 	 op_timeout confidence'
