@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rcu_perf_compare's inputs: its command line and the results files it
- * reads, through the program itself (compiled in here, main() renamed and
- * its exit() a return to the harness), so that option handling, results
- * loading, statistics and every report (table, KTAP, KCIDB) run.
+ * reads, through the program itself (all its files compiled in here,
+ * main() renamed and its exit() a return to the harness), so that option
+ * handling, results loading, statistics and every report (table, KTAP,
+ * KCIDB) run.
  *
  * Input: one argument per line up to a line "%%", then up to four files,
  * each ended by a line "%%"; the arguments @1..@4 name them. Only
@@ -52,6 +53,10 @@ static void fuzz_json_free(struct rp_jval *v)
 #define rp_json_parse_file fuzz_parse_file
 #define rp_json_free fuzz_json_free
 #include "rcu_perf_compare.c"
+#include "compare_input.c"
+#include "compare_kcidb.c"
+#include "compare_plot.c"
+#include "compare_repeat.c"
 #undef rp_json_free
 #undef rp_json_parse_file
 #undef exit
@@ -68,7 +73,7 @@ static const char * const safe_opts[] = {
 
 static char dir[64];
 static char file_path[MAX_FILES][96];
-static typeof(o) o_initial;
+static struct compare_opts opts_initial;
 
 int FUZZ_INITIALIZE(int *argc, char ***argv)
 {
@@ -81,7 +86,7 @@ int FUZZ_INITIALIZE(int *argc, char ***argv)
 		snprintf(file_path[i], sizeof(file_path[i]), "%s/%d.json", dir,
 			 i + 1);
 	setenv("RCU_PERF_CONFIG", "", 1);
-	o_initial = o;
+	opts_initial = opts;
 	return 0;
 }
 
@@ -129,11 +134,11 @@ static void reset(void)
 	checks = NULL;
 	nr_checks = 0;
 	cap_checks = 0;
-	for (i = 0; i < (size_t)o.nr_allows; i++)
-		free((char *)o.allows[i].glob);
-	if (o.labels[BASE] != o_initial.labels[BASE])
-		free((char *)o.labels[BASE]);	/* one buffer for both */
-	o = o_initial;
+	for (i = 0; i < (size_t)opts.nr_allows; i++)
+		free((char *)opts.allows[i].glob);
+	if (opts.labels[BASE] != opts_initial.labels[BASE])
+		free((char *)opts.labels[BASE]);	/* one buffer for both */
+	opts = opts_initial;
 	memset(nr_files, 0, sizeof(nr_files));
 	nr_files_total = 0;
 	memset(kernel_release, 0, sizeof(kernel_release));

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu_perf_compare: reading the results files. Each metric's samples are
+ * merged over all files of a side; each KTAP check is kept per file (for
+ * --kcidb). A malformed file ends the program with exit 2 and one line
+ * naming it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare.h"
+
+struct metric *metrics;
+size_t nr_metrics;
+static size_t cap_metrics;
+struct check *checks;
+size_t nr_checks;
+static size_t cap_checks;
+int nr_files[NR_SIDES];
+static int nr_files_total;	/* both sides: numbers checks[].file */
+char kernel_release[NR_SIDES][128];
+
+static struct metric *find_metric(const char *test_name, const char *name)
+{
+	size_t i, tl = strlen(test_name);
+	struct metric *m;
+
+	for (i = 0; i < nr_metrics; i++) {
+		m = &metrics[i];
+		if (!strncmp(m->key, test_name, tl) && m->key[tl] == '.' &&
+		    !strcmp(m->key + tl + 1, name))
+			return m;
+	}
+	if (nr_metrics == cap_metrics) {
+		cap_metrics = cap_metrics ? 2 * cap_metrics : 32;
+		metrics = xrealloc(metrics, cap_metrics * sizeof(*metrics));
+	}
+	m = &metrics[nr_metrics++];
+	memset(m, 0, sizeof(*m));
+	m->key = xrealloc(NULL, tl + strlen(name) + 2);
+	sprintf(m->key, "%s.%s", test_name, name);
+	m->test = xstrdup(test_name);
+	m->name = xstrdup(name);
+	return m;
+}
+
+static const struct rp_jval *get_typed(const char *path,
+				       const struct rp_jval *obj,
+				       const char *key, enum rp_jtype type,
+				       bool required)
+{
+	static const char * const tname[] = {
+		"null", "a boolean", "a number", "a string", "an array",
+		"an object",
+	};
+	const struct rp_jval *v = rp_json_get(obj, key);
+
+	if (!v || (v->type == RP_JNULL && !required)) {
+		if (required)
+			die("%s: missing \"%s\"", path, key);
+		return NULL;
+	}
+	if (v->type != type)
+		die("%s: \"%s\" is not %s", path, key, tname[type]);
+	return v;
+}
+
+static void load_metric(const char *path, int side, const char *test_name,
+			const struct rp_jval *jm, size_t idx)
+{
+	const struct rp_jval *name, *unit, *better, *samples;
+	struct metric *m;
+	size_t i, added = 0;
+	bool higher;
+
+	if (jm->type != RP_JOBJ)
+		die("%s: metrics[%zu] is not an object", path, idx);
+	name = get_typed(path, jm, "name", RP_JSTR, true);
+	if (!*name->str || strpbrk(name->str, " \t\n"))
+		die("%s: metrics[%zu]: bad name '%s'", path, idx, name->str);
+	unit = get_typed(path, jm, "unit", RP_JSTR, false);
+	better = get_typed(path, jm, "better", RP_JSTR, false);
+	samples = get_typed(path, jm, "samples", RP_JARR, true);
+	higher = better && !strcmp(better->str, "higher");
+	if (better && !higher && strcmp(better->str, "lower"))
+		die("%s: metric %s: \"better\" is '%s', not lower/higher", path,
+		    name->str, better->str);
+
+	m = find_metric(test_name, name->str);
+	if (!m->unit) {
+		m->unit = xstrdup(unit ? unit->str : "");
+		m->higher_is_better = higher;
+	} else if (strcmp(m->unit, unit ? unit->str : "")) {
+		die("%s: metric %s in '%s', elsewhere in '%s'", path, m->key,
+		    unit ? unit->str : "", m->unit);
+	} else if (m->higher_is_better != higher) {
+		die("%s: metric %s: \"better\" differs from other files", path,
+		    m->key);
+	}
+	for (i = 0; i < samples->len; i++) {
+		const struct rp_jval *s = samples->items[i];
+
+		if (s->type == RP_JNULL)
+			continue;	/* could not be measured */
+		if (s->type != RP_JNUM || !isfinite(s->num))
+			die("%s: metric %s: sample %zu is not a finite number",
+			    path, m->key, i);
+		if (rp_samples_add(&m->v[side], s->num))
+			die("out of memory");
+		added++;
+	}
+	if (added)
+		m->runs[side]++;
+}
+
+static void load_check(const char *path, const char *test_name,
+		       const struct rp_jval *jc, size_t idx)
+{
+	const struct rp_jval *name, *verdict, *measured, *unit;
+	struct check *c;
+
+	if (jc->type != RP_JOBJ)
+		die("%s: checks[%zu] is not an object", path, idx);
+	name = get_typed(path, jc, "name", RP_JSTR, false);
+	if (!name)
+		return;		/* "the rest was skipped": nothing to report */
+	verdict = get_typed(path, jc, "verdict", RP_JSTR, true);
+	measured = get_typed(path, jc, "measured", RP_JNUM, false);
+	unit = get_typed(path, jc, "unit", RP_JSTR, false);
+	if (nr_checks == cap_checks) {
+		cap_checks = cap_checks ? 2 * cap_checks : 32;
+		checks = xrealloc(checks, cap_checks * sizeof(*checks));
+	}
+	c = &checks[nr_checks++];
+	c->test = xstrdup(test_name);
+	c->name = xstrdup(name->str);
+	c->verdict = xstrdup(verdict->str);
+	c->unit = unit ? xstrdup(unit->str) : NULL;
+	c->measured = measured ? measured->num : NAN;
+	c->file = nr_files_total;
+}
+
+/*
+ * One results file. A file given by name must be rcu_perf results; in a
+ * directory, other JSON (say, a KCIDB file written there) is passed over.
+ */
+void load_file(const char *path, int side, bool from_dir)
+{
+	const struct rp_jval *schema, *version, *tname, *arr, *sys, *rel;
+	const struct rp_jval *ts, *dur;
+	size_t i, first_check;
+	struct rp_jval *doc;
+	char err[256];
+
+	doc = rp_json_parse_file(path, err, sizeof(err));
+	if (!doc)
+		die("%s", err);	/* names the file */
+	if (doc->type != RP_JOBJ)
+		die("%s: not an rcu_perf results file (not a JSON object)", path);
+	schema = rp_json_get(doc, "schema");
+	if (!schema || schema->type != RP_JSTR ||
+	    strcmp(schema->str, RP_RESULTS_SCHEMA)) {
+		if (from_dir) {
+			rp_json_free(doc);
+			return;
+		}
+		die("%s: not an rcu_perf results file (\"schema\" is not \"%s\")",
+		    path, RP_RESULTS_SCHEMA);
+	}
+	version = get_typed(path, doc, "version", RP_JNUM, true);
+	if (version->num != RP_RESULTS_VERSION)
+		die("%s: results version %g, this tool reads version %d", path,
+		    version->num, RP_RESULTS_VERSION);
+	tname = get_typed(path, doc, "test", RP_JSTR, true);
+	if (!*tname->str || strpbrk(tname->str, " \t\n./"))
+		die("%s: bad test name '%s'", path, tname->str);
+
+	arr = get_typed(path, doc, "metrics", RP_JARR, true);
+	for (i = 0; i < arr->len; i++)
+		load_metric(path, side, tname->str, arr->items[i], i);
+	arr = get_typed(path, doc, "checks", RP_JARR, false);
+	first_check = nr_checks;
+	for (i = 0; arr && i < arr->len; i++)
+		load_check(path, tname->str, arr->items[i], i);
+	ts = get_typed(path, doc, "timestamp", RP_JSTR, false);
+	dur = get_typed(path, doc, "duration_s", RP_JNUM, false);
+	for (i = first_check; i < nr_checks; i++) {
+		checks[i].start_time = ts ? xstrdup(ts->str) : NULL;
+		checks[i].duration = dur ? dur->num : NAN;
+	}
+
+	sys = get_typed(path, doc, "system", RP_JOBJ, false);
+	rel = sys ? rp_json_get(sys, "kernel_release") : NULL;
+	if (rel && rel->type == RP_JSTR && !kernel_release[side][0])
+		snprintf(kernel_release[side], sizeof(kernel_release[side]),
+			 "%s", rel->str);
+	nr_files[side]++;
+	nr_files_total++;
+	rp_json_free(doc);
+}
+
+static int filter_json(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 &&
+	       !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* Files of a directory matching @prefix*.json, in name order. */
+int list_dir(const char *dir, const char *prefix, char ***out)
+{
+	struct dirent **ents;
+	char **paths = NULL;
+	int n, i, k = 0;
+
+	n = scandir(dir, &ents, filter_json, alphasort);
+	if (n < 0)
+		die("%s: %s", dir, strerror(errno));
+	for (i = 0; i < n; i++) {
+		char *p;
+
+		if (prefix && strncmp(ents[i]->d_name, prefix, strlen(prefix))) {
+			free(ents[i]);
+			continue;
+		}
+		p = xrealloc(NULL, strlen(dir) + strlen(ents[i]->d_name) + 2);
+		sprintf(p, "%s/%s", dir, ents[i]->d_name);
+		paths = xrealloc(paths, (k + 1) * sizeof(*paths));
+		paths[k++] = p;
+		free(ents[i]);
+	}
+	free(ents);
+	*out = paths;
+	return k;
+}
+
+void load_path(const char *path, int side)
+{
+	char **files, why[PATH_MAX + 128];
+	int n, i, before = nr_files[side];
+	struct stat st;
+
+	if (stat(path, &st))
+		die("%s: %s", path, strerror(errno));
+	if (!S_ISDIR(st.st_mode)) {
+		load_file(path, side, false);
+		return;
+	}
+	/* Root judges kernels by these files: no one else may plant them. */
+	if (rp_check_trusted(path, -1, why, sizeof(why)))
+		die("%s: %s", path, why);
+	n = list_dir(path, NULL, &files);
+	for (i = 0; i < n; i++) {
+		load_file(files[i], side, true);
+		free(files[i]);
+	}
+	free(files);
+	if (nr_files[side] == before)
+		die("%s: no rcu_perf results (*.json) in this directory", path);
+}

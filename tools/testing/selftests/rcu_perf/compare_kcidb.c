@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu_perf_compare --kcidb FILE: the metrics (and without a candidate,
+ * every KTAP check of every results file) as KCIDB test objects, for
+ * kernelci.org's common database.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare.h"
+
+/*
+ * KCIDB I/O schema v4.5 (kcidb-io, kcidb_io/schema/v04_05.py): a test has
+ * "id" and "build_id" ("<origin>:<unique>"), "origin" ([a-z0-9_]+), "path"
+ * (dot-separated, [.a-zA-Z0-9_-]*), "status" (FAIL, ERROR, MISS, PASS,
+ * DONE, SKIP), "number" {"value", "unit", "prefix": "metric"|"binary"},
+ * "comment", "misc"; nothing may be null.
+ */
+#define KCIDB_MAJOR	4
+#define KCIDB_MINOR	5
+
+static void kcidb_sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!strchr("._-", *s) && !(*s >= 'a' && *s <= 'z') &&
+		    !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9'))
+			*s = '_';
+}
+
+/* Time units go out in seconds with a metric prefix, so they scale. */
+static void kcidb_number(struct rp_jw *w, double v, const char *unit)
+{
+	static const struct { const char *u; double div; } tu[] = {
+		{ "ns", 1e9 }, { "us", 1e6 }, { "ms", 1e3 }, { "s", 1 },
+	};
+	size_t i;
+
+	if (!isfinite(v))
+		return;
+	rp_jw_obj_begin(w, "number");
+	for (i = 0; i < ARRAY_SIZE(tu); i++)
+		if (unit && !strcmp(unit, tu[i].u))
+			break;
+	if (i < ARRAY_SIZE(tu)) {
+		rp_jw_num(w, "value", v / tu[i].div);
+		rp_jw_str(w, "unit", "s");
+		rp_jw_str(w, "prefix", "metric");
+	} else {
+		rp_jw_num(w, "value", v);
+		if (unit && *unit)
+			rp_jw_str(w, "unit", unit);
+	}
+	rp_jw_obj_end(w);
+}
+
+static void kcidb_num(struct rp_jw *w, const char *key, double v)
+{
+	if (isfinite(v))
+		rp_jw_num(w, key, v);
+}
+
+static void kcidb_test_begin(struct rp_jw *w, const char *build_id,
+			     const char *run_id, const char *idpart,
+			     const char *path, const char *status)
+{
+	char *id, *p;
+
+	p = xrealloc(NULL, strlen(path) + 16);
+	sprintf(p, "rcu_perf.%s", path);
+	kcidb_sanitize(p);
+	id = xrealloc(NULL, strlen(opts.origin) + strlen(run_id) +
+		      strlen(idpart) + strlen(p) + 4);
+	sprintf(id, "%s:%s%s%s", opts.origin, run_id, idpart, p);
+	rp_jw_obj_begin(w, NULL);
+	rp_jw_str(w, "id", id);
+	rp_jw_str(w, "build_id", build_id);
+	rp_jw_str(w, "origin", opts.origin);
+	rp_jw_str(w, "path", p);
+	rp_jw_str(w, "status", status);
+	free(id);
+	free(p);
+}
+
+static const char *kcidb_status_cmp(enum rp_cmp_verdict v)
+{
+	switch (v) {
+	case RP_CMP_REGRESSED:
+		return "FAIL";
+	case RP_CMP_INCONCLUSIVE:
+		return "DONE";	/* measured, but no verdict on the code */
+	default:
+		return "PASS";
+	}
+}
+
+static const char *kcidb_status_check(const char *verdict)
+{
+	if (!strcmp(verdict, "pass"))
+		return "PASS";
+	if (!strcmp(verdict, "fail"))
+		return "FAIL";
+	if (!strcmp(verdict, "skip"))
+		return "SKIP";
+	return "ERROR";
+}
+
+void write_kcidb(bool compare)
+{
+	char build_id[256], run_id[160], host[64] = "host", buf[512];
+	const char *rel;
+	struct utsname u;
+	struct rp_jw w;
+	FILE *f;
+	size_t i;
+
+	rel = kernel_release[compare ? CAND : BASE];
+	if (!*rel && !uname(&u))
+		rel = u.release;
+	snprintf(build_id, sizeof(build_id), "%s:%s", opts.origin, rel);
+	if (opts.build_id)
+		snprintf(build_id, sizeof(build_id), "%s", opts.build_id);
+	gethostname(host, sizeof(host) - 1);
+	snprintf(run_id, sizeof(run_id), "%s-%lld", host, (long long)time(NULL));
+	if (opts.run_id)
+		snprintf(run_id, sizeof(run_id), "%s", opts.run_id);
+
+	f = strcmp(opts.kcidb, "-") ? fopen(opts.kcidb, "w") : stdout;
+	if (!f)
+		die("%s: %s", opts.kcidb, strerror(errno));
+	rp_jw_init(&w, f);
+	rp_jw_obj_begin(&w, NULL);
+	rp_jw_obj_begin(&w, "version");
+	rp_jw_int(&w, "major", KCIDB_MAJOR);
+	rp_jw_int(&w, "minor", KCIDB_MINOR);
+	rp_jw_obj_end(&w);
+	rp_jw_arr_begin(&w, "tests");
+	for (i = 0; i < nr_metrics; i++) {
+		const struct metric *m = &metrics[i];
+		const struct rp_cmp *c = &m->cmp;
+		struct rp_summary s;
+
+		if (!selected(m->key) || !m->v[BASE].n)
+			continue;
+		if (compare && !m->compared)
+			continue;
+		if (!compare) {
+			rp_summarize(m->v[BASE].v, m->v[BASE].n, &s);
+			kcidb_test_begin(&w, build_id, run_id, ".", m->key,
+					 "DONE");
+			kcidb_number(&w, s.median, m->unit);
+			snprintf(buf, sizeof(buf),
+				 "median of %zu samples: %.5g %s", s.n,
+				 s.median, m->unit);
+			rp_jw_str(&w, "comment", buf);
+			rp_jw_obj_begin(&w, "misc");
+			rp_jw_str(&w, "unit", m->unit);
+			rp_jw_int(&w, "samples", (long long)s.n);
+			kcidb_num(&w, "mean", s.mean);
+			kcidb_num(&w, "stddev", s.stddev);
+			kcidb_num(&w, "min", s.min);
+			kcidb_num(&w, "max", s.max);
+			rp_jw_obj_end(&w);
+			rp_jw_obj_end(&w);
+			continue;
+		}
+		kcidb_test_begin(&w, build_id, run_id, ".", m->key,
+				 kcidb_status_cmp(c->verdict));
+		kcidb_number(&w, c->b.median, m->unit);
+		snprintf(buf, sizeof(buf),
+			 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
+			 c->b.median, m->unit, c->a.median, m->unit,
+			 c->change_pct, c->p, rp_cmp_verdict_name(c->verdict));
+		rp_jw_str(&w, "comment", buf);
+		rp_jw_obj_begin(&w, "misc");
+		rp_jw_str(&w, "verdict", rp_cmp_verdict_name(c->verdict));
+		rp_jw_str(&w, "unit", m->unit);
+		rp_jw_str(&w, "better", m->higher_is_better ? "higher" : "lower");
+		kcidb_num(&w, "baseline_median", c->a.median);
+		kcidb_num(&w, "candidate_median", c->b.median);
+		rp_jw_int(&w, "baseline_samples", (long long)c->a.n);
+		rp_jw_int(&w, "candidate_samples", (long long)c->b.n);
+		kcidb_num(&w, "change_pct", c->change_pct);
+		kcidb_num(&w, "p_value", c->p);
+		kcidb_num(&w, "mde_pct", c->mde_pct);
+		kcidb_num(&w, "allowed_change_pct", m->allowed);
+		kcidb_num(&w, "alpha", rp_val("alpha"));
+		if (kernel_release[BASE][0])
+			rp_jw_str(&w, "baseline_kernel", kernel_release[BASE]);
+		rp_jw_obj_end(&w);
+		rp_jw_obj_end(&w);
+	}
+	for (i = 0; !compare && i < nr_checks; i++) {
+		const struct check *c = &checks[i];
+		char part[32], *path;
+
+		path = xrealloc(NULL, strlen(c->test) + strlen(c->name) + 2);
+		sprintf(path, "%s.%s", c->test, c->name);
+		if (!selected(path)) {
+			free(path);
+			continue;
+		}
+		/* The same check in several runs: one test object each. */
+		snprintf(part, sizeof(part), ".%d.", c->file);
+		kcidb_test_begin(&w, build_id, run_id, part, path,
+				 kcidb_status_check(c->verdict));
+		if (strcmp(c->verdict, "skip"))
+			kcidb_number(&w, c->measured, c->unit);
+		if (c->start_time)
+			rp_jw_str(&w, "start_time", c->start_time);
+		if (isfinite(c->duration) && c->duration >= 0)
+			rp_jw_num(&w, "duration", c->duration);
+		rp_jw_obj_end(&w);
+		free(path);
+	}
+	rp_jw_arr_end(&w);
+	rp_jw_obj_end(&w);
+	fputc('\n', f);
+	if (f != stdout ? fclose(f) : fflush(f))
+		die("%s: write error", opts.kcidb);
+}

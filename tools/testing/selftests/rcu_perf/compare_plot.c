@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu_perf_compare --svg DIR: plots without a plotting package. A family
+ * of metrics that differ by a number (lookup.cpus1.ops, lookup.cpus2.ops,
+ * ...) is a scaling curve; every other metric of a test is a row of one
+ * box plot per test. With a candidate, both sides in each plot.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare.h"
+
+#define SVG_W		760
+#define COL_BASE	"#1f77b4"
+#define COL_CAND	"#ff7f0e"
+
+static void svg_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static __printf(6, 7) void svg_text(FILE *f, double x, double y,
+				     const char *anchor, const char *extra,
+				     const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y,
+		anchor, extra ? " " : "", extra ? extra : "");
+	svg_esc(f, buf);
+	fputs("</text>\n", f);
+}
+
+/* <line>, <rect> with extra attributes (style) */
+static void svg_line(FILE *f, double x1, double y1, double x2, double y2,
+		     const char *style)
+{
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n",
+		x1, y1, x2, y2, style);
+}
+
+static void svg_rect(FILE *f, double x, double y, double w, double h,
+		     const char *fill, const char *style)
+{
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" %s/>\n",
+		x, y, w, h, fill, style ? style : "");
+}
+
+static void svg_stroke(char *buf, size_t len, const char *col, int width)
+{
+	snprintf(buf, len, "stroke=\"%s\" stroke-width=\"%d\"", col, width);
+}
+
+static FILE *svg_open(const char *dir, const char *name, int h,
+		      const char *title)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		SVG_W, h, SVG_W, h);
+	svg_text(f, SVG_W / 2, 22, "middle", "font-size=\"15\"", "%s", title);
+	printf("%swrote %s\n", pfx(), path);
+	return f;
+}
+
+static void svg_close(FILE *f)
+{
+	fputs("</svg>\n", f);
+	if (fclose(f))
+		die("error writing an SVG file");
+}
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten) for 0..max. */
+static double nice_step(double max, int ticks)
+{
+	double raw = max / ticks, mag, r;
+
+	if (!(raw > 0) || !isfinite(raw))
+		return 1;
+	mag = pow(10, floor(log10(raw)));
+	r = raw / mag;
+	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+}
+
+static void svg_legend(FILE *f, double x, double y, bool two)
+{
+	svg_rect(f, x, y - 8, 12, 8, COL_BASE, NULL);
+	svg_text(f, x + 16, y, "start", NULL, "%s", two ? "baseline" : "results");
+	if (!two)
+		return;
+	svg_rect(f, x + 90, y - 8, 12, 8, COL_CAND, NULL);
+	svg_text(f, x + 106, y, "start", NULL, "candidate");
+}
+
+/*
+ * The numeric part of a metric name that varies within a family, e.g. the
+ * 4 of "lookup.cpus4.ops": the last dot-separated component with digits.
+ * Returns the component's start (or NULL); *num is the number, *fam the
+ * name with the digits replaced by "N".
+ */
+static const char *name_number(const char *name, double *num, char *fam,
+			       size_t len)
+{
+	const char *comp = name, *best = NULL, *p, *d;
+
+	for (p = name;; p++) {
+		if (*p == '.' || !*p) {
+			for (d = comp; d < p && !(*d >= '0' && *d <= '9'); d++)
+				;
+			if (d < p)
+				best = comp;
+			if (!*p)
+				break;
+			comp = p + 1;
+		}
+	}
+	if (!best)
+		return NULL;
+	for (d = best; !(*d >= '0' && *d <= '9'); d++)
+		;
+	/* digits only: the '.' after "cpus4" separates components */
+	*num = 0;
+	for (p = d; *p >= '0' && *p <= '9'; p++)
+		*num = *num * 10 + (*p - '0');
+	snprintf(fam, len, "%.*sN%s", (int)(d - name), name, p);
+	return best;
+}
+
+/* A metric's row: min-max whisker, p10-p90 box, median tick. */
+static void svg_box(FILE *f, const struct rp_summary *s, double x0,
+		    double xs, double y, const char *col)
+{
+	char st[80];
+
+	svg_stroke(st, sizeof(st), col, 1);
+	svg_line(f, x0 + s->min * xs, y, x0 + s->max * xs, y, st);
+	strcat(st, " fill-opacity=\"0.45\"");
+	svg_rect(f, x0 + s->p10 * xs, y - 5, (s->p90 - s->p10) * xs, 10, col,
+		 st);
+	svg_stroke(st, sizeof(st), "black", 2);
+	svg_line(f, x0 + s->median * xs, y - 7, x0 + s->median * xs, y + 7, st);
+}
+
+static bool plotted_as_curve(const struct metric *m, int sides);
+
+/*
+ * Every metric of @test that is not part of a scaling curve: one row per
+ * metric on its own axis from 0 (latencies of different load levels differ
+ * by orders of magnitude), baseline above candidate.
+ */
+static void plot_rows(const char *dir, const char *test_name, int sides)
+{
+	const double x0 = 230, x1 = SVG_W - 200, row = 58;
+	struct rp_summary s[NR_SIDES];
+	char title[256];
+	size_t i;
+	int n = 0, k;
+	double y;
+	FILE *f;
+
+	for (i = 0; i < nr_metrics; i++)
+		if (!strcmp(metrics[i].test, test_name) &&
+		    selected(metrics[i].key) && metrics[i].v[BASE].n &&
+		    !plotted_as_curve(&metrics[i], sides))
+			n++;
+	if (!n)
+		return;
+	snprintf(title, sizeof(title), "%s: median (tick), p10-p90 (box), min-max (line)",
+		 test_name);
+	f = svg_open(dir, test_name, 60 + n * row + 30, title);
+	svg_legend(f, 20, 44, sides == 2);
+	y = 60;
+	for (i = 0; i < nr_metrics; i++) {
+		const struct metric *m = &metrics[i];
+		double max = 0, step, xs, t;
+
+		if (strcmp(m->test, test_name) || !selected(m->key) ||
+		    !m->v[BASE].n || plotted_as_curve(m, sides))
+			continue;
+		for (k = 0; k < sides; k++) {
+			rp_summarize(m->v[k].v, m->v[k].n, &s[k]);
+			if (s[k].n && s[k].max > max)
+				max = s[k].max;
+		}
+		step = nice_step(max, 4);
+		max = ceil(max / step) * step;
+		if (!(max > 0))
+			max = 1;
+		xs = (x1 - x0) / max;
+		svg_rect(f, 0, y, SVG_W, row, n % 2 ? "#f8f8f8" : "white", NULL);
+		n++;
+		svg_text(f, 10, y + 20, "start", NULL, "%s", m->name);
+		svg_text(f, 10, y + 36, "start", "fill=\"#666\"", "%s, %s is better",
+			 m->unit, m->higher_is_better ? "higher" : "lower");
+		for (t = 0; t <= max * 1.0001; t += step) {
+			svg_line(f, x0 + t * xs, y + 6, x0 + t * xs, y + 44,
+				 "stroke=\"#ddd\"");
+			svg_text(f, x0 + t * xs, y + 54, "middle",
+				 "font-size=\"9\" fill=\"#666\"", "%g", t);
+		}
+		for (k = 0; k < sides; k++)
+			if (s[k].n)
+				svg_box(f, &s[k], x0, xs, y + 16 + 18 * k,
+					k ? COL_CAND : COL_BASE);
+		for (k = 0; k < sides; k++)
+			svg_text(f, x1 + 24, y + 20 + 18 * k, "start", NULL,
+				 "%.4g (n %zu)", s[k].median, s[k].n);
+		if (sides == 2 && m->compared)
+			svg_text(f, x1 + 24, y + 54, "start",
+				 m->cmp.verdict == RP_CMP_REGRESSED ?
+				 "font-weight=\"bold\" fill=\"#c00\"" : "fill=\"#333\"",
+				 "%+.1f %% %s", m->cmp.change_pct,
+				 m->cmp.verdict == RP_CMP_SAME ? "same" :
+				 rp_cmp_verdict_name(m->cmp.verdict));
+		y += row;
+	}
+	svg_close(f);
+}
+
+/* Members of the family of @m (same test and name with N), sorted by N. */
+static int family_of(const struct metric *m, int sides, size_t *idx, int max)
+{
+	char fam[256], f2[256];
+	double x, x2;
+	int n = 0, i, j;
+	size_t k;
+
+	if (!name_number(m->name, &x, fam, sizeof(fam)))
+		return 0;
+	for (k = 0; k < nr_metrics && n < max; k++) {
+		const struct metric *o2 = &metrics[k];
+
+		if (strcmp(o2->test, m->test) || !selected(o2->key) ||
+		    !o2->v[BASE].n || strcmp(o2->unit, m->unit) ||
+		    !name_number(o2->name, &x2, f2, sizeof(f2)) ||
+		    strcmp(f2, fam))
+			continue;
+		idx[n++] = k;
+	}
+	/* insertion sort by N */
+	for (i = 1; i < n; i++) {
+		for (j = i; j > 0; j--) {
+			name_number(metrics[idx[j - 1]].name, &x, fam, sizeof(fam));
+			name_number(metrics[idx[j]].name, &x2, fam, sizeof(fam));
+			if (x <= x2)
+				break;
+			k = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = k;
+		}
+	}
+	return n;
+}
+
+static bool plotted_as_curve(const struct metric *m, int sides)
+{
+	size_t idx[64];
+
+	return family_of(m, sides, idx, 64) >= 2;
+}
+
+/* A scaling curve: median and p10-p90 per N (CPUs, load level), per side. */
+static void plot_curve(const char *dir, const struct metric *first, int sides)
+{
+	const double x0 = 80, x1 = SVG_W - 30, y0 = 360, y1 = 60;
+	struct rp_summary s[64][NR_SIDES];
+	double xs[64], xmin, xmax, ymax = 0, step, t, sx, sy, dummy;
+	char fam[256], file[300], title[320], xlabel[64];
+	const char *comp;
+	size_t idx[64];
+	int n, i, k;
+	FILE *f;
+
+	n = family_of(first, sides, idx, 64);
+	comp = name_number(first->name, &dummy, fam, sizeof(fam));
+	/* the x label: the letters of the varying component, e.g. "cpus" */
+	for (i = 0; comp[i] && comp[i] != '.' && i < (int)sizeof(xlabel) - 1; i++)
+		xlabel[i] = (comp[i] >= '0' && comp[i] <= '9') ? ' ' : comp[i];
+	xlabel[i] = '\0';
+	for (i = 0; i < n; i++) {
+		name_number(metrics[idx[i]].name, &xs[i], file, sizeof(file));
+		for (k = 0; k < sides; k++) {
+			rp_summarize(metrics[idx[i]].v[k].v,
+				     metrics[idx[i]].v[k].n, &s[i][k]);
+			if (s[i][k].n && s[i][k].p90 > ymax)
+				ymax = s[i][k].p90;
+		}
+	}
+	xmin = xs[0];
+	xmax = xs[n - 1] > xmin ? xs[n - 1] : xmin + 1;
+	step = nice_step(ymax, 5);
+	ymax = ceil(ymax / step) * step;
+	if (!(ymax > 0))
+		ymax = 1;
+	/* 20 px inside the axes, so that the end points stay visible */
+	sx = (x1 - x0 - 40) / (xmax - xmin);
+	sy = (y0 - y1) / ymax;
+
+	snprintf(file, sizeof(file), "%s.%s", first->test, fam);
+	snprintf(title, sizeof(title), "%s: %s", first->test, fam);
+	f = svg_open(dir, file, 410, title);
+	svg_legend(f, x1 - 200, 44, sides == 2);
+	for (t = 0; t <= ymax * 1.0001; t += step) {
+		svg_line(f, x0, y0 - t * sy, x1, y0 - t * sy, "stroke=\"#ddd\"");
+		svg_text(f, x0 - 6, y0 - t * sy + 4, "end", NULL, "%g", t);
+	}
+	for (i = 0; i < n; i++) {
+		svg_text(f, x0 + 20 + (xs[i] - xmin) * sx, y0 + 16, "middle", NULL,
+			 "%g", xs[i]);
+	}
+	svg_line(f, x0, y0, x1, y0, "stroke=\"black\"");
+	svg_line(f, x0, y0, x0, y1, "stroke=\"black\"");
+	svg_text(f, (x0 + x1) / 2, y0 + 36, "middle", NULL, "%s", xlabel);
+	svg_text(f, 18, (y0 + y1) / 2, "middle",
+		 "transform=\"rotate(-90 18 210)\"", "%s (median, p10-p90; %s is better)",
+		 first->unit, first->higher_is_better ? "higher" : "lower");
+	for (k = 0; k < sides; k++) {
+		const char *col = k ? COL_CAND : COL_BASE;
+		double off = sides == 2 ? (k ? 4 : -4) : 0;
+		char st[64];
+
+		svg_stroke(st, sizeof(st), col, 1);
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", col);
+		fputs(" points=\"", f);
+		for (i = 0; i < n; i++)
+			if (s[i][k].n)
+				fprintf(f, "%.1f,%.1f ",
+					x0 + 20 + (xs[i] - xmin) * sx + off,
+					y0 - s[i][k].median * sy);
+		fputs("\"/>\n", f);
+		for (i = 0; i < n; i++) {
+			double x = x0 + 20 + (xs[i] - xmin) * sx + off;
+
+			if (!s[i][k].n)
+				continue;
+			svg_line(f, x, y0 - s[i][k].p10 * sy, x,
+				 y0 - s[i][k].p90 * sy, st);
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
+				x, y0 - s[i][k].median * sy, col);
+		}
+	}
+	svg_close(f);
+}
+
+void write_svg(int sides)
+{
+	bool *done = calloc(nr_metrics + 1, sizeof(*done));
+	size_t i, j, idx[64];
+	int n, k;
+
+	if (!done)
+		die("out of memory");
+	if (mkdir(opts.svg_dir, 0755) && errno != EEXIST)
+		die("%s: %s", opts.svg_dir, strerror(errno));
+	for (i = 0; i < nr_metrics; i++) {
+		const struct metric *m = &metrics[i];
+
+		if (done[i] || !selected(m->key) || !m->v[BASE].n)
+			continue;
+		n = family_of(m, sides, idx, 64);
+		if (n >= 2) {
+			plot_curve(opts.svg_dir, m, sides);
+			for (k = 0; k < n; k++)
+				done[idx[k]] = true;
+			continue;
+		}
+		/* All rows of this test go into one plot. */
+		for (j = i; j < nr_metrics; j++)
+			if (!strcmp(metrics[j].test, m->test) &&
+			    !plotted_as_curve(&metrics[j], sides))
+				done[j] = true;
+		plot_rows(opts.svg_dir, m->test, sides);
+	}
+	free(done);
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu_perf_compare --repeat DIR: run the baseline and candidate commands
+ * alternately (ABBA, so that a drift of the machine cancels out), each
+ * run's results in DIR/{base,cand}-NN.json, until no metric is
+ * inconclusive or the round limit or the time budget is reached.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compare.h"
+
+static const char * const side_name[NR_SIDES] = { "baseline", "candidate" };
+static const char * const side_file[NR_SIDES] = { "base", "cand" };
+
+/* Progress of --repeat: on stderr under --ktap, which must start the output. */
+static __printf(1, 2) void progress(const char *fmt, ...)
+{
+	FILE *f = opts.ktap ? stderr : stdout;
+	va_list ap;
+
+	fputs("# ", f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fflush(f);
+}
+
+/* Highest NN of DIR/<side>-NN.json, so that new runs append. */
+static int last_run(const char *dir, int side)
+{
+	char **files;
+	int n, i, last = 0;
+
+	n = list_dir(dir, side_file[side], &files);
+	for (i = 0; i < n; i++) {
+		const char *b = strrchr(files[i], '/') + 1;
+		int nn;
+
+		if (sscanf(b + strlen(side_file[side]), "-%d.json", &nn) == 1 &&
+		    nn > last)
+			last = nn;
+		free(files[i]);
+	}
+	free(files);
+	return last;
+}
+
+/* Run one measurement; the command's output goes to a log beside it. */
+static void run_one(int side, int nn)
+{
+	char json[PATH_MAX], log[PATH_MAX];
+	double t0 = rp_now_ms();
+	int status, rc;
+	pid_t pid;
+
+	snprintf(json, sizeof(json), "%s/%s-%02d.json", opts.repeat_dir,
+		 side_file[side], nn);
+	snprintf(log, sizeof(log), "%s/%s-%02d.log", opts.repeat_dir,
+		 side_file[side], nn);
+	unlink(json);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
+			_exit(126);
+		setenv("RCU_PERF_JSON", json, 1);
+		unsetenv("RCU_PERF_OUTDIR");
+		execl("/bin/sh", "sh", "-c", opts.cmd[side], (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	progress("%s run %02d: exit %d, %.1f s, %s\n", side_name[side], nn, rc,
+		 (rp_now_ms() - t0) / 1000, log);
+	if (rc == EXIT_SKIP) {
+		fprintf(stderr, PROG ": %s command skipped (see %s)\n",
+			side_name[side], log);
+		exit(EXIT_SKIP);
+	}
+	/* 0 and 1 (a failed check) are measurements; anything else is not. */
+	if (rc > 1 || access(json, R_OK))
+		die("%s command failed (exit %d, %s): see %s", side_name[side],
+		    rc, access(json, R_OK) ? "no results file" : "error", log);
+	load_file(json, side, false);
+}
+
+int repeat_until_conclusive(void)
+{
+	double budget = rp_val("repeat_budget") * 1000, t0 = rp_now_ms();
+	int min_rounds = rp_val("repeat_min_rounds");
+	int max_rounds = rp_val("repeat_max_rounds");
+	int next[NR_SIDES], round, side, k, i;
+	double round_ms = 0;
+	struct tally t;
+	char **files;
+
+	if (mkdir(opts.repeat_dir, 0755) && errno != EEXIST)
+		die("%s: %s", opts.repeat_dir, strerror(errno));
+	/* Earlier runs in DIR count: a second invocation appends. */
+	for (side = 0; side < NR_SIDES; side++) {
+		next[side] = last_run(opts.repeat_dir, side) + 1;
+		if (!opts.cmd[side])
+			continue;
+		k = list_dir(opts.repeat_dir, side_file[side], &files);
+		for (i = 0; i < k; i++) {
+			load_file(files[i], side, false);
+			free(files[i]);
+		}
+		free(files);
+	}
+	for (round = 1; round <= max_rounds; round++) {
+		double r0 = rp_now_ms();
+
+		if (round > 1 && rp_now_ms() - t0 + round_ms > budget) {
+			progress("time budget (%g s) spent\n", budget / 1000);
+			break;
+		}
+		/* ABBA order, so that a drift of the machine cancels out. */
+		for (k = 0; k < NR_SIDES; k++) {
+			side = round % 2 ? k : NR_SIDES - 1 - k;
+			if (opts.cmd[side])
+				run_one(side, next[side]++);
+		}
+		round_ms = rp_now_ms() - r0;
+		if (!nr_files[BASE] || !nr_files[CAND])
+			die("--repeat: no %s input (give --%s or --%s-cmd)",
+			    nr_files[BASE] ? "candidate" : "baseline",
+			    nr_files[BASE] ? "cand" : "base",
+			    nr_files[BASE] ? "cand" : "base");
+		compare_all(&t);
+		progress("round %d: %d regressed, %d improved, %d same, %d inconclusive\n",
+			 round, t.n[RP_CMP_REGRESSED], t.n[RP_CMP_IMPROVED],
+			 t.n[RP_CMP_SAME], t.n[RP_CMP_INCONCLUSIVE]);
+		if (round >= min_rounds && !t.n[RP_CMP_INCONCLUSIVE] &&
+		    !t.missing)
+			break;
+	}
+	return report_compare();
+}
