@@ -6,21 +6,27 @@
  * this machine lacks must be reported unsupported with a reason.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <linux/perf_event.h>
 
 #include "kselftest.h"
 #include "rcu_perf.h"
 
 #define NR_SLEEPS	20
 #define NR_PAGES	64
+#define NR_PACKETS	1000
+#define MAX_CPUS	1024
 
 static void show(const struct rp_counters *c, const char *what)
 {
@@ -136,6 +142,75 @@ static void test_thread_counters(struct rp_counters *c)
 			 c->why[RP_CTR_CYCLES]);
 }
 
+/* The test's own counter of a tracepoint on every online CPU. */
+struct own_ctr {
+	int fd[MAX_CPUS];
+	int n;
+};
+
+static void own_close(struct own_ctr *o)
+{
+	while (o->n > 0)
+		close(o->fd[--o->n]);
+}
+
+/* tp: "sys/event"; filter: NULL for every event. 0 or -errno */
+static int own_open(struct own_ctr *o, const char *tp, const char *filter)
+{
+	struct perf_event_attr attr;
+	int cpus[MAX_CPUS], nr, i, fd, err;
+	char path[600], buf[32];
+
+	o->n = 0;
+	if (!rp_tracefs())
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events/%s/id", rp_tracefs(), tp);
+	if (rp_knob_read(path, buf, sizeof(buf)) <= 0)
+		return -ENOENT;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = strtoull(buf, NULL, 10);
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	nr = rp_online_cpus(cpus, MAX_CPUS);
+	for (i = 0; i < nr; i++) {
+		fd = syscall(__NR_perf_event_open, &attr, -1, cpus[i], -1, 0);
+		if (fd < 0) {
+			err = -errno;
+			own_close(o);
+			return err;
+		}
+		o->fd[o->n++] = fd;
+		if (filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
+			own_close(o);
+			return -EINVAL;
+		}
+	}
+	return nr > 0 ? 0 : -ENOENT;
+}
+
+static void own_enable(struct own_ctr *o, bool on)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		ioctl(o->fd[i], on ? PERF_EVENT_IOC_ENABLE :
+		      PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static unsigned long long own_read(struct own_ctr *o)
+{
+	unsigned long long sum = 0;
+	__u64 v;
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (read(o->fd[i], &v, sizeof(v)) == sizeof(v))
+			sum += v;
+	return sum;
+}
+
 /*
  * Some machines boot with every grace period expedited: those do not go
  * through RCU_SOFTIRQ, and a unit test does not change the kernel.
@@ -151,8 +226,10 @@ static bool expedited(void)
 static void test_tracepoints(struct rp_counters *c)
 {
 	const int n = 4;
-	int i, attempt;
-	bool gp;
+	int cpus[MAX_CPUS], i, last;
+	unsigned long long own = 0;
+	struct own_ctr o_sw;
+	bool gp, own_ok;
 
 	if (!c->supported[RP_CTR_SCHED_SWITCH]) {
 		ksft_test_result_skip("tracepoints: %s\n",
@@ -163,26 +240,30 @@ static void test_tracepoints(struct rp_counters *c)
 	}
 	/*
 	 * membarrier(GLOBAL) waits for a grace period (synchronize_rcu()).
-	 * Twice in clean-clone CI runs the system-wide sched_switch read 0-1
-	 * for a while after a heavy test, then counted again: up to three
-	 * tries, each shown; a summing bug fails all three.
+	 * The sleeps run on the last online CPU, and the test's own
+	 * sched_switch counter on every CPU counts within the library's
+	 * window: the library's sum can be no less. Until the tracepoints
+	 * were opened per CPU here, only the first CPU's fd was read
+	 * (libperf's evsel has no CPU map without an evlist).
 	 */
-	for (attempt = 1; attempt <= 3; attempt++) {
-		rp_counters_start(c);
-		sleeps();
-		for (i = 0; i < n; i++)
-			gp = !syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
-		rp_counters_stop(c);
-		show(c, "sleeps + grace periods");
-		if (c->delta[RP_CTR_SCHED_SWITCH] >= c->delta[RP_CTR_CTX_SWITCHES] &&
-		    c->delta[RP_CTR_SCHED_SWITCH] >= NR_SLEEPS)
-			break;
-	}
-	ksft_test_result(c->delta[RP_CTR_SCHED_SWITCH] >=
-			 c->delta[RP_CTR_CTX_SWITCHES] &&
-			 c->delta[RP_CTR_SCHED_SWITCH] >= NR_SLEEPS,
-			 "sched_switch on all CPUs: %llu >= this thread's %llu\n",
-			 (unsigned long long)c->delta[RP_CTR_SCHED_SWITCH],
+	last = rp_online_cpus(cpus, MAX_CPUS);
+	rp_pin_self(last > 0 ? cpus[last - 1] : -1);
+	own_ok = !own_open(&o_sw, "sched/sched_switch", NULL);
+	rp_counters_start(c);
+	own_enable(&o_sw, true);
+	sleeps();
+	for (i = 0; i < n; i++)
+		gp = !syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	own_enable(&o_sw, false);
+	rp_counters_stop(c);
+	rp_pin_self(-1);
+	own = own_read(&o_sw);
+	own_close(&o_sw);
+	show(c, "sleeps + grace periods");
+	ksft_test_result(own_ok && c->delta[RP_CTR_SCHED_SWITCH] >= own &&
+			 own >= NR_SLEEPS,
+			 "sched_switch on all CPUs: %llu >= %llu by the test's per-CPU counter (this thread: %llu)\n",
+			 (unsigned long long)c->delta[RP_CTR_SCHED_SWITCH], own,
 			 (unsigned long long)c->delta[RP_CTR_CTX_SWITCHES]);
 	if (!gp)
 		ksft_test_result_skip("rcu_softirq: no membarrier(GLOBAL)\n");
@@ -203,6 +284,98 @@ static void test_tracepoints(struct rp_counters *c)
 		ksft_test_result(c->delta[RP_CTR_RCU_UTIL] > 0,
 				 "rcu_utilization: %llu events\n",
 				 (unsigned long long)c->delta[RP_CTR_RCU_UTIL]);
+}
+
+/* NR_PACKETS UDP datagrams to ourselves on loopback; false if none went. */
+static bool loopback_packets(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int rx, tx, i, sent = 0;
+	char b = 0;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (rx >= 0 && tx >= 0 && !bind(rx, (struct sockaddr *)&a, len) &&
+	    !getsockname(rx, (struct sockaddr *)&a, &len))
+		for (i = 0; i < NR_PACKETS; i++)
+			sent += sendto(tx, &b, 1, 0, (struct sockaddr *)&a,
+				       len) == 1;
+	if (rx >= 0)
+		close(rx);
+	if (tx >= 0)
+		close(tx);
+	return sent > 0;
+}
+
+/*
+ * rcu_softirq's filter (vec == RCU_SOFTIRQ) holds on every CPU: with
+ * loopback packets sent from each CPU in turn, which raise NET_RX_SOFTIRQ
+ * (vec 3) on that CPU, the library's count and the test's own NET_RX
+ * count are disjoint parts of all softirq entries, counted over a window
+ * that covers both. A CPU without the filter would count its NET_RX
+ * entries twice. If the packets raised no NET_RX here, nothing to judge.
+ */
+#define FILTER_TEST	"rcu_softirq filtered on every CPU"
+
+static void test_filter_every_cpu(struct rp_counters *c)
+{
+	unsigned long long all, net_rx, rcu;
+	struct own_ctr o_all, o_net;
+	int cpus[MAX_CPUS], nr, i;
+	bool ok = true, sent = true;
+	char why[160] = "";
+
+	if (!c->supported[RP_CTR_SOFTIRQ]) {
+		ksft_test_result_skip(FILTER_TEST ": %s\n",
+				      c->why[RP_CTR_SOFTIRQ]);
+		return;
+	}
+	if (own_open(&o_all, "irq/softirq_entry", NULL)) {
+		ksft_test_result_skip(FILTER_TEST ": cannot count softirq_entry\n");
+		return;
+	}
+	/* NET_RX_SOFTIRQ in enum softirq_vec, as stable as RCU_SOFTIRQ */
+	if (own_open(&o_net, "irq/softirq_entry", "vec == 3")) {
+		own_close(&o_all);
+		ksft_test_result_skip(FILTER_TEST ": cannot count NET_RX\n");
+		return;
+	}
+	nr = rp_online_cpus(cpus, MAX_CPUS);
+	for (i = 0; i < nr && ok && sent; i++) {
+		rp_pin_self(cpus[i]);
+		all = own_read(&o_all);
+		net_rx = own_read(&o_net);
+		own_enable(&o_all, true);
+		own_enable(&o_net, true);
+		rp_counters_start(c);
+		sent = loopback_packets();
+		rp_counters_stop(c);
+		own_enable(&o_net, false);
+		own_enable(&o_all, false);
+		all = own_read(&o_all) - all;
+		net_rx = own_read(&o_net) - net_rx;
+		rcu = c->delta[RP_CTR_SOFTIRQ];
+		ksft_print_msg("CPU %d: %d packets: softirqs %llu, NET_RX %llu, rcu_softirq %llu\n",
+			       cpus[i], NR_PACKETS, all, net_rx, rcu);
+		if (net_rx < NR_PACKETS / 2)
+			snprintf(why, sizeof(why),
+				 "%llu NET_RX softirqs for %d loopback packets on CPU %d",
+				 net_rx, NR_PACKETS, cpus[i]);
+		else if (rcu + net_rx > all)
+			ok = false;
+	}
+	rp_pin_self(-1);
+	own_close(&o_net);
+	own_close(&o_all);
+	if (!sent)
+		ksft_test_result_skip(FILTER_TEST ": no loopback (lo down?)\n");
+	else if (ok && why[0])
+		ksft_test_result_skip(FILTER_TEST ": %s\n", why);
+	else
+		ksft_test_result(ok, FILTER_TEST ": rcu_softirq + NET_RX <= all, %d CPUs\n",
+				 nr);
 }
 
 /* Not root: still opens, tracepoints unsupported with a reason. */
@@ -243,13 +416,14 @@ int main(void)
 	int err;
 
 	ksft_print_header();
-	ksft_set_plan(10);
+	ksft_set_plan(11);
 	/* rp_tracefs() may mount tracefs: through the guard, undone at exit */
 	err = rp_counters_open(&c);
 	if (err)
 		ksft_exit_fail_msg("rp_counters_open: %s\n", strerror(-err));
 	test_thread_counters(&c);
 	test_tracepoints(&c);
+	test_filter_every_cpu(&c);
 	rp_counters_close(&c);
 	test_unprivileged();
 	ksft_test_result(!strcmp(rp_ctr_name(RP_CTR_TASK_CLOCK), "task_clock") &&

@@ -13,8 +13,10 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "kselftest.h"
 #include "rcu_perf.h"
@@ -820,7 +822,8 @@ static void test_private_state(void)
 
 static void test_cpus(void)
 {
-	int cpus[1024], n, i;
+	int cpus[1024], one[1], n, i;
+	char p[96];
 	bool ok;
 
 	n = rp_online_cpus(cpus, 1024);
@@ -828,6 +831,14 @@ static void test_cpus(void)
 	for (i = 1; ok && i < n; i++)
 		ok = cpus[i] > cpus[i - 1];
 	ksft_test_result(ok, "online CPUs: %d\n", n);
+	/* Real ids (sysfs has them), and a short array gets the first. */
+	for (i = 0; ok && i < n; i++) {
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d", cpus[i]);
+		ok = !access(p, F_OK);
+	}
+	ksft_test_result(ok && n > 0 && rp_online_cpus(one, 1) == 1 &&
+			 one[0] == cpus[0],
+			 "online CPU ids exist in sysfs, lists truncate\n");
 	ksft_test_result(rp_cpu_set_online(-1, true) == -EINVAL &&
 			 rp_cpu_set_online(100000, true) == -ENOENT,
 			 "rp_cpu_set_online rejects bad CPUs\n");
@@ -839,6 +850,59 @@ static bool hotpluggable(int cpu)
 
 	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	return !access(p, F_OK);
+}
+
+/* Is tracefs in /proc/mounts (at /sys/kernel/tracing: *std)? */
+static bool tracefs_mounted(bool *std)
+{
+	char dev[256], dir[512], type[64], line[1024];
+	FILE *f = fopen("/proc/mounts", "re");
+	bool any = false;
+
+	*std = false;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3 ||
+		    strcmp(type, "tracefs"))
+			continue;
+		any = true;
+		*std |= !strcmp(dir, "/sys/kernel/tracing");
+	}
+	if (f)
+		fclose(f);
+	return any;
+}
+
+/*
+ * Where tracefs is mounted, rp_tracefs() finds it (the standard place
+ * first) and mounts nothing; with none mounted it would mount one at
+ * /sys/kernel/tracing through the guard, which t23_tracefs_gone.sh tests
+ * live: here the test mounts one of its own in dir instead. Last, as
+ * rp_tracefs() keeps its answer.
+ */
+static void test_tracefs(void)
+{
+	char mnt[sizeof(dir) + 8];
+	bool std, ours = false;
+	struct statfs sfs;
+	const char *t;
+
+	if (!tracefs_mounted(&std)) {
+		snprintf(mnt, sizeof(mnt), "%s/tfs", dir);
+		mkdir(mnt, 0755);
+		ours = !mount("nodev", mnt, "tracefs", 0, NULL);
+	}
+	if (!tracefs_mounted(&std)) {
+		ksft_test_result_skip("rp_tracefs finds the mounted tracefs: cannot mount one\n");
+		return;
+	}
+	t = rp_tracefs();
+	ksft_test_result(t && t == rp_tracefs() && !statfs(t, &sfs) &&
+			 sfs.f_type == TRACEFS_MAGIC &&
+			 !strcmp(t, std ? "/sys/kernel/tracing" : ours ? mnt : t),
+			 "rp_tracefs finds the mounted tracefs: %s\n",
+			 t ? t : "(none)");
+	if (ours)
+		umount2(mnt, MNT_DETACH);
 }
 
 /*
@@ -887,7 +951,7 @@ int main(int argc, char **argv)
 	}
 
 	ksft_print_header();
-	ksft_set_plan(35);
+	ksft_set_plan(37);
 	if (!mkdtemp(tmpl))
 		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
 	snprintf(dir, sizeof(dir), "%s", tmpl);
@@ -921,6 +985,7 @@ int main(int argc, char **argv)
 	test_group();
 	test_allowlist();
 	test_private_state();
+	test_tracefs();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

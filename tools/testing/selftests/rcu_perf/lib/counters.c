@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Counters through libperf (tools/lib/perf of the tree being tested).
+ * Counters through libperf (tools/lib/perf of the tree being tested) and
+ * perf_event_open(2).
  *
- * Per-thread software and hardware events count the calling thread: what a
- * measured operation costs the thread that waits for it (context switches,
- * CPU time). System-wide tracepoints, one fd per online CPU summed, count
- * what RCU does meanwhile on every CPU: grace periods, RCU softirqs, idle
- * entries, the RCU core's own activity.
+ * Per-thread software and hardware events, opened with libperf, count the
+ * calling thread: what a measured operation costs the thread that waits for
+ * it (context switches, CPU time). System-wide tracepoints, one fd per
+ * online CPU summed, count what RCU does meanwhile on every CPU: grace
+ * periods, RCU softirqs, idle entries, the RCU core's own activity.
+ *
+ * The tracepoints are opened with perf_event_open(2) itself: two need a
+ * filter (PERF_EVENT_IOC_SET_FILTER), which libperf's public API
+ * (libperf.map) cannot set, as it cannot hand out its fds; all of them are
+ * opened the same way so that they are read and summed alike.
  *
  * A counter that cannot be opened here (no PMU in a VM, not root, a kernel
  * without the tracepoint) is marked unsupported with the reason; opening
@@ -18,6 +24,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -27,12 +35,6 @@
 #include <perf/threadmap.h>
 
 #include "rcu_perf.h"
-
-/*
- * In libperf.a but declared only in <internal/evsel.h>, which needs the
- * tools/arch include path that a selftest does not have: declared here.
- */
-int perf_evsel__apply_filter(struct perf_evsel *evsel, const char *filter);
 
 /* enum softirq_vec in include/linux/interrupt.h, stable since 2.6.33 */
 #define RP_RCU_SOFTIRQ	9
@@ -71,10 +73,11 @@ static const struct {
 };
 
 struct ctr_priv {
-	struct perf_evsel *ev[RP_CTR_NR];
+	struct perf_evsel *ev[RP_CTR_NR];	/* per-thread, libperf */
+	int *tp_fd[RP_CTR_NR];	/* tracepoint: one fd per all_cpus entry */
 	__u64 start[RP_CTR_NR];
 	struct perf_cpu_map *self_cpus, *all_cpus;
-	struct perf_thread_map *self, *any;
+	struct perf_thread_map *self;
 };
 
 const char *rp_ctr_name(enum rp_ctr c)
@@ -150,6 +153,61 @@ static bool tracepoints_wanted(void)
 	return !e || strcmp(e, "0");
 }
 
+static bool is_open(const struct ctr_priv *p, int i)
+{
+	return p->ev[i] || p->tp_fd[i];
+}
+
+static void tp_close(struct ctr_priv *p, int i)
+{
+	int idx;
+
+	if (!p->tp_fd[i])
+		return;
+	for (idx = 0; idx < perf_cpu_map__nr(p->all_cpus); idx++)
+		if (p->tp_fd[i][idx] >= 0)
+			close(p->tp_fd[i][idx]);
+	free(p->tp_fd[i]);
+	p->tp_fd[i] = NULL;
+}
+
+/*
+ * Tracepoint i on every CPU of all_cpus, for every task (pid -1), as
+ * perf_evsel__open() opens an event on a CPU map and the "any" thread map,
+ * and with its filter on every fd: NULL, or why not.
+ */
+static const char *tp_open(struct ctr_priv *p, int i,
+			   struct perf_event_attr *attr)
+{
+	int n = perf_cpu_map__nr(p->all_cpus), idx, fd, err;
+
+	p->tp_fd[i] = calloc(n, sizeof(*p->tp_fd[i]));
+	if (!p->tp_fd[i])
+		return "out of memory";
+	for (idx = 0; idx < n; idx++)
+		p->tp_fd[i][idx] = -1;
+	for (idx = 0; idx < n; idx++) {
+		fd = syscall(__NR_perf_event_open, attr, -1,
+			     perf_cpu_map__cpu(p->all_cpus, idx).cpu, -1, 0);
+		if (fd < 0) {
+			err = errno;
+			tp_close(p, i);
+			return why_errno(err, false);
+		}
+		p->tp_fd[i][idx] = fd;
+		/*
+		 * A filter that does not apply would count the wrong thing
+		 * under the counter's name: better unsupported than wrong.
+		 */
+		if (ctr_def[i].filter &&
+		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ctr_def[i].filter)) {
+			tp_close(p, i);
+			return "tracepoint filter rejected by this kernel";
+		}
+	}
+	return NULL;
+}
+
 static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 {
 	/*
@@ -190,9 +248,9 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 			return;
 		/* counting only: the period never triggers a sample */
 		attr->sample_period = 1;
-	}
-	if (tp && !p->all_cpus) {
-		c->why[i] = "cannot read the online CPUs";
+		c->why[i] = p->all_cpus ? tp_open(p, i, attr) :
+			    "cannot read the online CPUs";
+		c->supported[i] = !c->why[i];
 		return;
 	}
 	ev = perf_evsel__new(attr);
@@ -200,11 +258,8 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		c->why[i] = "out of memory";
 		return;
 	}
-	if (tp)
-		err = perf_evsel__open(ev, p->all_cpus, p->any);
-	else
-		err = perf_evsel__open(ev, p->self_cpus, p->self);
-	if ((err == -EACCES || err == -EPERM) && !tp && user_ok(i)) {
+	err = perf_evsel__open(ev, p->self_cpus, p->self);
+	if ((err == -EACCES || err == -EPERM) && user_ok(i)) {
 		/*
 		 * perf_event_paranoid > 1 without privileges: user space
 		 * only, as the perf tool falls back to. Task clock and page
@@ -224,16 +279,6 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	if (err) {
 		c->why[i] = why_errno(-err,
 				      ctr_def[i].type == PERF_TYPE_HARDWARE);
-		perf_evsel__delete(ev);
-		return;
-	}
-	/*
-	 * A filter that does not apply would count the wrong thing under
-	 * the counter's name: better unsupported than wrong.
-	 */
-	if (ctr_def[i].filter && perf_evsel__apply_filter(ev, ctr_def[i].filter)) {
-		c->why[i] = "tracepoint filter rejected by this kernel";
-		perf_evsel__close(ev);
 		perf_evsel__delete(ev);
 		return;
 	}
@@ -259,9 +304,8 @@ int rp_counters_open(struct rp_counters *c)
 		return -ENOMEM;
 	p->self_cpus = perf_cpu_map__new_any_cpu();
 	p->self = perf_thread_map__new_array(1, &self);
-	p->any = perf_thread_map__new_dummy();	/* pid -1: every task */
 	p->all_cpus = perf_cpu_map__new_online_cpus();
-	if (!p->self_cpus || !p->self || !p->any) {
+	if (!p->self_cpus || !p->self) {
 		c->priv = p;
 		rp_counters_close(c);
 		return -ENOMEM;
@@ -272,25 +316,43 @@ int rp_counters_open(struct rp_counters *c)
 	return 0;
 }
 
-/* Sum over every CPU and thread of one event. */
-static __u64 read_sum(struct perf_evsel *ev)
+/*
+ * Counter i now: a per-thread event has one fd (one "any" CPU, one
+ * thread), a tracepoint one per CPU, summed. (perf_evsel__cpus() and
+ * perf_evsel__threads() are NULL for an evsel opened without an evlist:
+ * not a way to find how many fds it has.)
+ */
+static __u64 read_sum(struct ctr_priv *p, int i)
 {
-	struct perf_cpu_map *cpus = perf_evsel__cpus(ev);
-	struct perf_thread_map *threads = perf_evsel__threads(ev);
 	struct perf_counts_values v;
-	int ci, ti, nc, nt;
-	__u64 sum = 0;
+	__u64 sum = 0, val;
+	int idx;
 
-	nc = cpus ? perf_cpu_map__nr(cpus) : 1;
-	nt = threads ? perf_thread_map__nr(threads) : 1;
-	for (ci = 0; ci < nc; ci++) {
-		for (ti = 0; ti < nt; ti++) {
-			memset(&v, 0, sizeof(v));
-			if (!perf_evsel__read(ev, ci, ti, &v))
-				sum += v.val;
-		}
+	if (p->ev[i]) {
+		memset(&v, 0, sizeof(v));
+		return perf_evsel__read(p->ev[i], 0, 0, &v) ? 0 : v.val;
 	}
+	for (idx = 0; idx < perf_cpu_map__nr(p->all_cpus); idx++)
+		if (read(p->tp_fd[i][idx], &val, sizeof(val)) == sizeof(val))
+			sum += val;
 	return sum;
+}
+
+/* PERF_EVENT_IOC_ENABLE or _DISABLE, as perf_evsel__enable() does. */
+static void set_enabled(struct ctr_priv *p, int i, bool on)
+{
+	int idx;
+
+	if (p->ev[i]) {
+		if (on)
+			perf_evsel__enable(p->ev[i]);
+		else
+			perf_evsel__disable(p->ev[i]);
+		return;
+	}
+	for (idx = 0; idx < perf_cpu_map__nr(p->all_cpus); idx++)
+		ioctl(p->tp_fd[i][idx], on ? PERF_EVENT_IOC_ENABLE :
+		      PERF_EVENT_IOC_DISABLE, 0);
 }
 
 void rp_counters_start(struct rp_counters *c)
@@ -302,10 +364,10 @@ void rp_counters_start(struct rp_counters *c)
 		return;
 	for (i = 0; i < RP_CTR_NR; i++) {
 		c->delta[i] = 0;
-		if (!p->ev[i])
+		if (!is_open(p, i))
 			continue;
-		p->start[i] = read_sum(p->ev[i]);
-		perf_evsel__enable(p->ev[i]);
+		p->start[i] = read_sum(p, i);
+		set_enabled(p, i, true);
 	}
 }
 
@@ -319,12 +381,12 @@ void rp_counters_stop(struct rp_counters *c)
 		return;
 	/* Disable all first so that they cover the same interval. */
 	for (i = 0; i < RP_CTR_NR; i++)
-		if (p->ev[i])
-			perf_evsel__disable(p->ev[i]);
+		if (is_open(p, i))
+			set_enabled(p, i, false);
 	for (i = 0; i < RP_CTR_NR; i++) {
-		if (!p->ev[i])
+		if (!is_open(p, i))
 			continue;
-		now = read_sum(p->ev[i]);
+		now = read_sum(p, i);
 		c->delta[i] = now >= p->start[i] ? now - p->start[i] : 0;
 	}
 }
@@ -337,6 +399,7 @@ void rp_counters_close(struct rp_counters *c)
 	if (!p)
 		return;
 	for (i = 0; i < RP_CTR_NR; i++) {
+		tp_close(p, i);
 		if (!p->ev[i])
 			continue;
 		perf_evsel__close(p->ev[i]);
@@ -345,7 +408,6 @@ void rp_counters_close(struct rp_counters *c)
 	perf_cpu_map__put(p->self_cpus);
 	perf_cpu_map__put(p->all_cpus);
 	perf_thread_map__put(p->self);
-	perf_thread_map__put(p->any);
 	free(p);
 	c->priv = NULL;
 }

@@ -53,6 +53,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <api/fs/fs.h>
+#include <perf/cpumap.h>
+
 #include "rcu_perf.h"
 
 #define RP_STATE_DIR_DEFAULT	"/run/rcu_perf"
@@ -1336,8 +1339,19 @@ void rp_guard_child_done(pid_t pid)
 /* tracefs                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Mount point of the first mount of fstype in /proc/mounts, or "". */
-static void find_mount(const char *fstype, char *out, size_t len)
+/*
+ * Mount point of tracefs in /proc/mounts, or "".
+ *
+ * Not libapi's tracefs__mountpoint(): it statfs()es its list of usual
+ * places, /sys/kernel/debug/tracing among them, and that lookup makes
+ * debugfs automount tracefs there whenever tracefs is not mounted at
+ * /sys/kernel/tracing: a mount made behind the guard, which can then
+ * neither undo it nor mount its own private tracefs at /sys/kernel/tracing
+ * (tests/t23_tracefs_gone.sh). Its tracefs__mount() mounts without the
+ * guard recording it first, so a SIGKILL would leave it. Reading
+ * /proc/mounts changes nothing.
+ */
+static void find_tracefs(char *out, size_t len)
 {
 	char dev[256], dir[RP_PATH_LEN], type[64];
 	char line[1024];
@@ -1349,7 +1363,7 @@ static void find_mount(const char *fstype, char *out, size_t len)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3)
 			continue;
-		if (strcmp(type, fstype))
+		if (strcmp(type, "tracefs"))
 			continue;
 		/* prefer the standard place if it is mounted twice */
 		if (!out[0] || !strcmp(dir, "/sys/kernel/tracing"))
@@ -1362,11 +1376,12 @@ const char *rp_tracefs(void)
 {
 	static const char std[] = "/sys/kernel/tracing";
 	char dir[RP_PATH_LEN], probe[RP_PATH_LEN + 16];
+	const char *debugfs;
 	struct stat st;
 
 	if (tracefs_looked)
 		return tracefs_dir[0] ? tracefs_dir : NULL;
-	find_mount("tracefs", dir, sizeof(dir));
+	find_tracefs(dir, sizeof(dir));
 	if (dir[0]) {
 		snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir);
 		tracefs_looked = true;
@@ -1382,13 +1397,16 @@ const char *rp_tracefs(void)
 		/* Not mounted: nothing to undo (the umount is harmless). */
 		entries[nr_entries - 1].done = 1;
 	}
-	/* Old kernels: tracing under debugfs (auto-mounted tracefs). */
-	find_mount("debugfs", dir, sizeof(dir));
-	if (dir[0]) {
-		snprintf(probe, sizeof(probe), "%s/tracing/trace", dir);
+	/*
+	 * Old kernels: tracing under debugfs. libapi's debugfs__mountpoint()
+	 * only looks (statfs() of debugfs' usual places, then /proc/mounts).
+	 */
+	debugfs = debugfs__mountpoint();
+	if (debugfs) {
+		snprintf(probe, sizeof(probe), "%s/tracing/trace", debugfs);
 		if (!access(probe, F_OK)) {
 			snprintf(tracefs_dir, sizeof(tracefs_dir),
-				 "%s/tracing", dir);
+				 "%s/tracing", debugfs);
 			tracefs_looked = true;
 			return tracefs_dir;
 		}
@@ -1456,40 +1474,23 @@ int rp_cpus_set_online(const int *cpus, int n, int nr)
 	return 0;
 }
 
+/*
+ * libperf's map of /sys/devices/system/cpu/online, read afresh (CPUs come
+ * and go with the hotplug sweeps): the CPUs the tracepoint counters are
+ * opened on (lib/counters.c). Without sysfs, libperf counts CPUs 0..N-1 of
+ * sysconf(_SC_NPROCESSORS_ONLN); NULL only when that fails too.
+ */
 int rp_online_cpus(int *cpus, int max)
 {
-	char buf[4096], *p;
-	int n = 0, r;
+	struct perf_cpu_map *map = perf_cpu_map__new_online_cpus();
+	int n, i;
 
-	r = rp_knob_read("/sys/devices/system/cpu/online", buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	p = buf;
-	while (*p) {
-		char *end;
-		long lo, hi, c;
-
-		lo = strtol(p, &end, 10);
-		if (end == p || lo < 0)
-			return -EINVAL;
-		hi = lo;
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo)
-				return -EINVAL;
-			p = end;
-		}
-		for (c = lo; c <= hi; c++) {
-			if (cpus && n < max)
-				cpus[n] = (int)c;
-			n++;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
-	}
+	if (!map)
+		return -ENOMEM;
+	n = perf_cpu_map__nr(map);
+	for (i = 0; cpus && i < n && i < max; i++)
+		cpus[i] = perf_cpu_map__cpu(map, i).cpu;
+	perf_cpu_map__put(map);
 	return cpus && n > max ? max : n;
 }
 
