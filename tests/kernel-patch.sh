@@ -138,9 +138,11 @@ the current tracer and online CPUs only through one guard that restores
 them on exit, on the signals of kselftest's timeout and, after a
 SIGKILL, on the next run.
 
-Counters come from libperf's public API; libperf and libapi are built
-from tools/lib into the output directory and linked statically, so an
-installed copy runs anywhere.
+Counters come from libperf's public API (software counters) and from
+perf_event_open(2) with PERF_EVENT_IOC_SET_FILTER (filtered tracepoints,
+one per online CPU); libperf and libapi are built from tools/lib into
+the output directory and linked statically, so an installed copy runs
+anywhere.
 
 Run with:
 
