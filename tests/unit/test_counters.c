@@ -5,22 +5,16 @@
  * migrations, grace periods), never with how long anything took. Counters
  * this machine lacks must be reported unsupported with a reason.
  */
-#include <errno.h>
 #include <sched.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 #include <linux/membarrier.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 #define NR_SLEEPS	20
 #define NR_PAGES	64
+#define NR_GPS		4
 
 static void show(const struct rp_counters *c, const char *what)
 {
@@ -67,36 +61,74 @@ static bool consistent(const struct rp_counters *c)
 	return true;
 }
 
-static void test_thread_counters(struct rp_counters *c)
+FIXTURE(counters) {
+	struct rp_counters c;
+};
+
+/*
+ * rp_tracefs() may mount tracefs through the guard. The harness ends a
+ * test with _exit(), which skips the guard's exit handler: restore here.
+ */
+FIXTURE_SETUP(counters)
 {
-	unsigned long long busy_clock, sleep_clock, sleep_cs;
-	int cpus[2], i;
-	char *mem;
+	int err = rp_counters_open(&self->c);
+
+	if (err) {
+		rp_guard_restore();
+		ASSERT_EQ(0, err) TH_LOG("rp_counters_open: %s", strerror(-err));
+	}
+}
+
+FIXTURE_TEARDOWN(counters)
+{
+	rp_counters_close(&self->c);
+	rp_guard_restore();
+	EXPECT_EQ(0, unit_leaks());
+}
+
+/* task_clock: busy > sleeping. */
+TEST_F(counters, task_clock)
+{
+	struct rp_counters *c = &self->c;
+	unsigned long long busy_clock, sleep_clock;
 
 	rp_counters_start(c);
 	spin();
 	rp_counters_stop(c);
 	show(c, "busy loop");
 	busy_clock = c->delta[RP_CTR_TASK_CLOCK];
-
 	rp_counters_start(c);
 	sleeps();
 	rp_counters_stop(c);
 	show(c, "sleeps");
 	sleep_clock = c->delta[RP_CTR_TASK_CLOCK];
-	sleep_cs = c->delta[RP_CTR_CTX_SWITCHES];
+	TH_LOG("task_clock: busy %llu ns > sleeping %llu ns", busy_clock,
+	       sleep_clock);
+	ASSERT_TRUE(c->supported[RP_CTR_TASK_CLOCK]);
+	EXPECT_LT(0, (long long)busy_clock);
+	EXPECT_GT(busy_clock, sleep_clock);
+}
 
-	ksft_test_result(c->supported[RP_CTR_TASK_CLOCK] && busy_clock > 0 &&
-			 busy_clock > sleep_clock,
-			 "task_clock: busy %llu ns > sleeping %llu ns\n",
-			 busy_clock, sleep_clock);
+/* context_switches: at least one per sleep. */
+TEST_F(counters, context_switches)
+{
+	struct rp_counters *c = &self->c;
+
+	rp_counters_start(c);
+	sleeps();
+	rp_counters_stop(c);
+	show(c, "sleeps");
 	if (!c->supported[RP_CTR_CTX_SWITCHES])
-		ksft_test_result_skip("context_switches: %s\n",
-				      c->why[RP_CTR_CTX_SWITCHES]);
-	else
-		ksft_test_result(sleep_cs >= NR_SLEEPS,
-				 "context_switches: %llu >= %d sleeps\n",
-				 sleep_cs, NR_SLEEPS);
+		SKIP(return, "context_switches: %s", c->why[RP_CTR_CTX_SWITCHES]);
+	EXPECT_LE(NR_SLEEPS, (long long)c->delta[RP_CTR_CTX_SWITCHES]);
+}
+
+/* page_faults: at least one per page touched. */
+TEST_F(counters, page_faults)
+{
+	struct rp_counters *c = &self->c;
+	char *mem;
+	int i;
 
 	rp_counters_start(c);
 	mem = mmap(NULL, NR_PAGES * 4096, PROT_READ | PROT_WRITE,
@@ -106,34 +138,40 @@ static void test_thread_counters(struct rp_counters *c)
 	rp_counters_stop(c);
 	if (mem != MAP_FAILED)
 		munmap(mem, NR_PAGES * 4096);
-	ksft_test_result(c->supported[RP_CTR_PAGE_FAULTS] &&
-			 c->delta[RP_CTR_PAGE_FAULTS] >= NR_PAGES,
-			 "page_faults: %llu >= %d pages touched\n",
-			 (unsigned long long)c->delta[RP_CTR_PAGE_FAULTS],
-			 NR_PAGES);
+	ASSERT_TRUE(c->supported[RP_CTR_PAGE_FAULTS]);
+	EXPECT_LE(NR_PAGES, (long long)c->delta[RP_CTR_PAGE_FAULTS]);
+}
 
-	if (rp_online_cpus(cpus, 2) < 2) {
-		ksft_test_result_skip("cpu_migrations: one CPU\n");
-	} else if (!c->supported[RP_CTR_MIGRATIONS]) {
-		ksft_test_result_skip("cpu_migrations: %s\n",
-				      c->why[RP_CTR_MIGRATIONS]);
-	} else {
-		rp_pin_self(cpus[0]);
-		rp_counters_start(c);
-		for (i = 1; i <= 4; i++)
-			rp_pin_self(cpus[i % 2]);
-		rp_counters_stop(c);
-		rp_pin_self(-1);
-		ksft_test_result(c->delta[RP_CTR_MIGRATIONS] >= 4,
-				 "cpu_migrations: %llu >= 4 forced moves\n",
-				 (unsigned long long)c->delta[RP_CTR_MIGRATIONS]);
-	}
+/* cpu_migrations: at least the 4 forced moves. */
+TEST_F(counters, cpu_migrations)
+{
+	struct rp_counters *c = &self->c;
+	int cpus[2], i;
 
-	/* No PMU in a VM: the hardware counters must say so, not fail. */
-	ksft_test_result(consistent(c),
-			 "unsupported counters have a reason (cycles: %s)\n",
-			 c->supported[RP_CTR_CYCLES] ? "supported" :
-			 c->why[RP_CTR_CYCLES]);
+	if (rp_online_cpus(cpus, 2) < 2)
+		SKIP(return, "cpu_migrations: one CPU");
+	if (!c->supported[RP_CTR_MIGRATIONS])
+		SKIP(return, "cpu_migrations: %s", c->why[RP_CTR_MIGRATIONS]);
+	rp_pin_self(cpus[0]);
+	rp_counters_start(c);
+	for (i = 1; i <= 4; i++)
+		rp_pin_self(cpus[i % 2]);
+	rp_counters_stop(c);
+	rp_pin_self(-1);
+	EXPECT_LE(4, (long long)c->delta[RP_CTR_MIGRATIONS]);
+}
+
+/* No PMU in a VM: the hardware counters must say so, not fail. */
+TEST_F(counters, unsupported_counters_have_a_reason)
+{
+	struct rp_counters *c = &self->c;
+
+	rp_counters_start(c);
+	sleeps();
+	rp_counters_stop(c);
+	TH_LOG("cycles: %s", c->supported[RP_CTR_CYCLES] ? "supported" :
+	       c->why[RP_CTR_CYCLES]);
+	EXPECT_TRUE(consistent(c));
 }
 
 /*
@@ -148,29 +186,22 @@ static bool expedited(void)
 	       strcmp(buf, "0");
 }
 
-static void test_tracepoints(struct rp_counters *c)
+/*
+ * Sleeps and grace periods: membarrier(GLOBAL) waits for a grace period
+ * (synchronize_rcu()). Twice in clean-clone CI runs the system-wide
+ * sched_switch read 0-1 for a while after a heavy test, then counted
+ * again: up to three tries, each shown; a summing bug fails all three.
+ * Whether the grace periods could be asked for.
+ */
+static bool grace_periods(struct rp_counters *c)
 {
-	const int n = 4;
 	int i, attempt;
-	bool gp;
+	bool gp = false;
 
-	if (!c->supported[RP_CTR_SCHED_SWITCH]) {
-		ksft_test_result_skip("tracepoints: %s\n",
-				      c->why[RP_CTR_SCHED_SWITCH]);
-		ksft_test_result_skip("rcu_softirq\n");
-		ksft_test_result_skip("rcu_utilization\n");
-		return;
-	}
-	/*
-	 * membarrier(GLOBAL) waits for a grace period (synchronize_rcu()).
-	 * Twice in clean-clone CI runs the system-wide sched_switch read 0-1
-	 * for a while after a heavy test, then counted again: up to three
-	 * tries, each shown; a summing bug fails all three.
-	 */
 	for (attempt = 1; attempt <= 3; attempt++) {
 		rp_counters_start(c);
 		sleeps();
-		for (i = 0; i < n; i++)
+		for (i = 0; i < NR_GPS; i++)
 			gp = !syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
 		rp_counters_stop(c);
 		show(c, "sleeps + grace periods");
@@ -178,46 +209,63 @@ static void test_tracepoints(struct rp_counters *c)
 		    c->delta[RP_CTR_SCHED_SWITCH] >= NR_SLEEPS)
 			break;
 	}
-	ksft_test_result(c->delta[RP_CTR_SCHED_SWITCH] >=
-			 c->delta[RP_CTR_CTX_SWITCHES] &&
-			 c->delta[RP_CTR_SCHED_SWITCH] >= NR_SLEEPS,
-			 "sched_switch on all CPUs: %llu >= this thread's %llu\n",
-			 (unsigned long long)c->delta[RP_CTR_SCHED_SWITCH],
-			 (unsigned long long)c->delta[RP_CTR_CTX_SWITCHES]);
-	if (!gp)
-		ksft_test_result_skip("rcu_softirq: no membarrier(GLOBAL)\n");
-	else if (expedited())
-		ksft_test_result_skip("rcu_softirq: rcu_expedited=1 (none raised)\n");
-	else if (!c->supported[RP_CTR_SOFTIRQ])
-		ksft_test_result_skip("rcu_softirq: %s\n",
-				      c->why[RP_CTR_SOFTIRQ]);
-	else
-		ksft_test_result(c->delta[RP_CTR_SOFTIRQ] > 0,
-				 "rcu_softirq: %llu during %d grace periods\n",
-				 (unsigned long long)c->delta[RP_CTR_SOFTIRQ],
-				 n);
+	return gp;
+}
+
+/* sched_switch on all CPUs: at least this thread's. */
+TEST_F(counters, sched_switch)
+{
+	struct rp_counters *c = &self->c;
+
+	if (!c->supported[RP_CTR_SCHED_SWITCH])
+		SKIP(return, "tracepoints: %s", c->why[RP_CTR_SCHED_SWITCH]);
+	grace_periods(c);
+	EXPECT_GE(c->delta[RP_CTR_SCHED_SWITCH], c->delta[RP_CTR_CTX_SWITCHES]);
+	EXPECT_LE(NR_SLEEPS, (long long)c->delta[RP_CTR_SCHED_SWITCH]);
+}
+
+TEST_F(counters, rcu_softirq)
+{
+	struct rp_counters *c = &self->c;
+
+	if (!c->supported[RP_CTR_SCHED_SWITCH])
+		SKIP(return, "tracepoints: %s", c->why[RP_CTR_SCHED_SWITCH]);
+	if (!grace_periods(c))
+		SKIP(return, "rcu_softirq: no membarrier(GLOBAL)");
+	if (expedited())
+		SKIP(return, "rcu_softirq: rcu_expedited=1 (none raised)");
+	if (!c->supported[RP_CTR_SOFTIRQ])
+		SKIP(return, "rcu_softirq: %s", c->why[RP_CTR_SOFTIRQ]);
+	TH_LOG("rcu_softirq: %llu during %d grace periods",
+	       (unsigned long long)c->delta[RP_CTR_SOFTIRQ], NR_GPS);
+	EXPECT_LT(0, (long long)c->delta[RP_CTR_SOFTIRQ]);
+}
+
+TEST_F(counters, rcu_utilization)
+{
+	struct rp_counters *c = &self->c;
+
+	if (!c->supported[RP_CTR_SCHED_SWITCH])
+		SKIP(return, "tracepoints: %s", c->why[RP_CTR_SCHED_SWITCH]);
 	if (!c->supported[RP_CTR_RCU_UTIL])
-		ksft_test_result_skip("rcu_utilization: %s\n",
-				      c->why[RP_CTR_RCU_UTIL]);
-	else
-		ksft_test_result(c->delta[RP_CTR_RCU_UTIL] > 0,
-				 "rcu_utilization: %llu events\n",
-				 (unsigned long long)c->delta[RP_CTR_RCU_UTIL]);
+		SKIP(return, "rcu_utilization: %s", c->why[RP_CTR_RCU_UTIL]);
+	grace_periods(c);
+	EXPECT_LT(0, (long long)c->delta[RP_CTR_RCU_UTIL]);
 }
 
 /* Not root: still opens, tracepoints unsupported with a reason. */
-static void test_unprivileged(void)
+TEST_F(counters, unprivileged)
 {
 	struct rp_counters c;
 	pid_t pid;
 	int st;
 
-	if (geteuid()) {
-		ksft_test_result_skip("unprivileged: already not root\n");
-		return;
-	}
+	if (geteuid())
+		SKIP(return, "unprivileged: already not root");
 	fflush(stdout);
+	fflush(stderr);
 	pid = fork();
+	ASSERT_LE(0, pid);
 	if (!pid) {
 		if (setgid(65534) || setuid(65534))
 			_exit(3);
@@ -232,28 +280,15 @@ static void test_unprivileged(void)
 		      c.supported[RP_CTR_TASK_CLOCK] &&
 		      c.delta[RP_CTR_TASK_CLOCK] > 0 ? 0 : 2);
 	}
-	ksft_test_result(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
-			 !WEXITSTATUS(st),
-			 "not root: task_clock counts, tracepoints unsupported\n");
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
 }
 
-int main(void)
+TEST_F(counters, names)
 {
-	struct rp_counters c;
-	int err;
-
-	ksft_print_header();
-	ksft_set_plan(10);
-	/* rp_tracefs() may mount tracefs: through the guard, undone at exit */
-	err = rp_counters_open(&c);
-	if (err)
-		ksft_exit_fail_msg("rp_counters_open: %s\n", strerror(-err));
-	test_thread_counters(&c);
-	test_tracepoints(&c);
-	rp_counters_close(&c);
-	test_unprivileged();
-	ksft_test_result(!strcmp(rp_ctr_name(RP_CTR_TASK_CLOCK), "task_clock") &&
-			 !strcmp(rp_ctr_name(RP_CTR_NR), "unknown"),
-			 "counter names\n");
-	ksft_finished();
+	EXPECT_STREQ("task_clock", rp_ctr_name(RP_CTR_TASK_CLOCK));
+	EXPECT_STREQ("unknown", rp_ctr_name(RP_CTR_NR));
 }
+
+TEST_HARNESS_MAIN
