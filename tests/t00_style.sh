@@ -11,7 +11,7 @@ cp=$RP_TREE/scripts/checkpatch.pl
 echo "TAP version 13"
 files=$(git ls-files -co --exclude-standard -- \
 	'tools/testing/selftests/rcu_perf/*.c' 'tools/testing/selftests/rcu_perf/*.h' \
-	'tools/testing/selftests/rcu_perf/lib/*.c' 'tests/unit/*.c' \
+	'tools/testing/selftests/rcu_perf/lib/*.c' 'tests/unit/*.c' 'tests/unit/*.h' \
 	'tests/fuzz/*.c' 'tests/fuzz/*.h' 2>/dev/null | sort -u)
 srcs=$(git ls-files -co --exclude-standard -- '*.c' '*.h' '*.sh' Makefile '*/Makefile' \
 	'.ci/run' 2>/dev/null | sort -u)

@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Checks against a baseline (lib/baseline.c): a program with one check of
- * its own and one baseline metric, run in child processes; its baseline is
- * recorded by the same program (three runs, one results file each, as
- * "make baseline" lays them out). The samples are synthetic latencies
- * quantized to jiffies: no clock is read, nothing in the kernel touched.
+ * its own and one baseline metric, run by unit_run() in children of the
+ * test; its baseline is recorded by the same program (three runs, one
+ * results file each, as "make baseline" lays them out) in each test's
+ * fixture. The samples are synthetic latencies quantized to jiffies: no
+ * clock is read, nothing in the kernel touched.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 static struct rp_param params[] = {
 	RP_MAX("max_lat", "ms", 100, "a ceiling"),
@@ -38,8 +33,6 @@ static const struct rp_test test = {
 	.checks = names,
 	.baseline = base_metrics,
 };
-
-static char dir[256], base[300], out[65536], err[8192];
 
 /* The program: 50 ops of 2 jiffies (4 ms), a few of 1, 3 or 4 jiffies. */
 static int program(int argc, char **argv)
@@ -70,164 +63,189 @@ static int program(int argc, char **argv)
 	return rp_finish();
 }
 
-static void read_file(const char *path, char *buf, size_t len)
+static int do_program(void *args)
 {
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
+	static struct unit_args a;	/* rp_opts points into argv */
 
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
+	unit_split(&a, "unit_baseline", args);
+	return program(a.argc, a.argv);
 }
 
 /* Run the program with these arguments; its exit status. */
 static int run(const char *args)
 {
-	char buf[1024], po[300], pe[300], *argv[32], *save, *w;
-	int status, argc = 0;
-	pid_t pid;
-
-	snprintf(po, sizeof(po), "%s/stdout", dir);
-	snprintf(pe, sizeof(pe), "%s/stderr", dir);
-	snprintf(buf, sizeof(buf), "unit_baseline %s", args);
-	for (w = strtok_r(buf, " ", &save); w && argc < 31;
-	     w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (!pid) {
-		if (!freopen(po, "w", stdout) || !freopen(pe, "w", stderr))
-			_exit(99);
-		exit(program(argc, argv));
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	read_file(po, out, sizeof(out));
-	read_file(pe, err, sizeof(err));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return unit_run(do_program, (void *)args);
 }
 
-/* Every needle in the output (stdout, or stderr for a leading '!'). */
-static bool expect(const char *what, int rc, int want_rc, ...)
-{
-	const char *needle;
-	bool ok = rc == want_rc;
-	va_list ap;
+FIXTURE(baseline) {
+	char base[300];
+	int record_rc;		/* of the three runs that record it */
+};
 
-	va_start(ap, want_rc);
-	while ((needle = va_arg(ap, const char *)))
-		if (!strstr(*needle == '!' ? err : out,
-			    *needle == '!' ? needle + 1 : needle)) {
-			ksft_print_msg("%s: missing: %s\n", what, needle);
-			ok = false;
-		}
-	va_end(ap);
-	if (rc != want_rc)
-		ksft_print_msg("%s: exit %d, want %d\n", what, rc, want_rc);
-	if (!ok)
-		ksft_print_msg("stdout:\n%s\nstderr:\n%s\n", out, err);
-	ksft_test_result(ok, "baseline_%s\n", what);
-	return ok;
-}
-
-static void record_baseline(void)
+FIXTURE_SETUP(baseline)
 {
 	char args[600];
-	int i, rc = 0;
+	int i;
 
+	ASSERT_EQ(0, unit_setup("rp_test_baseline"));
+	snprintf(self->base, sizeof(self->base), "%s/base", unit_dir);
 	for (i = 1; i <= 3; i++) {
 		snprintf(args, sizeof(args),
 			 "--json %s/run-%d/unit_baseline.json --set seed=%d",
-			 base, i, i);
-		rc |= run(args);
+			 self->base, i, i);
+		self->record_rc |= run(args);
 	}
-	expect("none_omits_the_checks", rc, 0, "# baseline: none", "1..1",
-	       "ok 1 own", NULL);
 }
 
-static void healthy_and_regressed(void)
+FIXTURE_TEARDOWN(baseline)
+{
+	unit_teardown();
+	EXPECT_EQ(0, unit_leaks());
+}
+
+TEST_F(baseline, none_omits_the_checks)
+{
+	EXPECT_EQ(0, self->record_rc);
+	EXPECT_HAS(unit_out, "# baseline: none");
+	EXPECT_HAS(unit_out, "1..1");
+	EXPECT_HAS(unit_out, "ok 1 own");
+}
+
+TEST_F(baseline, healthy_passes)
 {
 	char args[600];
 
-	snprintf(args, sizeof(args), "--baseline %s --set seed=7", base);
-	expect("healthy_passes", run(args), 0, "1..2", "3 runs of unit_baseline",
-	       "ok 2 op.latency_vs_baseline", NULL);
+	snprintf(args, sizeof(args), "--baseline %s --set seed=7", self->base);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "1..2");
+	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+}
+
+TEST_F(baseline, one_jiffy_more_fails)
+{
+	char args[600];
+
 	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set shift=1",
-		 base);
-	expect("one_jiffy_more_fails", run(args), 1,
-	       "# op.latency_vs_baseline: measured +49.9",
-	       "vs limit <= 10 % (baseline_change)",
-	       "not ok 2 op.latency_vs_baseline", NULL);
+		 self->base);
+	EXPECT_EQ(1, run(args));
+	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +49.9");
+	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)");
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+}
+
+TEST_F(baseline, its_own_limit)
+{
+	char args[600];
+
 	snprintf(args, sizeof(args),
 		 "--baseline %s --set seed=8 --set shift=1 --set baseline_change=60",
-		 base);
-	expect("its_own_limit", run(args), 0, "ok 2 op.latency_vs_baseline",
-	       NULL);
+		 self->base);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+}
+
+TEST_F(baseline, disturbed_run_skips)
+{
+	char args[600];
+
 	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set disturb=1", base);
-	expect("disturbed_run_skips", run(args), 0,
-	       "ok 2 op.latency_vs_baseline # SKIP machine busy: a unit test says so",
-	       NULL);
-	snprintf(args, sizeof(args), "--baseline %s --set skip=1", base);
-	expect("skip_names_the_check", run(args), 4,
-	       "ok 2 op.latency_vs_baseline # SKIP told to skip", NULL);
+		 "--baseline %s --set seed=8 --set shift=1 --set disturb=1",
+		 self->base);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out,
+		   "ok 2 op.latency_vs_baseline # SKIP machine busy: a unit test says so");
+}
+
+TEST_F(baseline, skip_names_the_check)
+{
+	char args[600];
+
+	snprintf(args, sizeof(args), "--baseline %s --set skip=1", self->base);
+	EXPECT_EQ(4, run(args));
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline # SKIP told to skip");
 }
 
 /* The environment, the config file (relative to it) and "none". */
-static void where_from(void)
+TEST_F(baseline, from_env)
 {
-	char conf[400], args[600];
-	FILE *f;
+	setenv("RCU_PERF_BASELINE", self->base, 1);
+	EXPECT_EQ(0, run("--set seed=9"));
+	EXPECT_HAS(unit_out, "(RCU_PERF_BASELINE)");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+}
 
-	setenv("RCU_PERF_BASELINE", base, 1);
-	expect("from_env", run("--set seed=9"), 0, "(RCU_PERF_BASELINE)",
-	       "ok 2 op.latency_vs_baseline", NULL);
-	unsetenv("RCU_PERF_BASELINE");
-	snprintf(conf, sizeof(conf), "%s/rcu_perf.conf", dir);
-	f = fopen(conf, "w");
-	if (!f)
-		ksft_exit_fail_msg("%s: %s\n", conf, strerror(errno));
-	fprintf(f, "baseline = base # runs of a good kernel\n");
-	fclose(f);
-	snprintf(args, sizeof(args), "--config %s --set seed=9", conf);
-	expect("from_config", run(args), 0, "/base (", "ok 2 op.latency_vs_baseline",
-	       NULL);
+/* A config file beside the baseline, which it names relative to itself. */
+static int write_conf(char *args, size_t len)
+{
+	char conf[400];
+
+	snprintf(conf, sizeof(conf), "%s/rcu_perf.conf", unit_dir);
+	snprintf(args, len, "--config %s --set seed=9", conf);
+	return unit_write(conf, "baseline = base # runs of a good kernel\n");
+}
+
+TEST_F(baseline, from_config)
+{
+	char args[600];
+
+	ASSERT_EQ(0, write_conf(args, sizeof(args)));
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "/base (");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+}
+
+TEST_F(baseline, env_empty_is_none)
+{
+	char args[600];
+
+	ASSERT_EQ(0, write_conf(args, sizeof(args)));
 	setenv("RCU_PERF_BASELINE", "", 1);
-	expect("env_empty_is_none", run(args), 0, "# baseline: none", "1..1",
-	       NULL);
-	unsetenv("RCU_PERF_BASELINE");
-	snprintf(args, sizeof(args), "--baseline %s/nonexistent", dir);
-	expect("missing_dir_is_bad_usage", run(args), 2,
-	       "!nonexistent (--baseline): No such file or directory", NULL);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "# baseline: none");
+	EXPECT_HAS(unit_out, "1..1");
+}
+
+TEST_F(baseline, missing_dir_is_bad_usage)
+{
+	char args[600];
+
+	snprintf(args, sizeof(args), "--baseline %s/nonexistent", unit_dir);
+	EXPECT_EQ(2, run(args));
+	EXPECT_HAS(unit_err, "nonexistent (--baseline): No such file or directory");
 }
 
 /* A baseline of another machine: SKIP, naming the difference. */
-static void mismatch(void)
+TEST_F(baseline, other_machine_skips)
 {
 	char path[400], args[600], cmd[900];
 
-	snprintf(path, sizeof(path), "%s/run-2/unit_baseline.json", base);
+	snprintf(path, sizeof(path), "%s/run-2/unit_baseline.json", self->base);
 	snprintf(cmd, sizeof(cmd),
 		 "sed -i 's/\"hz\": [0-9]*/\"hz\": 12345/' %s", path);
-	if (system(cmd))
-		ksft_exit_fail_msg("%s failed\n", cmd);
-	snprintf(args, sizeof(args), "--baseline %s", base);
-	expect("other_machine_skips", run(args), 0, "hz 12345, here",
-	       "ok 2 op.latency_vs_baseline # SKIP baseline not used: ", NULL);
-	snprintf(cmd, sizeof(cmd), "echo '{\"schema\": ' > %s", path);
-	if (system(cmd))
-		ksft_exit_fail_msg("%s failed\n", cmd);
-	expect("malformed_file_is_bad_usage", run(args), 2,
-	       "!run-2/unit_baseline.json", NULL);
+	ASSERT_EQ(0, system(cmd));
+	snprintf(args, sizeof(args), "--baseline %s", self->base);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "hz 12345, here");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline # SKIP baseline not used: ");
+}
+
+TEST_F(baseline, malformed_file_is_bad_usage)
+{
+	char path[400], args[600];
+
+	snprintf(path, sizeof(path), "%s/run-2/unit_baseline.json", self->base);
+	ASSERT_EQ(0, unit_write(path, "{\"schema\":\n"));
+	snprintf(args, sizeof(args), "--baseline %s", self->base);
+	EXPECT_EQ(2, run(args));
+	EXPECT_HAS(unit_err, "run-2/unit_baseline.json");
 }
 
 /* What must match, on documents written by hand. */
 static bool mismatch_says(const char *base_doc, const char *cur,
 			  const char *want)
 {
+	char err[512];
 	struct rp_jval *b = rp_json_parse(base_doc, err, sizeof(err));
 	struct rp_jval *c = rp_json_parse(cur, err, sizeof(err));
 	const char *why = b && c ? rp_baseline_mismatch(b, c, err, sizeof(err)) :
@@ -235,8 +253,8 @@ static bool mismatch_says(const char *base_doc, const char *cur,
 	bool ok = want ? why && strstr(why, want) : !why;
 
 	if (!ok)
-		ksft_print_msg("%s vs %s: '%s', want '%s'\n", base_doc, cur,
-			       why ? why : "(match)", want ? want : "(match)");
+		fprintf(stderr, "# %s vs %s: '%s', want '%s'\n", base_doc, cur,
+			why ? why : "(match)", want ? want : "(match)");
 	rp_json_free(b);
 	rp_json_free(c);
 	return ok;
@@ -247,56 +265,28 @@ static bool mismatch_says(const char *base_doc, const char *cur,
 #define CFG(v) "\"config\": {\"CONFIG_HZ\": \"250\"" v "}"
 #define CMD(v) ", \"cmdline_rcu\": [" v "]"
 
-static void mismatch_rules(void)
+TEST_F(baseline, mismatch_rules)
 {
 	static const char tunable[] =
 		SYS(CFG("") CMD("\"nohz_full=1\", \"rcupdate.rcu_normal=1\""));
 	static const char epyc[] = HEAD "\"cpu_model\": \"Epyc\"}}";
 	const char *same = SYS(CFG("") CMD("\"nohz_full=1\""));
-	bool ok = true;
 
-	ok &= mismatch_says(same, same, NULL);
+	EXPECT_TRUE(mismatch_says(same, same, NULL));
 	/* RCU's tunables are the kernel under test, not the machine */
-	ok &= mismatch_says(same, tunable, NULL);
-	ok &= mismatch_says(same, SYS(CFG("") CMD("")),
-			    "booted with nohz_full=1");
-	ok &= mismatch_says(same, SYS(CFG(", \"CONFIG_PREEMPT_RT\": \"y\"")
-				      CMD("\"nohz_full=1\"")),
-			    "CONFIG_PREEMPT_RT=n, here y");
-	ok &= mismatch_says(SYS(CFG(", \"CONFIG_RCU_LAZY\": \"n\"")), SYS(CFG("")),
-			    NULL);
-	ok &= mismatch_says(SYS(CFG("")), SYS("\"config\": {}"),
-			    "kernel config unknown here");
-	ok &= mismatch_says("{\"system\": {}}", same, "older suite");
-	ok &= mismatch_says(same, epyc, "cpu_model 'Xeon', this machine 'Epyc'");
-	ksft_test_result(ok, "baseline_mismatch_rules\n");
+	EXPECT_TRUE(mismatch_says(same, tunable, NULL));
+	EXPECT_TRUE(mismatch_says(same, SYS(CFG("") CMD("")),
+				  "booted with nohz_full=1"));
+	EXPECT_TRUE(mismatch_says(same, SYS(CFG(", \"CONFIG_PREEMPT_RT\": \"y\"")
+					    CMD("\"nohz_full=1\"")),
+				  "CONFIG_PREEMPT_RT=n, here y"));
+	EXPECT_TRUE(mismatch_says(SYS(CFG(", \"CONFIG_RCU_LAZY\": \"n\"")),
+				  SYS(CFG("")), NULL));
+	EXPECT_TRUE(mismatch_says(SYS(CFG("")), SYS("\"config\": {}"),
+				  "kernel config unknown here"));
+	EXPECT_TRUE(mismatch_says("{\"system\": {}}", same, "older suite"));
+	EXPECT_TRUE(mismatch_says(same, epyc,
+				  "cpu_model 'Xeon', this machine 'Epyc'"));
 }
 
-int main(void)
-{
-	char tmpl[] = "/tmp/rp_test_baseline.XXXXXX", cmd[300];
-
-	if (!mkdtemp(tmpl))
-		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
-	snprintf(dir, sizeof(dir), "%s", tmpl);
-	snprintf(base, sizeof(base), "%s/base", dir);
-	setenv("RCU_PERF_CONFIG", "", 1);
-	setenv("RCU_PERF_STATE_DIR", dir, 1);
-	unsetenv("RCU_PERF_BASELINE");
-	unsetenv("RCU_PERF_QUICK");
-	unsetenv("RCU_PERF_JSON");
-	unsetenv("RCU_PERF_OUTDIR");
-
-	ksft_print_header();
-	ksft_set_plan(13);
-	record_baseline();
-	healthy_and_regressed();
-	where_from();
-	mismatch();
-	mismatch_rules();
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		ksft_print_msg("could not remove %s\n", dir);
-	ksft_finished();
-}
+TEST_HARNESS_MAIN

@@ -11,8 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 /* Write a document with fn() into a malloc'd string. */
 static char *write_doc(void (*fn)(struct rp_jw *w))
@@ -85,28 +84,40 @@ static void doc_small(struct rp_jw *w)
 	rp_jw_obj_end(w);
 }
 
-static bool t_writer_pretty_format(void)
+FIXTURE(json) {
+};
+
+FIXTURE_SETUP(json)
+{
+}
+
+FIXTURE_TEARDOWN(json)
+{
+	EXPECT_EQ(0, unit_leaks());
+}
+
+TEST_F(json, writer_pretty_format)
 {
 	char *s = write_doc(doc_small);
-	bool ok = str_is("doc", s,
-			 "{\n"
-			 "  \"name\": \"gp\",\n"
-			 "  \"n\": -3,\n"
-			 "  \"samples\": [1.5, 2, null],\n"
-			 "  \"empty\": [],\n"
-			 "  \"o\": {\n"
-			 "    \"t\": true,\n"
-			 "    \"z\": null\n"
-			 "  },\n"
-			 "  \"list\": [\n"
-			 "    {\n"
-			 "      \"f\": false\n"
-			 "    },\n"
-			 "    {}\n"
-			 "  ]\n"
-			 "}\n");
+
+	EXPECT_TRUE(str_is("doc", s,
+			   "{\n"
+			   "  \"name\": \"gp\",\n"
+			   "  \"n\": -3,\n"
+			   "  \"samples\": [1.5, 2, null],\n"
+			   "  \"empty\": [],\n"
+			   "  \"o\": {\n"
+			   "    \"t\": true,\n"
+			   "    \"z\": null\n"
+			   "  },\n"
+			   "  \"list\": [\n"
+			   "    {\n"
+			   "      \"f\": false\n"
+			   "    },\n"
+			   "    {}\n"
+			   "  ]\n"
+			   "}\n"));
 	free(s);
-	return ok;
 }
 
 static const char *str_in;
@@ -129,19 +140,18 @@ static bool writes_as(const char *in, const char *want)
 	return ok;
 }
 
-static bool t_writer_escapes_strings(void)
+TEST_F(json, writer_escapes_strings)
 {
-	bool ok;
+	static const char replaced[] =
+		"\"a\\ufffd b\\ufffd\\ufffd c\\ufffd\\ufffd d\\ufffd\\ufffd\\ufffd\"\n";
 
-	ok = writes_as("q\" b\\ s/\n\t\r\b\f \x01\x1f\x7f",
-		       "\"q\\\" b\\\\ s/\\n\\t\\r\\b\\f \\u0001\\u001f\x7f\"\n");
-	ok &= writes_as("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
-			"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"\n");
+	EXPECT_TRUE(writes_as("q\" b\\ s/\n\t\r\b\f \x01\x1f\x7f",
+			      "\"q\\\" b\\\\ s/\\n\\t\\r\\b\\f \\u0001\\u001f\x7f\"\n"));
+	EXPECT_TRUE(writes_as("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+			      "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"\n"));
 	/* invalid UTF-8: stray continuation, truncated, overlong, surrogate */
-	ok &= writes_as("a\x80 b\xe2\x82 c\xc0\xaf d\xed\xa0\x80",
-			"\"a\\ufffd b\\ufffd\\ufffd c\\ufffd\\ufffd d\\ufffd\\ufffd\\ufffd\"\n");
-	ok &= writes_as(NULL, "null\n");
-	return ok;
+	EXPECT_TRUE(writes_as("a\x80 b\xe2\x82 c\xc0\xaf d\xed\xa0\x80", replaced));
+	EXPECT_TRUE(writes_as(NULL, "null\n"));
 }
 
 static const double nums[] = {
@@ -163,31 +173,29 @@ static void doc_nums(struct rp_jw *w)
 	rp_jw_arr_end(w);
 }
 
-static bool t_writer_numbers_round_trip_exactly(void)
+TEST_F(json, writer_numbers_round_trip_exactly)
 {
 	char *s = write_doc(doc_nums), err[256];
 	struct rp_jval *v = rp_json_parse(s, err, sizeof(err));
 	size_t i, n = ARRAY_SIZE(nums);
-	bool ok = v && v->type == RP_JARR && v->len == n + 4;
 
-	for (i = 0; ok && i < n; i++) {
-		ok = v->items[i]->type == RP_JNUM &&
-		     !memcmp(&v->items[i]->num, &nums[i], sizeof(double));
-		if (!ok)
-			ksft_print_msg("%.17g came back as %.17g\n", nums[i],
-				       v->items[i]->num);
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	ASSERT_EQ(RP_JARR, (int)v->type);
+	ASSERT_EQ(n + 4, v->len);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(RP_JNUM, (int)v->items[i]->type);
+		EXPECT_EQ(0, memcmp(&v->items[i]->num, &nums[i], sizeof(double)))
+			TH_LOG("%.17g came back as %.17g", nums[i],
+			       v->items[i]->num);
 	}
-	ok = ok && v->items[n]->type == RP_JNULL &&
-	     v->items[n + 1]->type == RP_JNULL &&
-	     v->items[n + 2]->type == RP_JNULL &&
-	     v->items[n + 3]->num == -9223372036854775807.0 - 1;
+	EXPECT_TRUE(v->items[n]->type == RP_JNULL);
+	EXPECT_TRUE(v->items[n + 1]->type == RP_JNULL);
+	EXPECT_TRUE(v->items[n + 2]->type == RP_JNULL);
+	EXPECT_TRUE(v->items[n + 3]->num == -9223372036854775807.0 - 1);
 	/* shortest form: 0.1, not 0.10000000000000001 */
-	ok = ok && strstr(s, "[0.1, ");
-	if (!v)
-		ksft_print_msg("%s\n", err);
+	EXPECT_NE(NULL, strstr(s, "[0.1, "));
 	rp_json_free(v);
 	free(s);
-	return ok;
 }
 
 static void doc_top_scalar(struct rp_jw *w)
@@ -195,13 +203,12 @@ static void doc_top_scalar(struct rp_jw *w)
 	rp_jw_num(w, NULL, 42);
 }
 
-static bool t_writer_top_level_scalar(void)
+TEST_F(json, writer_top_level_scalar)
 {
 	char *s = write_doc(doc_top_scalar);
-	bool ok = str_is("scalar", s, "42\n");
 
+	EXPECT_TRUE(str_is("scalar", s, "42\n"));
 	free(s);
-	return ok;
 }
 
 /* A key is required in objects: a NULL one must still give valid JSON. */
@@ -216,18 +223,17 @@ static void doc_misuse(struct rp_jw *w)
 	rp_jw_obj_end(w);	/* unbalanced: ignored */
 }
 
-static bool t_writer_misuse_stays_valid(void)
+TEST_F(json, writer_misuse_stays_valid)
 {
 	char *s = write_doc(doc_misuse), err[256];
 	struct rp_jval *v = rp_json_parse(s, err, sizeof(err));
-	bool ok = v && rp_json_get(v, "") && rp_json_get(v, "a") &&
-		  rp_json_get(v, "a")->items[0]->num == 2;
 
-	if (!v)
-		ksft_print_msg("%s\n%s\n", err, s);
+	ASSERT_NE(NULL, v) TH_LOG("%s\n%s", err, s);
+	EXPECT_NE(NULL, rp_json_get(v, ""));
+	ASSERT_NE(NULL, rp_json_get(v, "a"));
+	EXPECT_EQ(2, rp_json_get(v, "a")->items[0]->num);
 	rp_json_free(v);
 	free(s);
-	return ok;
 }
 
 static void doc_results_like(struct rp_jw *w)
@@ -258,42 +264,36 @@ static void doc_results_like(struct rp_jw *w)
 	rp_jw_obj_end(w);
 }
 
-static bool t_round_trip_document(void)
+TEST_F(json, round_trip_document)
 {
 	char *s = write_doc(doc_results_like), err[256];
 	struct rp_jval *v = rp_json_parse(s, err, sizeof(err)), *m, *x;
-	bool ok;
 
-	if (!v) {
-		ksft_print_msg("%s\n", err);
-		free(s);
-		return false;
-	}
-	m = rp_json_get(v, "metrics");
-	ok = v->type == RP_JOBJ && v->len == 5 &&
-	     !strcmp(rp_json_get(v, "schema")->str, RP_RESULTS_SCHEMA) &&
-	     rp_json_get(v, "version")->num == RP_RESULTS_VERSION &&
-	     !strcmp(rp_json_get(v, "odd key \"\\\n\x01")->str,
-		     "val\xe2\x82\xac\ttab") &&
-	     rp_json_get(v, "nothing")->type == RP_JNULL &&
-	     m && m->type == RP_JARR && m->len == 3;
-	if (ok) {
-		x = m->items[2];
-		ok = !strcmp(rp_json_get(x, "name")->str, "b") &&
-		     rp_json_get(x, "samples")->len == 10 &&
-		     rp_json_get(x, "samples")->items[9]->num == 202.25 &&
-		     rp_json_get(rp_json_get(x, "summary"), "median")->num == 2.5 &&
-		     rp_json_get(rp_json_get(x, "summary"), "mad")->type ==
-			RP_JNULL &&
-		     rp_json_get(x, "higher_is_better")->type == RP_JBOOL &&
-		     rp_json_get(x, "higher_is_better")->b;
-	}
-	rp_json_free(v);
 	free(s);
-	return ok;
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	m = rp_json_get(v, "metrics");
+	EXPECT_TRUE(v->type == RP_JOBJ);
+	EXPECT_TRUE(v->len == 5);
+	EXPECT_TRUE(!strcmp(rp_json_get(v, "schema")->str, RP_RESULTS_SCHEMA));
+	EXPECT_TRUE(rp_json_get(v, "version")->num == RP_RESULTS_VERSION);
+	EXPECT_TRUE(!strcmp(rp_json_get(v, "odd key \"\\\n\x01")->str,
+			    "val\xe2\x82\xac\ttab"));
+	EXPECT_TRUE(rp_json_get(v, "nothing")->type == RP_JNULL);
+	ASSERT_NE(NULL, m);
+	ASSERT_EQ(RP_JARR, (int)m->type);
+	ASSERT_EQ(3U, m->len);
+	x = m->items[2];
+	EXPECT_STREQ("b", rp_json_get(x, "name")->str);
+	EXPECT_EQ(10U, rp_json_get(x, "samples")->len);
+	EXPECT_EQ(202.25, rp_json_get(x, "samples")->items[9]->num);
+	EXPECT_EQ(2.5, rp_json_get(rp_json_get(x, "summary"), "median")->num);
+	EXPECT_EQ(RP_JNULL, (int)rp_json_get(rp_json_get(x, "summary"), "mad")->type);
+	EXPECT_EQ(RP_JBOOL, (int)rp_json_get(x, "higher_is_better")->type);
+	EXPECT_TRUE(rp_json_get(x, "higher_is_better")->b);
+	rp_json_free(v);
 }
 
-static bool t_reader_valid_corpus(void)
+TEST_F(json, reader_valid_corpus)
 {
 	static const char * const docs[] = {
 		"0", "-0", "1e5", "1E+5", "-1.5e-3", "12.34", "true", "false",
@@ -302,39 +302,31 @@ static bool t_reader_valid_corpus(void)
 		"\"\x7f\"", "{\"\":0}",
 	};
 	char err[256];
-	bool ok = true;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(docs); i++) {
 		struct rp_jval *v = rp_json_parse(docs[i], err, sizeof(err));
 
-		if (!v) {
-			ksft_print_msg("rejected '%s': %s\n", docs[i], err);
-			ok = false;
-		}
+		EXPECT_NE(NULL, v) TH_LOG("rejected '%s': %s", docs[i], err);
 		rp_json_free(v);
 	}
-	return ok;
 }
 
-static bool t_reader_unicode_escapes(void)
+TEST_F(json, reader_unicode_escapes)
 {
 	char err[256];
 	const char *doc =
 		"[\"\\u00e9\\u20AC\\ud83d\\ude00\\u0041\", \"\\\"\\\\\\b\\f\\n\\r\\t\"]";
 	struct rp_jval *v = rp_json_parse(doc, err, sizeof(err));
-	bool ok = v && v->len == 2 &&
-		  !strcmp(v->items[0]->str,
-			  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\x41") &&
-		  !strcmp(v->items[1]->str, "\"\\\b\f\n\r\t");
 
-	if (!v)
-		ksft_print_msg("%s\n", err);
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	ASSERT_EQ(2U, v->len);
+	EXPECT_STREQ("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\x41", v->items[0]->str);
+	EXPECT_STREQ("\"\\\b\f\n\r\t", v->items[1]->str);
 	rp_json_free(v);
-	return ok;
 }
 
-static bool t_reader_malformed_corpus(void)
+TEST_F(json, reader_malformed_corpus)
 {
 	static const struct { const char *text, *msg; } bad[] = {
 		{ "", "end of input" },
@@ -394,23 +386,22 @@ static bool t_reader_malformed_corpus(void)
 		{ "[}", "value" },
 		{ "\x01", "value" },
 	};
-	bool ok = true;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		ok &= parse_fails(bad[i].text, bad[i].msg);
-	return ok;
+		EXPECT_TRUE(parse_fails(bad[i].text, bad[i].msg));
 }
 
-static bool t_reader_error_line_col(void)
+TEST_F(json, reader_error_line_col)
 {
 	char err[256];
 	struct rp_jval *v = rp_json_parse("{\n  \"a\": 1,\n  \"b\": [1, 2,, 3]\n}",
 					  err, sizeof(err));
 
 	rp_json_free(v);
-	return !v && str_is("err", err,
-			    "line 3 col 14: expected a value, got ','");
+	EXPECT_TRUE(!v);
+	EXPECT_TRUE(str_is("err", err,
+			   "line 3 col 14: expected a value, got ','"));
 }
 
 static char *nested(int depth)
@@ -426,33 +417,29 @@ static char *nested(int depth)
 	return s;
 }
 
-static bool t_reader_depth_limit(void)
+TEST_F(json, reader_depth_limit)
 {
 	char *ok64 = nested(64), *bad65 = nested(65), *deep = nested(100000);
 	char err[256];
 	struct rp_jval *v = rp_json_parse(ok64, err, sizeof(err));
-	bool ok = v;
 
-	if (!v)
-		ksft_print_msg("64 levels: %s\n", err);
+	EXPECT_NE(NULL, v) TH_LOG("64 levels: %s", err);
 	rp_json_free(v);
-	ok &= parse_fails(bad65, "nesting deeper than 64");
-	ok &= parse_fails(deep, "nesting deeper than 64");
+	EXPECT_TRUE(parse_fails(bad65, "nesting deeper than 64"));
+	EXPECT_TRUE(parse_fails(deep, "nesting deeper than 64"));
 	/* unterminated deep nesting: the limit still wins */
 	deep[100000] = '\0';
-	ok &= parse_fails(deep, "nesting deeper than 64");
+	EXPECT_TRUE(parse_fails(deep, "nesting deeper than 64"));
 	free(ok64);
 	free(bad65);
 	free(deep);
-	return ok;
 }
 
-static bool t_reader_large_array(void)
+TEST_F(json, reader_large_array)
 {
 	size_t n = 20000, i, len = 0;
 	char *s = malloc(n * 8 + 3), err[256];
 	struct rp_jval *v;
-	bool ok;
 
 	s[len++] = '[';
 	for (i = 0; i < n; i++)
@@ -460,10 +447,11 @@ static bool t_reader_large_array(void)
 	s[len++] = ']';
 	s[len] = '\0';
 	v = rp_json_parse(s, err, sizeof(err));
-	ok = v && v->len == n && v->items[n - 1]->num == (double)(n - 1);
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	EXPECT_EQ(n, v->len);
+	EXPECT_EQ((double)(n - 1), v->items[n - 1]->num);
 	rp_json_free(v);
 	free(s);
-	return ok;
 }
 
 /*
@@ -471,11 +459,10 @@ static bool t_reader_large_array(void)
  * invalid; each prefix sits in a buffer of its exact size so that an
  * over-read shows up under valgrind.
  */
-static bool t_reader_every_truncation_fails_cleanly(void)
+TEST_F(json, reader_every_truncation_fails_cleanly)
 {
 	char *doc = write_doc(doc_results_like), *buf, err[256];
 	size_t len = strlen(doc), end = strrchr(doc, '}') - doc, i;
-	bool ok = true;
 
 	for (i = 0; i < len; i++) {
 		bool want_err = i <= end;
@@ -485,16 +472,13 @@ static bool t_reader_every_truncation_fails_cleanly(void)
 		memcpy(buf, doc, i);
 		buf[i] = '\0';
 		v = rp_json_parse(buf, err, sizeof(err));
-		if (!v != want_err) {
-			ksft_print_msg("prefix of %zu bytes: %s\n", i,
-				       v ? "accepted" : err);
-			ok = false;
-		}
+		EXPECT_EQ(want_err, !v)
+			TH_LOG("prefix of %zu bytes: %s", i,
+			       v ? "accepted" : err);
 		rp_json_free(v);
 		free(buf);
 	}
 	free(doc);
-	return ok;
 }
 
 static unsigned long long rng = 88172645463325252ULL;
@@ -508,11 +492,10 @@ static unsigned long long xorshift(void)
 }
 
 /* Random byte flips: an error or a tree, no crash; most must fail. */
-static bool t_reader_random_byte_flips(void)
+TEST_F(json, reader_random_byte_flips)
 {
 	char *doc = write_doc(doc_results_like), *buf, err[256];
 	size_t len = strlen(doc), round, nerr = 0, rounds = 20000;
-	bool ok = true;
 
 	for (round = 0; round < rounds; round++) {
 		struct rp_jval *v;
@@ -529,10 +512,9 @@ static bool t_reader_random_byte_flips(void)
 		v = rp_json_parse(buf, err, sizeof(err));
 		if (!v) {
 			nerr++;
-			if (strncmp(err, "line ", 5) || strchr(err, '\n')) {
-				ksft_print_msg("bad message: %s\n", err);
-				ok = false;
-			}
+			EXPECT_TRUE(!strncmp(err, "line ", 5) &&
+				    !strchr(err, '\n'))
+				TH_LOG("bad message: %s", err);
 		}
 		rp_json_free(v);
 		free(buf);
@@ -540,10 +522,10 @@ static bool t_reader_random_byte_flips(void)
 	ksft_print_msg("%zu of %zu mutated documents rejected\n", nerr,
 		       rounds);
 	free(doc);
-	return ok && nerr > rounds / 2;
+	EXPECT_GT(nerr, rounds / 2);
 }
 
-static bool t_reader_err_buffer_edge_cases(void)
+TEST_F(json, reader_err_buffer_edge_cases)
 {
 	char small[12];
 	struct rp_jval *v;
@@ -551,45 +533,43 @@ static bool t_reader_err_buffer_edge_cases(void)
 	v = rp_json_parse("[1,]", NULL, 0);
 	v = v ? v : rp_json_parse("[1,]", small, 0);
 	v = v ? v : rp_json_parse("[1,]", small, sizeof(small));
-	if (v) {
-		rp_json_free(v);
-		return false;
-	}
+	rp_json_free(v);
+	ASSERT_EQ(NULL, v);
 	rp_json_free(NULL);
-	return strlen(small) == sizeof(small) - 1 &&
-	       !rp_json_parse(NULL, small, sizeof(small));
+	EXPECT_EQ(sizeof(small) - 1, strlen(small));
+	EXPECT_EQ(NULL, rp_json_parse(NULL, small, sizeof(small)));
 }
 
-static bool t_json_get(void)
+TEST_F(json, json_get)
 {
 	char err[256];
 	struct rp_jval *v = rp_json_parse("{\"a\":1,\"b\":[true]}", err,
 					  sizeof(err));
-	bool ok = v && rp_json_get(v, "a")->num == 1 &&
-		  !rp_json_get(v, "c") && !rp_json_get(v, NULL) &&
-		  !rp_json_get(rp_json_get(v, "b"), "a") &&
-		  !rp_json_get(NULL, "a");
 
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	EXPECT_EQ(1, rp_json_get(v, "a")->num);
+	EXPECT_EQ(NULL, rp_json_get(v, "c"));
+	EXPECT_EQ(NULL, rp_json_get(v, NULL));
+	EXPECT_EQ(NULL, rp_json_get(rp_json_get(v, "b"), "a"));
+	EXPECT_EQ(NULL, rp_json_get(NULL, "a"));
 	rp_json_free(v);
-	return ok;
 }
 
-static bool t_parse_file(void)
+TEST_F(json, parse_file)
 {
 	char dir[] = "/tmp/rp_json_XXXXXX", path[64], err[512], want[512];
 	struct rp_jval *v;
-	bool ok = true;
 	FILE *f;
 
-	if (!mkdtemp(dir))
-		return false;
+	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 
 	f = fopen(path, "w");
 	fputs("{\"x\": [1, 2]}\n", f);
 	fclose(f);
 	v = rp_json_parse_file(path, err, sizeof(err));
-	ok &= v && rp_json_get(v, "x")->len == 2;
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	EXPECT_EQ(2U, rp_json_get(v, "x")->len);
 	rp_json_free(v);
 
 	f = fopen(path, "w");
@@ -599,7 +579,8 @@ static bool t_parse_file(void)
 	snprintf(want, sizeof(want),
 		 "%s: line 2 col 13: expected ',' or ']' after array element, got '}'",
 		 path);
-	ok &= !v && str_is("syntax", err, want);
+	EXPECT_TRUE(!v);
+	EXPECT_TRUE(str_is("syntax", err, want));
 
 	/* a NUL byte inside the file is an error, not the end of input */
 	f = fopen(path, "w");
@@ -609,58 +590,27 @@ static bool t_parse_file(void)
 	snprintf(want, sizeof(want),
 		 "%s: line 1 col 4: unexpected byte 0x00 after the JSON value",
 		 path);
-	ok &= !v && str_is("nul", err, want);
+	EXPECT_TRUE(!v);
+	EXPECT_TRUE(str_is("nul", err, want));
 
 	f = fopen(path, "w");
 	fclose(f);
 	v = rp_json_parse_file(path, err, sizeof(err));
-	ok &= !v && strstr(err, "line 1 col 1: unexpected end of input");
+	EXPECT_TRUE(!v);
+	EXPECT_HAS(err, "line 1 col 1: unexpected end of input");
 
 	v = rp_json_parse_file(dir, err, sizeof(err));
 	snprintf(want, sizeof(want), "%s: cannot read: Is a directory", dir);
-	ok &= !v && str_is("dir", err, want);
+	EXPECT_TRUE(!v);
+	EXPECT_TRUE(str_is("dir", err, want));
 
 	unlink(path);
 	v = rp_json_parse_file(path, err, sizeof(err));
 	snprintf(want, sizeof(want),
 		 "%s: cannot read: No such file or directory", path);
-	ok &= !v && str_is("missing", err, want);
+	EXPECT_TRUE(!v);
+	EXPECT_TRUE(str_is("missing", err, want));
 	rmdir(dir);
-	return ok;
 }
 
-static const struct {
-	const char *name;
-	bool (*fn)(void);
-} cases[] = {
-#define CASE(f)	{ #f + 2, f }
-	CASE(t_writer_pretty_format),
-	CASE(t_writer_escapes_strings),
-	CASE(t_writer_numbers_round_trip_exactly),
-	CASE(t_writer_top_level_scalar),
-	CASE(t_writer_misuse_stays_valid),
-	CASE(t_round_trip_document),
-	CASE(t_reader_valid_corpus),
-	CASE(t_reader_unicode_escapes),
-	CASE(t_reader_malformed_corpus),
-	CASE(t_reader_error_line_col),
-	CASE(t_reader_depth_limit),
-	CASE(t_reader_large_array),
-	CASE(t_reader_every_truncation_fails_cleanly),
-	CASE(t_reader_random_byte_flips),
-	CASE(t_reader_err_buffer_edge_cases),
-	CASE(t_json_get),
-	CASE(t_parse_file),
-#undef CASE
-};
-
-int main(void)
-{
-	size_t i;
-
-	ksft_print_header();
-	ksft_set_plan(ARRAY_SIZE(cases));
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		ksft_test_result(cases[i].fn(), "json_%s\n", cases[i].name);
-	ksft_finished();
-}
+TEST_HARNESS_MAIN

@@ -8,12 +8,8 @@
  * with made-up times and sizes.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 #define EPS	0.000000001
 #define WP	"Write protecting the kernel read-only data"
@@ -230,26 +226,48 @@ static bool check_case(const struct found_case *c)
 	return true;
 }
 
+FIXTURE(kmsg) {
+};
+
+FIXTURE_SETUP(kmsg)
+{
+}
+
+FIXTURE_TEARDOWN(kmsg)
+{
+	EXPECT_EQ(0, unit_leaks());
+}
+
+/* Each excerpt: the marker and its time, or the error it must give. */
+TEST_F(kmsg, markers)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CASES; i++) {
+		EXPECT_TRUE(check_case(&cases[i])) TH_LOG("marker_%s",
+							  cases[i].desc);
+	}
+}
+
 /* Every prefix of a serial capture: never a crash, never a wrong time. */
-static bool t_truncations(void)
+TEST_F(kmsg, truncations)
 {
 	const char *log = cases[0].log;
 	size_t len = strlen(log), i;
-	bool ok = true;
 
 	for (i = 0; i <= len; i++) {
 		struct rp_marker m;
 		char *p = strndup(log, i), err[128];
 		int r = rp_find_boot_marker(p, &m, err, sizeof(err));
 
-		if (r == -2 || (r == 0 && m.t != 0.4458 && m.t != 0.445786 &&
-				m.t != 0.45391)) {
-			ksft_print_msg("prefix %zu: %d %s\n", i, r, err);
-			ok = false;
+		EXPECT_NE(-2, r) TH_LOG("prefix %zu: %s", i, err);
+		if (r == 0) {
+			EXPECT_TRUE(m.t == 0.4458 || m.t == 0.445786 ||
+				    m.t == 0.45391)
+				TH_LOG("prefix %zu: %.9f", i, m.t);
 		}
 		free(p);
 	}
-	return ok;
 }
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
@@ -263,11 +281,10 @@ static unsigned int rnd(void)
 }
 
 /* Random bytes and random mutations of real excerpts: no crash. */
-static bool t_garbage(void)
+TEST_F(kmsg, garbage)
 {
 	static const char alphabet[] = "[] 0123456789.,;:-\r\n\033WRFrunTtiome";
 	char buf[4096], err[96];
-	bool ok = true;
 	int i, j, r;
 
 	for (i = 0; i < 3000; i++) {
@@ -291,92 +308,80 @@ static bool t_garbage(void)
 		buf[n] = '\0';
 		err[0] = 'X';
 		r = rp_find_boot_marker(buf, &m, err, sizeof(err));
-		if (r < -2 || r > 0 || (r && (!err[0] || !one_line(err))) ||
-		    (!r && (!m.name || !(m.t >= 0)))) {
-			ksft_print_msg("garbage %d: returned %d '%s'\n", i, r, err);
-			ok = false;
+		EXPECT_TRUE(r >= -2 && r <= 0)
+			TH_LOG("garbage %d: returned %d '%s'", i, r, err);
+		if (r) {
+			EXPECT_TRUE(err[0] && one_line(err))
+				TH_LOG("garbage %d: returned %d '%s'", i, r, err);
+		} else {
+			EXPECT_TRUE(m.name && m.t >= 0)
+				TH_LOG("garbage %d: found at %f", i, m.t);
 		}
 	}
 	/* tiny and NULL buffers for the message */
 	r = rp_find_boot_marker("[ x] Write protecting the kernel read-only data\n",
 				NULL, NULL, 0);
-	ok &= r == -2;
+	EXPECT_EQ(-2, r);
 	r = rp_find_boot_marker("nothing", NULL, err, 1);
-	ok &= r == -1 && err[0] == '\0';
-	return ok;
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ('\0', err[0]);
 }
 
 /* rp_read_log(): NUL bytes of a serial capture do not end the text. */
-static bool t_read_log(void)
+TEST_F(kmsg, read_log_nul_bytes)
 {
 	static const char data[] = "\0\0SeaBIOS\0\r\n"
 		"[    0.431200] Write protecting the kernel read-only data: 1k\r\n";
 	char path[] = "/tmp/test_kmsg.XXXXXX", err[128];
 	struct rp_marker m;
-	bool ok;
 	char *log;
 	int fd;
 
 	fd = mkstemp(path);
-	if (fd < 0 || write(fd, data, sizeof(data) - 1) != sizeof(data) - 1) {
-		ksft_print_msg("temporary file: %m\n");
-		return false;
-	}
+	ASSERT_LE(0, fd) TH_LOG("temporary file: %m");
+	ASSERT_EQ((ssize_t)sizeof(data) - 1, write(fd, data, sizeof(data) - 1));
 	close(fd);
 	log = rp_read_log(path);
 	unlink(path);
-	ok = log && strlen(log) == sizeof(data) - 1 &&
-	     rp_find_boot_marker(log, &m, err, sizeof(err)) == 0 &&
-	     m.t == 0.4312;
+	ASSERT_NE(NULL, log);
+	EXPECT_EQ(sizeof(data) - 1, strlen(log));
+	EXPECT_EQ(0, rp_find_boot_marker(log, &m, err, sizeof(err)));
+	EXPECT_EQ(0.4312, m.t);
 	free(log);
-	ok &= !rp_read_log("/nonexistent/log") && errno == ENOENT;
-	return ok;
+	errno = 0;
+	EXPECT_EQ(NULL, rp_read_log("/nonexistent/log"));
+	EXPECT_EQ(ENOENT, errno);
 }
 
 #define RCU_ARGS	"rcupdate.rcu_expedited=1 rcutree.jiffies_till_first_fqs=3 rcu_nocbs=1-3"
 
-static bool t_cmdline(void)
+TEST_F(kmsg, cmdline_rcu_params)
 {
 	static const char log[] =
 		"[    0.000000] Command line: BOOT_IMAGE=/vmlinuz\n"
 		"[    0.000000] Kernel command line: BOOT_IMAGE=/vmlinuz ro quiet "
 		RCU_ARGS " nohz_full=2 -- rcupdate.fake=1\r\n";
 	char buf[256], params[256], small[24];
-	bool ok;
 
-	ok = !rp_log_cmdline(log, buf, sizeof(buf)) &&
-	     !strncmp(buf, "BOOT_IMAGE=/vmlinuz ro quiet", 28) &&
-	     !strchr(buf, '\r');
-	ok &= rp_rcu_params(buf, params, sizeof(params)) == 4 &&
-	      !strcmp(params, RCU_ARGS " nohz_full=2");
+	ASSERT_EQ(0, rp_log_cmdline(log, buf, sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "BOOT_IMAGE=/vmlinuz ro quiet", 28));
+	EXPECT_EQ(NULL, strchr(buf, '\r'));
+	EXPECT_EQ(4, rp_rcu_params(buf, params, sizeof(params)));
+	EXPECT_STREQ(RCU_ARGS " nohz_full=2", params);
 	/* too small a buffer: whole parameters only, still counted */
-	ok &= rp_rcu_params(buf, small, sizeof(small)) == 4 &&
-	      !strcmp(small, "rcu_nocbs=1-3");
-	ok &= rp_rcu_params("quiet ro", params, sizeof(params)) == 0 &&
-	      !params[0];
+	EXPECT_EQ(4, rp_rcu_params(buf, small, sizeof(small)));
+	EXPECT_STREQ("rcu_nocbs=1-3", small);
+	EXPECT_EQ(0, rp_rcu_params("quiet ro", params, sizeof(params)));
+	EXPECT_STREQ("", params);
 	/* what decides where RCU's CPUs tick counts too */
-	ok &= rp_rcu_params("isolcpus=1 quiet threadirqs",
-			    params, sizeof(params)) == 2 &&
-	      !strcmp(params, "isolcpus=1 threadirqs");
-	ok &= rp_log_cmdline("6,5,0,-;Kernel command line: a rcupdate.x=1\n",
-			     buf, sizeof(buf)) == 0 && !strcmp(buf, "a rcupdate.x=1");
+	EXPECT_EQ(2, rp_rcu_params("isolcpus=1 quiet threadirqs",
+				   params, sizeof(params)));
+	EXPECT_STREQ("isolcpus=1 threadirqs", params);
+	EXPECT_EQ(0, rp_log_cmdline("6,5,0,-;Kernel command line: a rcupdate.x=1\n",
+				    buf, sizeof(buf)));
+	EXPECT_STREQ("a rcupdate.x=1", buf);
 	/* an echo is not the kernel's line */
-	ok &= rp_log_cmdline("# Kernel command line: x\n", buf, sizeof(buf)) == -1;
-	return ok;
+	EXPECT_EQ(-1, rp_log_cmdline("# Kernel command line: x\n", buf, sizeof(buf)));
 }
 
-int main(void)
-{
-	size_t i;
-
-	ksft_print_header();
-	ksft_set_plan(NR_CASES + 4);
-	for (i = 0; i < NR_CASES; i++)
-		ksft_test_result(check_case(&cases[i]), "marker_%s\n",
-				 cases[i].desc);
-	ksft_test_result(t_truncations(), "truncations\n");
-	ksft_test_result(t_garbage(), "garbage\n");
-	ksft_test_result(t_read_log(), "read_log_nul_bytes\n");
-	ksft_test_result(t_cmdline(), "cmdline_rcu_params\n");
-	ksft_finished();
-}
+TEST_HARNESS_MAIN

@@ -1,39 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The guard (lib/knob.c) on temporary files only: the "knobs" are regular
- * files in a temporary directory, which is also RCU_PERF_STATE_DIR. Every
- * way a guarded program can end is played by a child process (this binary
- * re-executed with "child MODE"), then the parent checks the files.
+ * files in each test's temporary directory, beside RCU_PERF_STATE_DIR.
+ * Every way a guarded program can end is played by a child process (this
+ * binary re-executed with "child MODE"), then the test checks the files.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <linux/magic.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 #define READY_FD	3
 
-static char dir[256], k1[300], k2[300], k3[300], statedir[300];
+static char k1[300], k2[300], k3[300], statedir[300];
 
+/* A file the test cannot write leaves nothing to check: fail at once. */
 static void set_file(const char *path, const char *s)
 {
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		ksft_exit_fail_msg("cannot write %s: %s\n", path,
-				   strerror(errno));
-	fputs(s, f);
-	fclose(f);
+	if (unit_write(path, s)) {
+		fprintf(stderr, "# cannot write %s: %s\n", path,
+			strerror(errno));
+		exit(KSFT_FAIL);
+	}
 }
 
 static bool file_is(const char *path, const char *want)
@@ -140,7 +131,7 @@ static void group_children(void)
 		for (;;)
 			pause();
 	}
-	snprintf(p, sizeof(p), "%s/group.pids", dir);
+	snprintf(p, sizeof(p), "%s/group.pids", unit_dir);
 	f = fopen(p, "w");
 	if (!f || read(pfd[0], &gc, sizeof(gc)) != sizeof(gc))
 		exit(82);
@@ -156,7 +147,7 @@ static void make_tmp_tree(void)
 {
 	char p[600];
 
-	if (rp_tmpdir(dir, "tmp", tmp_path, sizeof(tmp_path)))
+	if (rp_tmpdir(unit_dir, "tmp", tmp_path, sizeof(tmp_path)))
 		exit(60);
 	snprintf(p, sizeof(p), "%s/a", tmp_path);
 	if (mkdir(p, 0700))
@@ -169,7 +160,7 @@ static void make_tmp_tree(void)
 	snprintf(p, sizeof(p), "%s/a/k3", tmp_path);
 	if (symlink(k3, p))
 		exit(63);
-	snprintf(p, sizeof(p), "%s/tmp.path", dir);
+	snprintf(p, sizeof(p), "%s/tmp.path", unit_dir);
 	set_file(p, tmp_path);
 }
 
@@ -246,26 +237,26 @@ static int child(const char *mode)
 		if (rp_knob_write("/nonexistent/rcu_perf/knob", "1") != -EPERM ||
 		    rp_knob_write("/etc/passwd", "x") != -EPERM)
 			exit(30);
-		snprintf(sub, sizeof(sub), "%s/absent", dir);
+		snprintf(sub, sizeof(sub), "%s/absent", unit_dir);
 		if (rp_knob_write(sub, "1") != -ENOENT)
 			exit(37);
 		/* Allowed names reached through a symlink are refused. */
-		snprintf(link, sizeof(link), "%s/link", dir);
+		snprintf(link, sizeof(link), "%s/link", unit_dir);
 		if (symlink(k1, link) || rp_knob_write(link, "x") != -ELOOP ||
 		    !file_is(k1, "orig1"))
 			exit(38);
-		snprintf(link, sizeof(link), "%s/dirlink", dir);
-		snprintf(sub, sizeof(sub), "%s/dirlink/k1", dir);
-		if (symlink(dir, link) || rp_knob_write(sub, "x") != -EPERM)
+		snprintf(link, sizeof(link), "%s/dirlink", unit_dir);
+		snprintf(sub, sizeof(sub), "%s/dirlink/k1", unit_dir);
+		if (symlink(unit_dir, link) || rp_knob_write(sub, "x") != -EPERM)
 			exit(39);
 		if (rp_knob_write("relative/path", "1") != -EINVAL)
 			exit(31);
 		if (rp_knob_write(NULL, "1") != -EINVAL ||
 		    rp_knob_write(k1, NULL) != -EINVAL)
 			exit(32);
-		if (rp_knob_write(dir, "1") >= 0)	/* a directory */
+		if (rp_knob_write(unit_dir, "1") >= 0)	/* a directory */
 			exit(33);
-		snprintf(sub, sizeof(sub), "%s/multi", dir);
+		snprintf(sub, sizeof(sub), "%s/multi", unit_dir);
 		set_file(sub, "line1\nline2\n");	/* cannot be restored */
 		if (rp_knob_write(sub, "x") != -EINVAL || !file_is(sub, "line1\nline2"))
 			exit(34);
@@ -360,7 +351,7 @@ static int child(const char *mode)
 /*
  * Run "this child MODE" with the extra environment assignment env (or
  * NULL) and stdout to out (or inherited). When wait_ready, return once it
- * said ready.
+ * said ready. -1 if it could not start.
  */
 static pid_t spawn(const char *mode, const char *env, const char *out,
 		   bool wait_ready)
@@ -371,11 +362,12 @@ static pid_t spawn(const char *mode, const char *env, const char *out,
 	pid_t pid;
 
 	if (pipe(pfd))
-		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+		return -1;
 	fflush(stdout);
+	fflush(stderr);
 	pid = fork();
 	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+		return -1;
 	if (!pid) {
 		close(pfd[0]);
 		if (dup2(pfd[1], READY_FD) < 0)
@@ -400,14 +392,20 @@ static pid_t spawn(const char *mode, const char *env, const char *out,
 	return pid;
 }
 
-/* Wait for pid; returns its status. */
+/* Wait for pid; returns its status, or -1. */
 static int reap(pid_t pid)
 {
 	int st = -1;
 
-	if (waitpid(pid, &st, 0) != pid)
+	if (pid <= 0 || waitpid(pid, &st, 0) != pid)
 		return -1;
 	return st;
+}
+
+/* Run "this child MODE" to its end; its status. */
+static int spawn_reap(const char *mode)
+{
+	return reap(spawn(mode, NULL, NULL, false));
 }
 
 static bool exited(int st, int code)
@@ -437,37 +435,13 @@ static bool tmp_exists(void)
 	char p[300], path[400] = "";
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/tmp.path", dir);
+	snprintf(p, sizeof(p), "%s/tmp.path", unit_dir);
 	f = fopen(p, "r");
 	if (!f || !fgets(path, sizeof(path), f))
 		ksft_print_msg("no %s\n", p);
 	if (f)
 		fclose(f);
 	return path[0] && !access(path, F_OK);
-}
-
-static void test_tmpdir(void)
-{
-	bool ok, left;
-	pid_t pid;
-
-	reset_files();
-	ok = exited(reap(spawn("tmpdir", NULL, NULL, false)), 0);
-	ksft_test_result(ok && !tmp_exists() && file_is(k3, "a [b] c") &&
-			 nr_state_files() == 0,
-			 "rp_tmpdir: removed with its contents at exit, symlinks not followed\n");
-	pid = spawn("tmpwait", NULL, NULL, true);
-	kill(pid, SIGKILL);
-	ok = killed_by(reap(pid), SIGKILL);
-	left = tmp_exists();
-	rp_guard_repair();
-	ksft_test_result(ok && left && !tmp_exists() && nr_state_files() == 0,
-			 "rp_tmpdir: left by SIGKILL, removed by the next run\n");
-	ok = exited(reap(spawn("tmpremove", NULL, NULL, false)), 0);
-	ksft_test_result(ok && !tmp_exists() && nr_state_files() == 0,
-			 "rp_tmpdir_remove: gone at once, nothing left to restore\n");
-	ok = exited(reap(spawn("tmpkeep", NULL, NULL, false)), 0);
-	ksft_test_result(ok && tmp_exists(), "rp_tmpdir_keep: kept at exit\n");
 }
 
 /* Is pid alive (not gone, not a zombie), within a second? */
@@ -495,7 +469,7 @@ static bool group_alive(pid_t *pids)
 	int a = 0, b = 0;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/group.pids", dir);
+	snprintf(p, sizeof(p), "%s/group.pids", unit_dir);
 	f = fopen(p, "r");
 	if (!f || fscanf(f, "%d %d", &a, &b) != 2)
 		a = 0;
@@ -506,122 +480,155 @@ static bool group_alive(pid_t *pids)
 	return a > 1 && b > 1 && alive(a) && alive(b);
 }
 
-static void test_group(void)
+static void set_paths(void)
 {
-	bool ok, before;
-	pid_t pid, pids[2];
-
-	pid = spawn("group", NULL, NULL, true);
-	before = group_alive(pids);
-	kill(pid, SIGTERM);
-	ok = killed_by(reap(pid), SIGTERM);
-	ksft_test_result(ok && before && !alive(pids[0]) && !alive(pids[1]) &&
-			 nr_state_files() == 0,
-			 "rp_guard_fork: child and grandchild killed on SIGTERM\n");
-	pid = spawn("group", NULL, NULL, true);
-	kill(pid, SIGKILL);
-	ok = killed_by(reap(pid), SIGKILL) && group_alive(pids);
-	rp_guard_repair();
-	ksft_test_result(ok && !alive(pids[0]) && !alive(pids[1]) &&
-			 nr_state_files() == 0,
-			 "rp_guard_fork: left by SIGKILL, killed by the next run\n");
-	ksft_test_result(exited(reap(spawn("reaped", NULL, NULL, false)), 0) &&
-			 nr_state_files() == 0,
-			 "rp_guard_fork: 300 children waited for, no slot left used\n");
+	snprintf(k1, sizeof(k1), "%s/k1", unit_dir);
+	snprintf(k2, sizeof(k2), "%s/k2", unit_dir);
+	snprintf(k3, sizeof(k3), "%s/k3", unit_dir);
+	snprintf(statedir, sizeof(statedir), "%s/state", unit_dir);
+	rp_knob_allow_dir(unit_dir);
 }
 
-static void test_normal_return(void)
+FIXTURE(knob) {
+};
+
+FIXTURE_SETUP(knob)
 {
+	ASSERT_EQ(0, unit_setup("rp_test_knob"));
+	set_paths();
+	setenv("RP_T_DIR", unit_dir, 1);
+	setenv("RCU_PERF_STATE_DIR", statedir, 1);
+	setenv("RCU_PERF_LOCK_TIMEOUT", "10", 1);
+	ASSERT_EQ(0, mkdir(statedir, 0755));
 	reset_files();
-	ksft_test_result(exited(reap(spawn("return", NULL, NULL, false)), 0) &&
-			 originals() && file_is(k3, "b") &&
-			 nr_state_files() == 0,
-			 "restore on return from main\n");
 }
 
-static void test_exit(void)
+FIXTURE_TEARDOWN(knob)
 {
-	reset_files();
-	ksft_test_result(exited(reap(spawn("exit", NULL, NULL, false)), 7) &&
-			 originals() && nr_state_files() == 0,
-			 "restore on exit()\n");
+	unit_teardown();
+	EXPECT_EQ(0, unit_leaks());
 }
 
-static void test_signal(int sig, const char *name)
+TEST_F(knob, restore_on_return_from_main)
 {
-	pid_t pid;
-	bool ok;
+	EXPECT_TRUE(exited(spawn_reap("return"), 0));
+	EXPECT_TRUE(originals());
+	EXPECT_TRUE(file_is(k3, "b"));
+	EXPECT_EQ(0, nr_state_files());
+}
 
-	reset_files();
-	pid = spawn("wait", NULL, NULL, true);
-	ok = file_is(k1, "new1");	/* really changed while it ran */
+TEST_F(knob, restore_on_exit)
+{
+	EXPECT_TRUE(exited(spawn_reap("exit"), 7));
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* Restore on the signal, then die of it. */
+static void signal_restores(struct __test_metadata *_metadata, int sig)
+{
+	pid_t pid = spawn("wait", NULL, NULL, true);
+
+	ASSERT_LT(0, pid);
+	EXPECT_TRUE(file_is(k1, "new1"));	/* really changed while it ran */
 	kill(pid, sig);
-	ok = killed_by(reap(pid), sig) && ok;
-	ksft_test_result(ok && originals() && nr_state_files() == 0,
-			 "restore on %s, then die of it\n", name);
+	EXPECT_TRUE(killed_by(reap(pid), sig));
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
 }
 
-static void test_abort(void)
+TEST_F(knob, restore_on_sigterm)
 {
-	reset_files();
-	ksft_test_result(killed_by(reap(spawn("abort", NULL, NULL, false)),
-				   SIGABRT) &&
-			 originals() && nr_state_files() == 0,
-			 "restore on abort(), then die of SIGABRT\n");
+	signal_restores(_metadata, SIGTERM);
 }
 
-static void test_sigkill_repair(void)
+TEST_F(knob, restore_on_sigint)
 {
-	bool changed, ok;
-	pid_t pid;
-	int n;
+	signal_restores(_metadata, SIGINT);
+}
 
-	reset_files();
-	pid = spawn("wait", NULL, NULL, true);
+TEST_F(knob, restore_on_sighup)
+{
+	signal_restores(_metadata, SIGHUP);
+}
+
+TEST_F(knob, restore_on_sigquit)
+{
+	signal_restores(_metadata, SIGQUIT);
+}
+
+TEST_F(knob, restore_on_abort)
+{
+	EXPECT_TRUE(killed_by(spawn_reap("abort"), SIGABRT));
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* A guarded child killed by SIGKILL: no handler ran. */
+static void sigkill_child(struct __test_metadata *_metadata)
+{
+	pid_t pid = spawn("wait", NULL, NULL, true);
+
+	ASSERT_LT(0, pid);
 	kill(pid, SIGKILL);
-	ok = killed_by(reap(pid), SIGKILL);
-	changed = file_is(k1, "new1") && file_is(k2, "new2") &&
-		  nr_state_files() == 1;
-	ksft_test_result(ok && changed, "SIGKILL leaves the changes and the state file\n");
-	n = rp_guard_repair();
-	ksft_test_result(n == 3 && originals() && nr_state_files() == 0,
-			 "rp_guard_repair() restores them (%d) and removes the state file\n",
-			 n);
-	ksft_test_result(rp_guard_repair() == 0 && originals(),
-			 "a second repair finds nothing\n");
+	ASSERT_TRUE(killed_by(reap(pid), SIGKILL));
 }
 
-static void test_twice(void)
+TEST_F(knob, sigkill_leaves_changes_and_state_file)
 {
-	reset_files();
-	ksft_test_result(exited(reap(spawn("twice", NULL, NULL, false)), 0) &&
-			 originals() && nr_state_files() == 0,
-			 "same file written twice: its first original restored\n");
+	sigkill_child(_metadata);
+	EXPECT_TRUE(file_is(k1, "new1"));
+	EXPECT_TRUE(file_is(k2, "new2"));
+	EXPECT_EQ(1, nr_state_files());
 }
 
-static void test_idempotent(void)
+/* rp_guard_repair() restores them and removes the state file. */
+TEST_F(knob, repair_after_sigkill)
 {
-	reset_files();
-	ksft_test_result(exited(reap(spawn("idempotent", NULL, NULL, false)), 0) &&
-			 file_is(k1, "other") && file_is(k2, "orig2") &&
-			 nr_state_files() == 0,
-			 "restore is idempotent, init safe to call twice\n");
+	sigkill_child(_metadata);
+	EXPECT_EQ(3, rp_guard_repair());
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
 }
 
-static void test_bad(void)
+TEST_F(knob, second_repair_finds_nothing)
 {
-	reset_files();
-	ksft_test_result(exited(reap(spawn("bad", NULL, NULL, false)), 0) &&
-			 originals(),
-			 "bad paths and unguardable files: errors, no change\n");
+	sigkill_child(_metadata);
+	rp_guard_repair();
+	EXPECT_EQ(0, rp_guard_repair());
+	EXPECT_TRUE(originals());
 }
 
-static void test_fork(void)
+/* Same file written twice: its first original restored. */
+TEST_F(knob, written_twice)
 {
-	reset_files();
-	ksft_test_result(exited(reap(spawn("fork", NULL, NULL, false)), 0) &&
-			 originals() && nr_state_files() == 0,
-			 "forked children restore only their own changes\n");
+	EXPECT_TRUE(exited(spawn_reap("twice"), 0));
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* Restore is idempotent, init safe to call twice. */
+TEST_F(knob, idempotent)
+{
+	EXPECT_TRUE(exited(spawn_reap("idempotent"), 0));
+	EXPECT_TRUE(file_is(k1, "other"));
+	EXPECT_TRUE(file_is(k2, "orig2"));
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* Bad paths and unguardable files: errors, no change. */
+TEST_F(knob, bad_paths)
+{
+	EXPECT_TRUE(exited(spawn_reap("bad"), 0));
+	EXPECT_TRUE(originals());
+}
+
+/* Forked children restore only their own changes. */
+TEST_F(knob, fork)
+{
+	EXPECT_TRUE(exited(spawn_reap("fork"), 0));
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
 }
 
 static bool file_has(const char *path, const char *needle)
@@ -632,30 +639,45 @@ static bool file_has(const char *path, const char *needle)
 	       strstr(buf, needle);
 }
 
-static void test_lock(void)
+/* Lock held: a second program times out. */
+TEST_F(knob, lock_held_times_out)
+{
+	char out[300];
+	pid_t holder;
+
+	snprintf(out, sizeof(out), "%s/lock.out", unit_dir);
+	holder = spawn("hold", NULL, NULL, true);
+	ASSERT_LT(0, holder);
+	EXPECT_TRUE(exited(reap(spawn("lock", "RCU_PERF_LOCK_TIMEOUT=0.3", out,
+				      false)), 1));
+	EXPECT_TRUE(file_has(out, "# waiting for "));
+	kill(holder, SIGTERM);
+	reap(holder);
+}
+
+/* A waiter gets the lock when the holder ends. */
+TEST_F(knob, lock_waiter_proceeds_once_holder_dies)
 {
 	char out[300];
 	pid_t holder, waiter;
-	bool ok;
 
-	snprintf(out, sizeof(out), "%s/lock.out", dir);
+	snprintf(out, sizeof(out), "%s/lock.out", unit_dir);
 	holder = spawn("hold", NULL, NULL, true);
-	ok = exited(reap(spawn("lock", "RCU_PERF_LOCK_TIMEOUT=0.3", out,
-			       false)), 1);
-	ok = ok && file_has(out, "# waiting for ");
-	ksft_test_result(ok, "lock held: second program times out\n");
-
-	/* A waiter gets the lock when the holder ends. */
+	ASSERT_LT(0, holder);
 	waiter = spawn("lock", "RCU_PERF_LOCK_TIMEOUT=60", out, false);
 	usleep(300000);
 	kill(holder, SIGTERM);
-	ok = killed_by(reap(holder), SIGTERM);
-	ok = exited(reap(waiter), 0) && ok;
-	ksft_test_result(ok, "lock: the waiter proceeds once the holder dies\n");
+	EXPECT_TRUE(killed_by(reap(holder), SIGTERM));
+	EXPECT_TRUE(exited(reap(waiter), 0));
+}
 
-	ok = exited(reap(spawn("lock", "RCU_PERF_LOCK_TIMEOUT=abc", out,
-			       false)), 1);
-	ksft_test_result(ok, "bad RCU_PERF_LOCK_TIMEOUT is an error\n");
+TEST_F(knob, bad_lock_timeout_is_an_error)
+{
+	char out[300];
+
+	snprintf(out, sizeof(out), "%s/lock.out", unit_dir);
+	EXPECT_TRUE(exited(reap(spawn("lock", "RCU_PERF_LOCK_TIMEOUT=abc", out,
+				      false)), 1));
 }
 
 /* A dead process's state file: pid of a reaped child. */
@@ -669,17 +691,12 @@ static pid_t dead_pid(void)
 	return pid;
 }
 
-static void test_crafted_states(void)
+/* The start time of pid 1 (field 22 of its stat). */
+static unsigned long long init_start(void)
 {
-	char path[400], line[1400], mnt[300];
 	unsigned long long start = 0;
-	FILE *f;
-	bool mounted;
-	int n;
+	FILE *f = fopen("/proc/1/stat", "r");
 
-	reset_files();
-	/* pid 1 is alive but started at another time: a recycled pid. */
-	f = fopen("/proc/1/stat", "r");
 	if (f) {
 		char buf[1024], *p = NULL;
 		int i;
@@ -692,52 +709,162 @@ static void test_crafted_states(void)
 			start = strtoull(p + 1, NULL, 10);
 		fclose(f);
 	}
+	return start;
+}
+
+/* pid 1 is alive but started at another time: a recycled pid. */
+TEST_F(knob, state_of_recycled_pid_repaired)
+{
+	char path[400], line[1400];
+
 	snprintf(path, sizeof(path), "%s/state.1", statedir);
 	snprintf(line, sizeof(line), "# rcu_perf guard pid 1 start %llu\n%s\tlive\n",
-		 start + 1, k1);
+		 init_start() + 1, k1);
 	set_file(path, line);
-	n = rp_guard_repair();
-	ksft_test_result(n == 1 && file_is(k1, "live") && nr_state_files() == 0,
-			 "state file of a recycled pid is repaired\n");
+	EXPECT_EQ(1, rp_guard_repair());
+	EXPECT_TRUE(file_is(k1, "live"));
+	EXPECT_EQ(0, nr_state_files());
+}
 
-	/* pid 1 with its real start time is a live owner: left alone. */
+/* pid 1 with its real start time is a live owner: left alone. */
+TEST_F(knob, state_of_live_process_left_alone)
+{
+	char path[400], line[1400];
+
+	snprintf(path, sizeof(path), "%s/state.1", statedir);
 	snprintf(line, sizeof(line), "# rcu_perf guard pid 1 start %llu\n%s\tnot\n",
-		 start, k1);
+		 init_start(), k1);
 	set_file(path, line);
-	n = rp_guard_repair();
-	ksft_test_result(n == 0 && file_is(k1, "live") && nr_state_files() == 1,
-			 "state file of a live process is left alone\n");
+	EXPECT_EQ(0, rp_guard_repair());
+	EXPECT_TRUE(file_is(k1, "orig1"));
+	EXPECT_EQ(1, nr_state_files());
 	unlink(path);
+}
 
-	/* Replay order: reverse; a torn last line is ignored. */
-	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+/*
+ * A dead owner's state file that also records a mount (of tracefs in
+ * mnt, if that could be mounted here); repaired. Replay order: reverse;
+ * a torn last line is ignored.
+ */
+static int replay_state(const char *mnt, bool *mounted)
+{
+	char path[400], line[1400];
+
 	mkdir(mnt, 0755);
-	mounted = !mount("nodev", mnt, "tracefs", 0, NULL);
+	*mounted = !mount("nodev", mnt, "tracefs", 0, NULL);
 	snprintf(path, sizeof(path), "%s/state.%d", statedir, (int)dead_pid());
 	snprintf(line, sizeof(line),
 		 "# rcu_perf guard pid 0 start 0\n@umount\t%s\n%s\tfirst\n%s\tsecond\n%s\ttorn",
 		 mnt, k2, k2, k1);
 	set_file(path, line);
-	n = rp_guard_repair();
-	ksft_test_result(n == 2 && file_is(k2, "first") && file_is(k1, "live") &&
-			 nr_state_files() == 0,
-			 "replay in reverse order, torn line ignored\n");
-	if (!mounted) {
-		ksft_test_result_skip("repair unmounts (cannot mount tracefs here)\n");
-	} else {
-		struct stat a, b;
-
-		/* Unmounted: the directory is on the same device as dir. */
-		ksft_test_result(!stat(mnt, &a) && !stat(dir, &b) &&
-				 a.st_dev == b.st_dev,
-				 "repair unmounts a recorded mount\n");
-		umount2(mnt, MNT_DETACH);
-	}
-	rmdir(mnt);
+	return rp_guard_repair();
 }
 
-/* The files the suite may change, by their spelling. */
-static void test_allowlist(void)
+TEST_F(knob, replay_in_reverse_torn_line_ignored)
+{
+	char mnt[300];
+	bool mounted;
+
+	snprintf(mnt, sizeof(mnt), "%s/mnt", unit_dir);
+	EXPECT_EQ(2, replay_state(mnt, &mounted));
+	EXPECT_TRUE(file_is(k2, "first"));
+	EXPECT_TRUE(file_is(k1, "orig1"));
+	EXPECT_EQ(0, nr_state_files());
+	if (mounted)
+		umount2(mnt, MNT_DETACH);
+}
+
+TEST_F(knob, repair_unmounts_a_recorded_mount)
+{
+	struct stat a, b;
+	char mnt[300];
+	bool mounted;
+
+	snprintf(mnt, sizeof(mnt), "%s/mnt", unit_dir);
+	replay_state(mnt, &mounted);
+	if (!mounted)
+		SKIP(return, "repair unmounts (cannot mount tracefs here)");
+	/* Unmounted: the directory is on the same device as its parent. */
+	ASSERT_EQ(0, stat(mnt, &a));
+	ASSERT_EQ(0, stat(unit_dir, &b));
+	EXPECT_EQ(a.st_dev, b.st_dev);
+	umount2(mnt, MNT_DETACH);
+}
+
+/* rp_tmpdir: removed with its contents at exit, symlinks not followed. */
+TEST_F(knob, tmpdir_removed_at_exit)
+{
+	EXPECT_TRUE(exited(spawn_reap("tmpdir"), 0));
+	EXPECT_FALSE(tmp_exists());
+	EXPECT_TRUE(file_is(k3, "a [b] c"));
+	EXPECT_EQ(0, nr_state_files());
+}
+
+TEST_F(knob, tmpdir_left_by_sigkill_removed_by_next_run)
+{
+	pid_t pid = spawn("tmpwait", NULL, NULL, true);
+
+	ASSERT_LT(0, pid);
+	kill(pid, SIGKILL);
+	EXPECT_TRUE(killed_by(reap(pid), SIGKILL));
+	EXPECT_TRUE(tmp_exists());
+	rp_guard_repair();
+	EXPECT_FALSE(tmp_exists());
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* rp_tmpdir_remove: gone at once, nothing left to restore. */
+TEST_F(knob, tmpdir_remove)
+{
+	EXPECT_TRUE(exited(spawn_reap("tmpremove"), 0));
+	EXPECT_FALSE(tmp_exists());
+	EXPECT_EQ(0, nr_state_files());
+}
+
+TEST_F(knob, tmpdir_keep)
+{
+	EXPECT_TRUE(exited(spawn_reap("tmpkeep"), 0));
+	EXPECT_TRUE(tmp_exists());
+}
+
+/* rp_guard_fork: child and grandchild killed on SIGTERM. */
+TEST_F(knob, guard_fork_group_killed_on_sigterm)
+{
+	pid_t pid = spawn("group", NULL, NULL, true), pids[2];
+
+	ASSERT_LT(0, pid);
+	EXPECT_TRUE(group_alive(pids));
+	kill(pid, SIGTERM);
+	EXPECT_TRUE(killed_by(reap(pid), SIGTERM));
+	EXPECT_FALSE(alive(pids[0]));
+	EXPECT_FALSE(alive(pids[1]));
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* rp_guard_fork: left by SIGKILL, killed by the next run. */
+TEST_F(knob, guard_fork_group_killed_by_next_run)
+{
+	pid_t pid = spawn("group", NULL, NULL, true), pids[2];
+
+	ASSERT_LT(0, pid);
+	kill(pid, SIGKILL);
+	EXPECT_TRUE(killed_by(reap(pid), SIGKILL));
+	EXPECT_TRUE(group_alive(pids));
+	rp_guard_repair();
+	EXPECT_FALSE(alive(pids[0]));
+	EXPECT_FALSE(alive(pids[1]));
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* rp_guard_fork: 300 children waited for, no slot left used. */
+TEST_F(knob, guard_fork_reaped_children_free_slots)
+{
+	EXPECT_TRUE(exited(spawn_reap("reaped"), 0));
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/* Only the RCU, tracing and hotplug files, by their spelling. */
+TEST_F(knob, allowlist)
 {
 	static const char * const yes[] = {
 		"/sys/kernel/rcu_expedited",
@@ -767,81 +894,76 @@ static void test_allowlist(void)
 		"/sys/devices/system/cpu/cpu-1/online",
 		"/proc/sys/kernel/core_pattern",
 	};
-	bool ok = true;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(yes); i++)
-		if (rp_knob_allowed(yes[i])) {
-			ksft_print_msg("refused: %s\n", yes[i]);
-			ok = false;
-		}
-	for (i = 0; i < ARRAY_SIZE(no); i++)
-		if (rp_knob_allowed(no[i]) != -EPERM) {
-			ksft_print_msg("allowed: '%s'\n", no[i]);
-			ok = false;
-		}
-	ksft_test_result(ok && rp_knob_allowed(NULL) == -EPERM,
-			 "only the RCU, tracing and hotplug files are allowed\n");
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		EXPECT_EQ(0, rp_knob_allowed(yes[i]))
+			TH_LOG("refused: %s", yes[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
+		EXPECT_EQ(-EPERM, rp_knob_allowed(no[i]))
+			TH_LOG("allowed: '%s'", no[i]);
+	}
+	EXPECT_EQ(-EPERM, rp_knob_allowed(NULL));
 }
 
 /* State files: private, never through a symlink; a shared dir refused. */
-static void test_private_state(void)
+TEST_F(knob, state_files_private)
 {
-	char path[400], target[400], env[420];
+	char path[400];
 	struct stat st;
-	bool ok;
 	pid_t pid;
 
-	reset_files();
 	pid = spawn("wait", NULL, NULL, true);
+	ASSERT_LT(0, pid);
 	snprintf(path, sizeof(path), "%s/state.%d", statedir, (int)pid);
-	ok = !stat(path, &st) && (st.st_mode & 0777) == 0600;
+	EXPECT_EQ(0, stat(path, &st));
+	EXPECT_EQ(0600U, st.st_mode & 0777);
 	kill(pid, SIGKILL);
 	reap(pid);
 	rp_guard_repair();
-	ksft_test_result(ok && originals(), "state files are private (0600)\n");
-
-	snprintf(target, sizeof(target), "%s/target", dir);
-	set_file(target, "untouched\n");
-	snprintf(env, sizeof(env), "RP_T_ARG=%s", target);
-	ok = exited(reap(spawn("symlink_state", env, NULL, false)), 0);
-	ksft_test_result(ok && file_is(target, "untouched") && originals(),
-			 "a symlink at the state file is not followed\n");
-	unlink(target);
-
-	if (geteuid()) {
-		ksft_test_result_skip("shared state dir refused (not root)\n");
-		return;
-	}
-	chmod(statedir, 0777);
-	ok = exited(reap(spawn("refused", NULL, NULL, false)), 0);
-	chmod(statedir, 0755);
-	ksft_test_result(ok && originals() && nr_state_files() == 0,
-			 "as root, a state dir writable by others is refused\n");
+	EXPECT_TRUE(originals());
 }
 
-static void test_cpus(void)
+TEST_F(knob, symlink_at_state_file_not_followed)
 {
-	int cpus[1024], one[1], n, i;
-	char p[96];
-	bool ok;
+	char target[400], env[420];
+
+	snprintf(target, sizeof(target), "%s/target", unit_dir);
+	set_file(target, "untouched\n");
+	snprintf(env, sizeof(env), "RP_T_ARG=%s", target);
+	EXPECT_TRUE(exited(reap(spawn("symlink_state", env, NULL, false)), 0));
+	EXPECT_TRUE(file_is(target, "untouched"));
+	EXPECT_TRUE(originals());
+}
+
+TEST_F(knob, shared_state_dir_refused_as_root)
+{
+	if (geteuid())
+		SKIP(return, "shared state dir refused (not root)");
+	chmod(statedir, 0777);
+	EXPECT_TRUE(exited(spawn_reap("refused"), 0));
+	chmod(statedir, 0755);
+	EXPECT_TRUE(originals());
+	EXPECT_EQ(0, nr_state_files());
+}
+
+TEST_F(knob, online_cpus)
+{
+	int cpus[1024], n, i;
 
 	n = rp_online_cpus(cpus, 1024);
-	ok = n == rp_nr_online_cpus() && n == sysconf(_SC_NPROCESSORS_ONLN);
-	for (i = 1; ok && i < n; i++)
-		ok = cpus[i] > cpus[i - 1];
-	ksft_test_result(ok, "online CPUs: %d\n", n);
-	/* Real ids (sysfs has them), and a short array gets the first. */
-	for (i = 0; ok && i < n; i++) {
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d", cpus[i]);
-		ok = !access(p, F_OK);
-	}
-	ksft_test_result(ok && n > 0 && rp_online_cpus(one, 1) == 1 &&
-			 one[0] == cpus[0],
-			 "online CPU ids exist in sysfs, lists truncate\n");
-	ksft_test_result(rp_cpu_set_online(-1, true) == -EINVAL &&
-			 rp_cpu_set_online(100000, true) == -ENOENT,
-			 "rp_cpu_set_online rejects bad CPUs\n");
+	TH_LOG("online CPUs: %d", n);
+	EXPECT_EQ(rp_nr_online_cpus(), n);
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN), n);
+	for (i = 1; i < n; i++)
+		EXPECT_GT(cpus[i], cpus[i - 1]);
+}
+
+TEST_F(knob, cpu_set_online_rejects_bad_cpus)
+{
+	EXPECT_EQ(-EINVAL, rp_cpu_set_online(-1, true));
+	EXPECT_EQ(-ENOENT, rp_cpu_set_online(100000, true));
 }
 
 static bool hotpluggable(int cpu)
@@ -852,67 +974,13 @@ static bool hotpluggable(int cpu)
 	return !access(p, F_OK);
 }
 
-/* Is tracefs in /proc/mounts (at /sys/kernel/tracing: *std)? */
-static bool tracefs_mounted(bool *std)
-{
-	char dev[256], dir[512], type[64], line[1024];
-	FILE *f = fopen("/proc/mounts", "re");
-	bool any = false;
-
-	*std = false;
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3 ||
-		    strcmp(type, "tracefs"))
-			continue;
-		any = true;
-		*std |= !strcmp(dir, "/sys/kernel/tracing");
-	}
-	if (f)
-		fclose(f);
-	return any;
-}
-
-/*
- * Where tracefs is mounted, rp_tracefs() finds it (the standard place
- * first) and mounts nothing; with none mounted it would mount one at
- * /sys/kernel/tracing through the guard, which t23_tracefs_gone.sh tests
- * live: here the test mounts one of its own in dir instead. Last, as
- * rp_tracefs() keeps its answer.
- */
-static void test_tracefs(void)
-{
-	char mnt[sizeof(dir) + 8];
-	bool std, ours = false;
-	struct statfs sfs;
-	const char *t;
-
-	if (!tracefs_mounted(&std)) {
-		snprintf(mnt, sizeof(mnt), "%s/tfs", dir);
-		mkdir(mnt, 0755);
-		ours = !mount("nodev", mnt, "tracefs", 0, NULL);
-	}
-	if (!tracefs_mounted(&std)) {
-		ksft_test_result_skip("rp_tracefs finds the mounted tracefs: cannot mount one\n");
-		return;
-	}
-	t = rp_tracefs();
-	ksft_test_result(t && t == rp_tracefs() && !statfs(t, &sfs) &&
-			 sfs.f_type == TRACEFS_MAGIC &&
-			 !strcmp(t, std ? "/sys/kernel/tracing" : ours ? mnt : t),
-			 "rp_tracefs finds the mounted tracefs: %s\n",
-			 t ? t : "(none)");
-	if (ours)
-		umount2(mnt, MNT_DETACH);
-}
-
 /*
  * The CPUs (and bogus ids, which cannot go offline either) that cannot go
  * offline move to the front, in their order; the others keep theirs.
  */
-static void test_fixed_first(void)
+TEST_F(knob, cpus_fixed_first)
 {
 	int cpus[1024], want[1028], got[1028], n, i, k = 0, fixed = 0;
-	bool ok;
 
 	n = rp_online_cpus(cpus, 1024);
 	got[0] = 100001;
@@ -926,69 +994,22 @@ static void test_fixed_first(void)
 	for (i = 0; i < n + 2; i++)
 		if (got[i] < 100000 && hotpluggable(got[i]))
 			want[k++] = got[i];
-	ok = rp_cpus_fixed_first(got, n + 2) == fixed;
-	for (i = 0; ok && i < n + 2; i++)
-		ok = got[i] == want[i];
-	ksft_test_result(ok, "rp_cpus_fixed_first: %d fixed first, stable\n",
-			 fixed);
+	TH_LOG("%d fixed first", fixed);
+	ASSERT_EQ(fixed, rp_cpus_fixed_first(got, n + 2));
+	for (i = 0; i < n + 2; i++)
+		EXPECT_EQ(want[i], got[i]);
 }
 
+/* "child MODE": play one of the guarded programs above, in the test's dir. */
 int main(int argc, char **argv)
 {
-	char tmpl[] = "/tmp/rp_test_knob.XXXXXX";
-	char cmd[300];
-
 	if (argc == 3 && !strcmp(argv[1], "child")) {
 		const char *d = getenv("RP_T_DIR");
 
-		snprintf(dir, sizeof(dir), "%s", d ? d : "/nonexistent");
-		snprintf(k1, sizeof(k1), "%s/k1", dir);
-		snprintf(k2, sizeof(k2), "%s/k2", dir);
-		snprintf(k3, sizeof(k3), "%s/k3", dir);
-		snprintf(statedir, sizeof(statedir), "%s/state", dir);
-		rp_knob_allow_dir(dir);
+		snprintf(unit_dir, UNIT_DIR_MAX, "%s",
+			 d ? d : "/nonexistent");
+		set_paths();
 		return child(argv[2]);
 	}
-
-	ksft_print_header();
-	ksft_set_plan(37);
-	if (!mkdtemp(tmpl))
-		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
-	snprintf(dir, sizeof(dir), "%s", tmpl);
-	snprintf(k1, sizeof(k1), "%s/k1", dir);
-	snprintf(k2, sizeof(k2), "%s/k2", dir);
-	snprintf(k3, sizeof(k3), "%s/k3", dir);
-	snprintf(statedir, sizeof(statedir), "%s/state", dir);
-	setenv("RP_T_DIR", dir, 1);
-	rp_knob_allow_dir(dir);
-	setenv("RCU_PERF_STATE_DIR", statedir, 1);
-	setenv("RCU_PERF_LOCK_TIMEOUT", "10", 1);
-	mkdir(statedir, 0755);
-
-	test_normal_return();
-	test_exit();
-	test_signal(SIGTERM, "SIGTERM");
-	test_signal(SIGINT, "SIGINT");
-	test_signal(SIGHUP, "SIGHUP");
-	test_signal(SIGQUIT, "SIGQUIT");
-	test_abort();
-	test_sigkill_repair();
-	test_twice();
-	test_idempotent();
-	test_bad();
-	test_fork();
-	test_lock();
-	test_crafted_states();
-	test_cpus();
-	test_fixed_first();
-	test_tmpdir();
-	test_group();
-	test_allowlist();
-	test_private_state();
-	test_tracefs();
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		ksft_print_msg("cannot remove %s\n", dir);
-	ksft_finished();
+	return test_harness_run(argc, argv);
 }

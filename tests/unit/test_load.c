@@ -6,15 +6,10 @@
  * how long anything took.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 struct task {
 	int tid;
@@ -68,41 +63,73 @@ static int threads(struct task *t, int max)
 	return n;
 }
 
-static void test_placement(const int *cpus, int n)
-{
-	struct task t[64], t2[64];
-	struct rp_load *l;
-	bool pinned = true, busy = true;
-	int nt, i, j, k;
+FIXTURE(load) {
+	int cpus[64];
+	int n;
+};
 
-	l = rp_load_start(cpus, n);
-	if (!l) {
-		ksft_test_result_fail("rp_load_start on %d CPUs: %s\n", n,
-				      strerror(errno));
-		ksft_test_result_skip("busy\n");
-		ksft_test_result_skip("stop\n");
-		return;
-	}
-	nt = threads(t, 64);
-	for (i = 0; i < n; i++) {
+FIXTURE_SETUP(load)
+{
+	self->n = rp_online_cpus(self->cpus, 64);
+	ASSERT_LT(0, self->n) TH_LOG("no online CPUs (%d)", self->n);
+}
+
+FIXTURE_TEARDOWN(load)
+{
+	EXPECT_EQ(0, unit_leaks());
+}
+
+/* Start the load on every online CPU; its threads in t, nt of them. */
+static struct rp_load *start_all(struct __test_metadata *_metadata,
+				 const int *cpus, int n, struct task *t,
+				 int *nt)
+{
+	struct rp_load *l = rp_load_start(cpus, n);
+
+	if (!l)
+		TH_LOG("rp_load_start on %d CPUs: %s", n, strerror(errno));
+	*nt = l ? threads(t, 64) : 0;
+	return l;
+}
+
+/* Threads pinned on their CPUs. */
+TEST_F(load, threads_pinned)
+{
+	struct rp_load *l;
+	struct task t[64];
+	int nt, i, j;
+
+	l = start_all(_metadata, self->cpus, self->n, t, &nt);
+	ASSERT_NE(NULL, l);
+	TH_LOG("%d threads", nt);
+	EXPECT_EQ(self->n, nt);
+	for (i = 0; i < self->n; i++) {
 		bool found = false;
 
 		for (j = 0; j < nt; j++)
-			if (t[j].nr_allowed == 1 && t[j].allowed == cpus[i] &&
-			    t[j].cpu == cpus[i])
+			if (t[j].nr_allowed == 1 &&
+			    t[j].allowed == self->cpus[i] &&
+			    t[j].cpu == self->cpus[i])
 				found = true;
-		if (!found) {
-			ksft_print_msg("no thread pinned on CPU %d\n", cpus[i]);
-			pinned = false;
-		}
+		EXPECT_TRUE(found) TH_LOG("no thread pinned on CPU %d",
+					  self->cpus[i]);
 	}
-	ksft_test_result(pinned && nt == n,
-			 "%d threads pinned on their CPUs\n", nt);
+	rp_load_stop(l);
+}
 
-	/*
-	 * Spinning: each thread gains CPU time, nearly all in user space.
-	 * Polled (up to 10 s) rather than timed: the box may be busy.
-	 */
+/*
+ * Spinning: each thread gains CPU time, nearly all in user space.
+ * Polled (up to 10 s) rather than timed: the box may be busy.
+ */
+TEST_F(load, threads_spin_in_user_space)
+{
+	struct task t[64], t2[64];
+	struct rp_load *l;
+	bool busy = true;
+	int nt, i, j, k;
+
+	l = start_all(_metadata, self->cpus, self->n, t, &nt);
+	ASSERT_NE(NULL, l);
 	for (k = 0; k < 100; k++) {
 		usleep(100000);
 		threads(t2, 64);
@@ -115,28 +142,35 @@ static void test_placement(const int *cpus, int n)
 		if (busy)
 			break;
 	}
+	EXPECT_TRUE(busy);
 	for (i = 0; i < nt; i++) {
 		for (j = 0; j < nt; j++) {
 			if (t2[j].tid != t[i].tid)
 				continue;
-			ksft_print_msg("thread %d CPU %d: +%llu user, +%llu system ticks\n",
-				       t[i].tid, t2[j].cpu,
-				       t2[j].utime - t[i].utime,
-				       t2[j].stime - t[i].stime);
-			if (t2[j].stime - t[i].stime >
-			    t2[j].utime - t[i].utime)
-				busy = false;
+			TH_LOG("thread %d CPU %d: +%llu user, +%llu system ticks",
+			       t[i].tid, t2[j].cpu, t2[j].utime - t[i].utime,
+			       t2[j].stime - t[i].stime);
+			EXPECT_LE(t2[j].stime - t[i].stime,
+				  t2[j].utime - t[i].utime);
 		}
 	}
-	ksft_test_result(busy, "threads spin in user space\n");
-
 	rp_load_stop(l);
-	nt = threads(t, 64);
-	ksft_test_result(nt == 0, "rp_load_stop joins all threads (%d left)\n",
-			 nt);
 }
 
-static void test_errors(void)
+TEST_F(load, stop_joins_all_threads)
+{
+	struct rp_load *l;
+	struct task t[64];
+	int nt;
+
+	l = start_all(_metadata, self->cpus, self->n, t, &nt);
+	ASSERT_NE(NULL, l);
+	rp_load_stop(l);
+	EXPECT_EQ(0, threads(t, 64));
+}
+
+/* A CPU that is not online: NULL, no thread left. */
+TEST_F(load, cpu_not_online)
 {
 	int bad[2] = { 0, CPU_SETSIZE - 1 };
 	struct rp_load *l;
@@ -144,82 +178,88 @@ static void test_errors(void)
 
 	errno = 0;
 	l = rp_load_start(bad, 2);
-	ksft_test_result(!l && errno && threads(t, 8) == 0,
-			 "a CPU that is not online: NULL (%s), no thread left\n",
-			 strerror(errno));
+	TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(NULL, l);
+	EXPECT_NE(0, errno);
+	EXPECT_EQ(0, threads(t, 8));
 	rp_load_stop(l);
-	errno = 0;
-	ksft_test_result(!rp_load_start(bad, 0) && errno == EINVAL,
-			 "no CPUs: EINVAL\n");
-	rp_load_stop(NULL);
-	ksft_test_result_pass("rp_load_stop(NULL) is fine\n");
 }
 
-static void test_pin_self(const int *cpus, int n)
+TEST_F(load, no_cpus_einval)
 {
-	cpu_set_t set;
-	bool ok = true;
+	int bad[2] = { 0, CPU_SETSIZE - 1 };
+
+	errno = 0;
+	EXPECT_EQ(NULL, rp_load_start(bad, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(load, stop_null_is_fine)
+{
+	rp_load_stop(NULL);
+}
+
+/* rp_pin_self(cpu) moves the caller there. */
+TEST_F(load, pin_self_moves_the_caller)
+{
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (rp_pin_self(cpus[i]) || sched_getcpu() != cpus[i]) {
-			ksft_print_msg("pin to CPU %d failed\n", cpus[i]);
-			ok = false;
-		}
+	for (i = 0; i < self->n; i++) {
+		EXPECT_EQ(0, rp_pin_self(self->cpus[i]));
+		EXPECT_EQ(self->cpus[i], sched_getcpu());
 	}
-	ksft_test_result(ok, "rp_pin_self(cpu) moves the caller there\n");
-	ok = !rp_pin_self(-1) && !sched_getaffinity(0, sizeof(set), &set) &&
-	     CPU_COUNT(&set) == n;
-	ksft_test_result(ok, "rp_pin_self(-1): all %d online CPUs\n", n);
-	ksft_test_result(rp_pin_self(CPU_SETSIZE) == -EINVAL,
-			 "rp_pin_self(too large) is an error\n");
+}
+
+/* rp_pin_self(-1): all online CPUs. */
+TEST_F(load, pin_self_all_cpus)
+{
+	cpu_set_t set;
+
+	rp_pin_self(self->cpus[0]);
+	ASSERT_EQ(0, rp_pin_self(-1));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	EXPECT_EQ(self->n, CPU_COUNT(&set));
+}
+
+TEST_F(load, pin_self_too_large_is_an_error)
+{
+	EXPECT_EQ(-EINVAL, rp_pin_self(CPU_SETSIZE));
 }
 
 /*
  * /proc/stat's per-CPU lines add up to its "cpu" line, up to the rounding
- * of each line to ticks; a CPU id beyond max is left alone.
+ * of each line to ticks.
  */
-static void test_cpu_times(int n)
+TEST_F(load, cpu_times_add_up)
 {
 	struct rp_cpu_time t[64] = { 0 }, all = { 0 }, sum = { 0 };
 	double tick = 1.0 / sysconf(_SC_CLK_TCK);
-	bool ok;
-	int i, err;
+	int i;
 
-	err = rp_cpu_times(t, 64, &all);
+	ASSERT_EQ(0, rp_cpu_times(t, 64, &all));
 	for (i = 0; i < 64; i++) {
 		sum.busy += t[i].busy;
 		sum.idle += t[i].idle;
 		sum.steal += t[i].steal;
 	}
-	ok = !err && all.busy > 0 && all.idle > 0 &&
-	     fabs(sum.busy - all.busy) <= n * 5 * tick &&
-	     fabs(sum.idle - all.idle) <= n * 5 * tick &&
-	     fabs(sum.steal - all.steal) <= n * 5 * tick;
-	if (!ok)
-		ksft_print_msg("err %d busy %.2f/%.2f idle %.2f/%.2f\n", err,
-			       sum.busy, all.busy, sum.idle, all.idle);
-	ksft_test_result(ok, "rp_cpu_times: per-CPU lines add up to the total\n");
-
-	memset(t, 0, sizeof(t));
-	err = rp_cpu_times(t, 1, NULL);
-	ksft_test_result(!err && t[0].busy + t[0].idle > 0 && t[1].busy == 0 &&
-			 t[1].idle == 0,
-			 "rp_cpu_times: ids beyond max are left alone\n");
+	TH_LOG("busy %.2f/%.2f idle %.2f/%.2f", sum.busy, all.busy, sum.idle,
+	       all.idle);
+	EXPECT_LT(0, all.busy);
+	EXPECT_LT(0, all.idle);
+	EXPECT_GE(self->n * 5 * tick, fabs(sum.busy - all.busy));
+	EXPECT_GE(self->n * 5 * tick, fabs(sum.idle - all.idle));
+	EXPECT_GE(self->n * 5 * tick, fabs(sum.steal - all.steal));
 }
 
-int main(void)
+/* A CPU id beyond max is left alone. */
+TEST_F(load, cpu_times_ids_beyond_max_left_alone)
 {
-	int cpus[64], n;
+	struct rp_cpu_time t[64] = { 0 };
 
-	ksft_print_header();
-	ksft_set_plan(11);
-	n = rp_online_cpus(cpus, 64);
-	if (n <= 0)
-		ksft_exit_fail_msg("no online CPUs (%d)\n", n);
-	test_placement(cpus, n);
-	test_errors();
-	test_pin_self(cpus, n);
-	test_cpu_times(n);
-	ksft_finished();
+	ASSERT_EQ(0, rp_cpu_times(t, 1, NULL));
+	EXPECT_LT(0, t[0].busy + t[0].idle);
+	EXPECT_EQ(0, t[1].busy);
+	EXPECT_EQ(0, t[1].idle);
 }
+
+TEST_HARNESS_MAIN

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KTAP checks and the JSON results (lib/results.c). Each scenario is a
- * small program run in a child process (the library keeps global state and
- * the child's KTAP must not mix with ours); the parent checks its exact
- * output, exit code and results file. The guard's state dir and the only
- * "knob" are temporary files: nothing here touches the kernel.
+ * small program run by unit_run() in a child of the test (the library
+ * keeps global state, exits, and its KTAP must not mix with the
+ * harness's); the test checks its exact output, exit code and results
+ * file. The guard's state dir and the only "knob" are temporary files:
+ * nothing here touches the kernel.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 static struct rp_param params[] = {
 	RP_MAX("max_lat", "ms", 10, "a ceiling"),
@@ -31,88 +26,34 @@ static struct rp_test test = {
 	.params = params,
 };
 
-static char dir[256], knob[300], json[512];
-static char out[65536], err[65536];
+static char knob[300], json[512];
 
-static void write_file(const char *path, const char *s)
+/* The program: fn() between rp_init() and rp_finish() (plan < 0: alone). */
+struct program {
+	void (*fn)(void);
+	int plan;
+	const char *args;
+};
+
+static int do_program(void *arg)
 {
-	FILE *f = fopen(path, "w");
+	const struct program *p = arg;
+	static struct unit_args a;	/* rp_opts points into argv */
 
-	if (!f)
-		ksft_exit_fail_msg("cannot write %s: %s\n", path,
-				   strerror(errno));
-	fputs(s, f);
-	fclose(f);
+	unit_split(&a, "unit_results", p->args);
+	test.nr_checks = p->plan;
+	if (p->plan >= 0)
+		rp_init(&test, a.argc, a.argv);
+	p->fn();
+	return p->plan < 0 ? 0 : rp_finish();
 }
 
-static void read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-}
-
-static void show(const char *what, const char *s)
-{
-	ksft_print_msg("%s:\n", what);
-	fputs("# | ", stdout);
-	for (; *s; s++) {
-		putchar(*s);
-		if (*s == '\n' && s[1])
-			fputs("# | ", stdout);
-	}
-	putchar('\n');
-}
-
-/*
- * Run fn() as a program with the given arguments and plan in a child;
- * stdout/stderr in out/err; returns the exit status.
- */
+/* Run fn() as a program; its exit status, its output in unit_out. */
 static int run(void (*fn)(void), int plan, const char *args)
 {
-	char po[400], pe[400], buf[1024], *argv[32], *save, *w;
-	int status, argc = 0;
-	pid_t pid;
+	struct program p = { fn, plan, args };
 
-	snprintf(po, sizeof(po), "%s/stdout", dir);
-	snprintf(pe, sizeof(pe), "%s/stderr", dir);
-	snprintf(buf, sizeof(buf), "unit_results %s", args);
-	for (w = strtok_r(buf, " ", &save); w && argc < 31;
-	     w = strtok_r(NULL, " ", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	if (!pid) {
-		if (!freopen(po, "w", stdout) || !freopen(pe, "w", stderr))
-			_exit(99);
-		test.nr_checks = plan;
-		if (plan >= 0)
-			rp_init(&test, argc, argv);
-		fn();
-		exit(plan < 0 ? 0 : rp_finish());
-	}
-	waitpid(pid, &status, 0);
-	read_file(po, out, sizeof(out));
-	read_file(pe, err, sizeof(err));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static bool has(const char *needle)
-{
-	if (strstr(out, needle))
-		return true;
-	ksft_print_msg("missing in the output: %s\n", needle);
-	show("output", out);
-	return false;
+	return unit_run(do_program, &p);
 }
 
 /*
@@ -124,7 +65,7 @@ static bool ktap_ok(int plan)
 	char buf[65536], *line, *save;
 	int n = 0, k = 0, num;
 
-	snprintf(buf, sizeof(buf), "%s", out);
+	snprintf(buf, sizeof(buf), "%s", unit_out);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), k++) {
 		if (k == 0 && !strcmp(line, "TAP version 13"))
@@ -142,7 +83,7 @@ static bool ktap_ok(int plan)
 		}
 bad:
 		ksft_print_msg("bad KTAP line %d: %s\n", k + 1, line);
-		show("output", out);
+		unit_show("output", unit_out);
 		return false;
 	}
 	if (n != plan) {
@@ -260,15 +201,29 @@ static const char checks_out[] =
 	"# verdicts 0 0 1 0 0 1 2 2 3 3 1 0\n"
 	"# Totals: pass:5 fail:3 xfail:0 xpass:0 skip:2 error:2\n";
 
-/* The exact KTAP of checks against both kinds of limit. */
-static void test_checks(void)
-{
-	int rc = run(sc_checks, 12, "");
-	bool ok = rc == KSFT_FAIL && ktap_ok(12) && !strcmp(out, checks_out);
+FIXTURE(results) {
+};
 
-	if (!ok)
-		show("output", out);
-	ksft_test_result(ok, "rp_check on max and min limits, NaN, bad limits, number format\n");
+FIXTURE_SETUP(results)
+{
+	ASSERT_EQ(0, unit_setup("rp_test_results"));
+	snprintf(knob, sizeof(knob), "%s/knob", unit_dir);
+	rp_knob_allow_dir(unit_dir);
+	snprintf(json, sizeof(json), "%s/fatal.json", unit_dir);
+}
+
+FIXTURE_TEARDOWN(results)
+{
+	unit_teardown();
+	EXPECT_EQ(0, unit_leaks());
+}
+
+/* The exact KTAP of checks against both kinds of limit. */
+TEST_F(results, check_max_min_nan_bad_limits_number_format)
+{
+	EXPECT_EQ(KSFT_FAIL, run(sc_checks, 12, ""));
+	EXPECT_TRUE(ktap_ok(12));
+	EXPECT_STREQ(checks_out, unit_out);
 }
 
 static void sc_set_limits(void)
@@ -277,24 +232,20 @@ static void sc_set_limits(void)
 	rp_check("rate", 60, "min_rate");
 }
 
-static void test_set_limits(void)
+/* Limits set by --set and environment apply, exit 0. */
+TEST_F(results, set_limits)
 {
-	bool ok;
-	int rc;
-
 	setenv("RCU_PERF_MIN_RATE", "50", 1);
-	rc = run(sc_set_limits, 2, "--set max_lat=12");
-	unsetenv("RCU_PERF_MIN_RATE");
-	ok = rc == KSFT_PASS && ktap_ok(2) &&
-	     has("1..2\n"
-		 "# max_lat = 12 ms (--set)\n"
-		 "# min_rate = 50 ops/s (environment RCU_PERF_MIN_RATE)\n") &&
-	     has("# lat: measured 11 ms vs limit <= 12 ms (max_lat)\n"
-		 "ok 1 lat\n") &&
-	     has("# rate: measured 60 ops/s vs limit >= 50 ops/s (min_rate)\n"
-		 "ok 2 rate\n") &&
-	     has("# Totals: pass:2 fail:0");
-	ksft_test_result(ok, "limits set by --set and environment apply, exit 0\n");
+	EXPECT_EQ(KSFT_PASS, run(sc_set_limits, 2, "--set max_lat=12"));
+	EXPECT_TRUE(ktap_ok(2));
+	EXPECT_HAS(unit_out, "1..2\n"
+		   "# max_lat = 12 ms (--set)\n"
+		   "# min_rate = 50 ops/s (environment RCU_PERF_MIN_RATE)\n");
+	EXPECT_HAS(unit_out, "# lat: measured 11 ms vs limit <= 12 ms (max_lat)\n"
+		   "ok 1 lat\n");
+	EXPECT_HAS(unit_out, "# rate: measured 60 ops/s vs limit >= 50 ops/s (min_rate)\n"
+		   "ok 2 rate\n");
+	EXPECT_HAS(unit_out, "# Totals: pass:2 fail:0");
 }
 
 static void sc_skips(void)
@@ -317,27 +268,30 @@ static void sc_pass_skip(void)
 	rp_skip_rest("not on this kernel");
 }
 
-static void test_skips(void)
+/* Check skip, fail with a reason (one line), bad name, skip rest. */
+TEST_F(results, skip_fail_bad_name_skip_rest)
 {
-	bool ok;
-	int rc;
+	EXPECT_EQ(KSFT_FAIL, run(sc_skips, 5, ""));
+	EXPECT_TRUE(ktap_ok(5));
+	EXPECT_HAS(unit_out, "ok 1 first # SKIP no root\n"
+		   "# second: cannot measure 2\n"
+		   "not ok 2 second\n"
+		   "not ok 3 check_3 # error bug: check name 'two words' is not one token\n"
+		   "ok 4 check_4 # SKIP too few CPUs\n"
+		   "ok 5 check_5 # SKIP too few CPUs\n");
+}
 
-	rc = run(sc_skips, 5, "");
-	ok = rc == KSFT_FAIL && ktap_ok(5) &&
-	     has("ok 1 first # SKIP no root\n"
-		 "# second: cannot measure 2\n"
-		 "not ok 2 second\n"
-		 "not ok 3 check_3 # error bug: check name 'two words' is not one token\n"
-		 "ok 4 check_4 # SKIP too few CPUs\n"
-		 "ok 5 check_5 # SKIP too few CPUs\n");
-	ksft_test_result(ok, "check skip, fail with a reason (one line), bad name, skip rest\n");
-	rc = run(sc_all_skip, 3, "");
-	ok = rc == KSFT_SKIP && ktap_ok(3) &&
-	     has("# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:3 error:0");
-	ksft_test_result(ok, "all checks skipped: exit 4\n");
-	rc = run(sc_pass_skip, 2, "");
-	ok = rc == KSFT_PASS && ktap_ok(2);
-	ksft_test_result(ok, "some passed, the rest skipped: exit 0\n");
+TEST_F(results, all_skipped_exit_4)
+{
+	EXPECT_EQ(KSFT_SKIP, run(sc_all_skip, 3, ""));
+	EXPECT_TRUE(ktap_ok(3));
+	EXPECT_HAS(unit_out, "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:3 error:0");
+}
+
+TEST_F(results, some_passed_rest_skipped_exit_0)
+{
+	EXPECT_EQ(KSFT_PASS, run(sc_pass_skip, 2, ""));
+	EXPECT_TRUE(ktap_ok(2));
 }
 
 static void sc_bounds(void)
@@ -383,23 +337,25 @@ static const char bounds_out[] =
  * Derived limits with intervals: one-sided, FAIL only when even the
  * favourable end is past the limit, SKIP when only the estimate is.
  */
-static void test_bounds(void)
+TEST_F(results, check_bound)
 {
 	struct rp_jval *v;
 	char e[600];
-	bool ok;
-	int rc;
 
 	snprintf(e, sizeof(e), "--json %s", json);
 	unlink(json);
-	rc = run(sc_bounds, 6, e);
+	EXPECT_EQ(KSFT_FAIL, run(sc_bounds, 6, e));
+	EXPECT_TRUE(ktap_ok(6));
+	EXPECT_HAS(unit_out, bounds_out);
 	v = rp_json_parse_file(json, e, sizeof(e));
-	ok = rc == KSFT_FAIL && ktap_ok(6) && has(bounds_out) && v &&
-	     jstr(v, "checks.0.verdict", "pass") &&
-	     jnum(v, "checks.1.ci_lo", 4) && jnum(v, "checks.1.ci_hi", 20) &&
-	     jnum(v, "checks.1.limit", 3) && jstr(v, "checks.1.reason", "busy + 3") &&
-	     jstr(v, "checks.2.verdict", "skip") && jstr(v, "checks.4.op", ">=");
-	ksft_test_result(ok, "rp_check_bound: pass, fail, too noisy, nan, minimum; JSON\n");
+	ASSERT_NE(NULL, v) TH_LOG("%s", e);
+	EXPECT_TRUE(jstr(v, "checks.0.verdict", "pass"));
+	EXPECT_TRUE(jnum(v, "checks.1.ci_lo", 4));
+	EXPECT_TRUE(jnum(v, "checks.1.ci_hi", 20));
+	EXPECT_TRUE(jnum(v, "checks.1.limit", 3));
+	EXPECT_TRUE(jstr(v, "checks.1.reason", "busy + 3"));
+	EXPECT_TRUE(jstr(v, "checks.2.verdict", "skip"));
+	EXPECT_TRUE(jstr(v, "checks.4.op", ">="));
 	rp_json_free(v);
 }
 
@@ -414,22 +370,21 @@ static void sc_extra(void)
 	rp_check("lat2", 1, "max_lat");
 }
 
-static void test_plan_mismatch(void)
+/* Unreported checks become errors, the plan holds. */
+TEST_F(results, unreported_checks_are_errors)
 {
-	bool ok;
-	int rc;
+	EXPECT_EQ(KSFT_FAIL, run(sc_missing, 3, ""));
+	EXPECT_TRUE(ktap_ok(3));
+	EXPECT_HAS(unit_out, "ok 1 lat\n"
+		   "# error: 2 planned check(s) not reported\n"
+		   "not ok 2 check_2 # error not reported (bug in the test)\n"
+		   "not ok 3 check_3 # error not reported (bug in the test)\n");
+}
 
-	rc = run(sc_missing, 3, "");
-	ok = rc == KSFT_FAIL && ktap_ok(3) &&
-	     has("ok 1 lat\n"
-		 "# error: 2 planned check(s) not reported\n"
-		 "not ok 2 check_2 # error not reported (bug in the test)\n"
-		 "not ok 3 check_3 # error not reported (bug in the test)\n");
-	ksft_test_result(ok, "unreported checks become errors, the plan holds\n");
-	rc = run(sc_extra, 1, "");
-	ok = rc == KSFT_FAIL &&
-	     has("# error: 1 check(s) reported beyond the plan of 1\n");
-	ksft_test_result(ok, "checks beyond the plan fail the run\n");
+TEST_F(results, checks_beyond_the_plan_fail)
+{
+	EXPECT_EQ(KSFT_FAIL, run(sc_extra, 1, ""));
+	EXPECT_HAS(unit_out, "# error: 1 check(s) reported beyond the plan of 1\n");
 }
 
 static void sc_skip_before_init(void)
@@ -461,46 +416,50 @@ static void sc_fatal(void)
 	rp_fatal("boom %d", 1);
 }
 
-static void test_exits(void)
+/* rp_exit_skip before rp_init: an empty plan, exit 4. */
+TEST_F(results, exit_skip_before_init)
 {
-	char e[600];
+	EXPECT_EQ(KSFT_SKIP, run(sc_skip_before_init, -1, ""));
+	EXPECT_STREQ("TAP version 13\n1..0 # SKIP needs root\n", unit_out);
+}
+
+/* rp_exit_skip skips the rest, exit 4. */
+TEST_F(results, exit_skip_after_pass)
+{
+	EXPECT_EQ(KSFT_SKIP, run(sc_skip_after_pass, 3, ""));
+	EXPECT_TRUE(ktap_ok(3));
+	EXPECT_HAS(unit_out, "ok 1 lat\n"
+		   "ok 2 named # SKIP no more\n"
+		   "ok 3 check_3 # SKIP no more\n");
+}
+
+/* rp_exit_skip after a failure still exits 1. */
+TEST_F(results, exit_skip_after_fail)
+{
+	EXPECT_EQ(KSFT_FAIL, run(sc_skip_after_fail, 2, ""));
+	EXPECT_TRUE(ktap_ok(2));
+}
+
+/* rp_fatal: the rest skipped, JSON written, exit 4. */
+TEST_F(results, fatal)
+{
 	struct rp_jval *v;
-	bool ok;
-	int rc;
-
-	rc = run(sc_skip_before_init, -1, "");
-	ksft_test_result(rc == KSFT_SKIP &&
-			 !strcmp(out, "TAP version 13\n1..0 # SKIP needs root\n"),
-			 "rp_exit_skip before rp_init: an empty plan, exit 4\n");
-	if (rc != KSFT_SKIP)
-		show("output", out);
-
-	rc = run(sc_skip_after_pass, 3, "");
-	ok = rc == KSFT_SKIP && ktap_ok(3) &&
-	     has("ok 1 lat\n"
-		 "ok 2 named # SKIP no more\n"
-		 "ok 3 check_3 # SKIP no more\n");
-	ksft_test_result(ok, "rp_exit_skip skips the rest, exit 4\n");
-
-	rc = run(sc_skip_after_fail, 2, "");
-	ok = rc == KSFT_FAIL && ktap_ok(2);
-	ksft_test_result(ok, "rp_exit_skip after a failure still exits 1\n");
+	char e[600];
 
 	snprintf(e, sizeof(e), "--json %s", json);
 	unlink(json);
-	rc = run(sc_fatal, 3, e);
+	EXPECT_EQ(KSFT_SKIP, run(sc_fatal, 3, e));
+	EXPECT_TRUE(ktap_ok(3));
+	EXPECT_HAS(unit_out, "ok 1 lat\n"
+		   "# error: boom 1\n"
+		   "ok 2 second # SKIP boom 1\n"
+		   "ok 3 third # SKIP boom 1\n");
 	v = rp_json_parse_file(json, e, sizeof(e));
-	ok = rc == KSFT_SKIP && ktap_ok(3) &&
-	     has("ok 1 lat\n"
-		 "# error: boom 1\n"
-		 "ok 2 second # SKIP boom 1\n"
-		 "ok 3 third # SKIP boom 1\n") &&
-	     v && jstr(v, "verdict", "skip") && jnum(v, "exit_code", 4) &&
-	     jstr(v, "checks.2.verdict", "skip") &&
-	     jstr(v, "checks.2.reason", "boom 1");
-	if (!ok)
-		show("output", out);
-	ksft_test_result(ok, "rp_fatal: the rest skipped, JSON written, exit 4\n");
+	ASSERT_NE(NULL, v) TH_LOG("%s", e);
+	EXPECT_TRUE(jstr(v, "verdict", "skip"));
+	EXPECT_TRUE(jnum(v, "exit_code", 4));
+	EXPECT_TRUE(jstr(v, "checks.2.verdict", "skip"));
+	EXPECT_TRUE(jstr(v, "checks.2.reason", "boom 1"));
 	rp_json_free(v);
 }
 
@@ -545,114 +504,145 @@ static int count_files(const char *d)
 	return n;
 }
 
-static void test_json(void)
+/*
+ * A run with metrics, info, a knob and one failure, its results file in
+ * <sub>/results.json under directories it must create.
+ */
+static int run_json(char *sub, size_t len)
 {
-	char args[1200], e[512], sub[400], ctx[128];
-	struct rp_jval *v;
-	bool ok;
-	int rc;
+	char args[1200];
 
-	write_file(knob, "orig\n");
-	snprintf(sub, sizeof(sub), "%s/a/b", dir);
+	if (unit_write(knob, "orig\n"))
+		return -1;
+	snprintf(sub, len, "%s/a/b", unit_dir);
 	snprintf(json, sizeof(json), "%s/results.json", sub);
 	snprintf(args, sizeof(args),
 		 "--json %s --knob %s=42 --set samples=7 --quick", json, knob);
-	rc = run(sc_json, 3, args);
-	ok = rc == KSFT_FAIL && ktap_ok(3) &&
-	     has("# answer: 41\n# answer: 42\n# note: two lines\n") &&
-	     has("# knob ") && has("# quick: shorter runs\n");
-	ksft_test_result(ok, "a run with metrics, info, a knob and one failure\n");
-	read_file(knob, e, sizeof(e));
-	ksft_test_result(!strcmp(e, "orig\n"), "--knob restored at the end\n");
+	return run(sc_json, 3, args);
+}
 
+TEST_F(results, run_with_metrics_info_knob_and_failure)
+{
+	char sub[400];
+
+	EXPECT_EQ(KSFT_FAIL, run_json(sub, sizeof(sub)));
+	EXPECT_TRUE(ktap_ok(3));
+	EXPECT_HAS(unit_out, "# answer: 41\n# answer: 42\n# note: two lines\n");
+	EXPECT_HAS(unit_out, "# knob ");
+	EXPECT_HAS(unit_out, "# quick: shorter runs\n");
+}
+
+TEST_F(results, knob_restored_at_the_end)
+{
+	char sub[400], e[512];
+
+	run_json(sub, sizeof(sub));
+	unit_read(knob, e, sizeof(e));
+	EXPECT_STREQ("orig\n", e);
+}
+
+/* The results file has the documented fields. */
+TEST_F(results, results_file_fields)
+{
+	char sub[400], e[512], ctx[128];
+	struct rp_jval *v;
+
+	run_json(sub, sizeof(sub));
 	v = rp_json_parse_file(json, e, sizeof(e));
-	if (!v)
-		ksft_print_msg("%s\n", e);
+	ASSERT_NE(NULL, v) TH_LOG("%s", e);
 	snprintf(ctx, sizeof(ctx), "metrics.0.counters_per_op.%s",
 		 rp_ctr_name(RP_CTR_CTX_SWITCHES));
-	ok = v &&
-		jstr(v, "schema", RP_RESULTS_SCHEMA) &&
-		jnum(v, "version", RP_RESULTS_VERSION) &&
-		jstr(v, "test", "unit_results") &&
-		jstr(v, "summary", "unit test of the results") &&
-		jstr(v, "timestamp", NULL) &&
-		strlen(path(v, "timestamp")->str) == 20 &&
-		path(v, "timestamp")->str[19] == 'Z' &&
-		jnum(v, "duration_s", NAN) && path(v, "duration_s")->num >= 0 &&
-		jstr(v, "system.kernel_release", NULL) &&
-		jstr(v, "system.machine", NULL) &&
-		jnum(v, "system.nr_cpus_online", NAN) &&
-		path(v, "system.nr_cpus_online")->num >= 1 &&
-		jnum(v, "system.nr_cpus_possible", NAN) &&
-		jnum(v, "system.hz", NAN) &&
-		path(v, "system.config") && path(v, "system.cmdline_rcu") &&
-		jtype(v, "options.quick", RP_JBOOL, 0) &&
-		path(v, "options.quick")->b &&
-		jtype(v, "options.knobs", RP_JARR, 1) &&
-		jtype(v, "params", RP_JARR, 3) &&
-		jstr(v, "params.0.name", "max_lat") &&
-		jstr(v, "params.0.kind", "max") &&
-		jstr(v, "params.0.unit", "ms") &&
-		jnum(v, "params.0.default", 10) &&
-		jnum(v, "params.0.value", 10) &&
-		jstr(v, "params.0.source", "default") &&
-		jstr(v, "params.0.reason", "a ceiling") &&
-		jstr(v, "params.1.kind", "min") &&
-		jstr(v, "params.2.kind", "setting") &&
-		jnum(v, "params.2.value", 7) &&
-		jstr(v, "params.2.source", "cli") &&
-		jstr(v, "info.answer", "42") &&
-		jstr(v, "info.note", "two lines") &&
-		jtype(v, "metrics", RP_JARR, 2) &&
-		jstr(v, "metrics.0.name", "unit.latency") &&
-		jstr(v, "metrics.0.unit", "ms") &&
-		jstr(v, "metrics.0.better", "lower") &&
-		jtype(v, "metrics.0.samples", RP_JARR, 5) &&
-		jnum(v, "metrics.0.samples.0", 5) &&
-		jnum(v, "metrics.0.samples.4", 3) &&
-		jnum(v, "metrics.0.summary.n", 5) &&
-		jnum(v, "metrics.0.summary.min", 1) &&
-		jnum(v, "metrics.0.summary.max", 5) &&
-		jnum(v, "metrics.0.summary.mean", 3) &&
-		jnum(v, "metrics.0.summary.median", 3) &&
-		jnum(v, "metrics.0.summary.stddev", NAN) &&
-		jnum(v, "metrics.0.summary.p10", NAN) &&
-		jnum(v, "metrics.0.summary.p90", NAN) &&
-		jnum(v, "metrics.0.summary.mad", 1) &&
-		jnum(v, "metrics.0.summary.ci_lo", NAN) &&
-		jnum(v, "metrics.0.summary.ci_hi", NAN) &&
-		jtype(v, "metrics.0.counters_per_op", RP_JOBJ, 1) &&
-		jnum(v, ctx, 2) &&
-		jstr(v, "metrics.1.better", "higher") &&
-		jtype(v, "metrics.1.samples", RP_JARR, 0) &&
-		jnum(v, "metrics.1.summary.n", 0) &&
-		jtype(v, "metrics.1.summary.median", RP_JNULL, 0) &&
-		jtype(v, "checks", RP_JARR, 3) &&
-		jstr(v, "checks.0.name", "lat") &&
-		jstr(v, "checks.0.verdict", "pass") &&
-		jnum(v, "checks.0.measured", 3) &&
-		jstr(v, "checks.0.unit", "ms") &&
-		jstr(v, "checks.0.op", "<=") &&
-		jnum(v, "checks.0.limit", 10) &&
-		jstr(v, "checks.0.param", "max_lat") &&
-		jtype(v, "checks.0.reason", RP_JNULL, 0) &&
-		jstr(v, "checks.1.verdict", "fail") &&
-		jstr(v, "checks.1.op", ">=") &&
-		jnum(v, "checks.1.limit", 100) &&
-		jstr(v, "checks.2.verdict", "skip") &&
-		jstr(v, "checks.2.reason", "why") &&
-		jtype(v, "checks.2.measured", RP_JNULL, 0) &&
-		jnum(v, "totals.planned", 3) && jnum(v, "totals.pass", 1) &&
-		jnum(v, "totals.fail", 1) && jnum(v, "totals.skip", 1) &&
-		jnum(v, "totals.error", 0) &&
-		jstr(v, "verdict", "fail") && jnum(v, "exit_code", 1);
-	ksft_test_result(ok, "the results file has the documented fields\n");
-	if (v && path(v, "options.knobs.0"))
-		ksft_print_msg("knob recorded: %s\n",
-			       path(v, "options.knobs.0")->str);
+	EXPECT_TRUE(jstr(v, "schema", RP_RESULTS_SCHEMA));
+	EXPECT_TRUE(jnum(v, "version", RP_RESULTS_VERSION));
+	EXPECT_TRUE(jstr(v, "test", "unit_results"));
+	EXPECT_TRUE(jstr(v, "summary", "unit test of the results"));
+	ASSERT_TRUE(jstr(v, "timestamp", NULL));
+	EXPECT_TRUE(strlen(path(v, "timestamp")->str) == 20);
+	EXPECT_TRUE(path(v, "timestamp")->str[19] == 'Z');
+	ASSERT_TRUE(jnum(v, "duration_s", NAN));
+	EXPECT_TRUE(path(v, "duration_s")->num >= 0);
+	EXPECT_TRUE(jstr(v, "system.kernel_release", NULL));
+	EXPECT_TRUE(jstr(v, "system.machine", NULL));
+	ASSERT_TRUE(jnum(v, "system.nr_cpus_online", NAN));
+	EXPECT_TRUE(path(v, "system.nr_cpus_online")->num >= 1);
+	EXPECT_TRUE(jnum(v, "system.nr_cpus_possible", NAN));
+	EXPECT_TRUE(jnum(v, "system.hz", NAN));
+	EXPECT_NE(NULL, path(v, "system.config"));
+	EXPECT_NE(NULL, path(v, "system.cmdline_rcu"));
+	ASSERT_TRUE(jtype(v, "options.quick", RP_JBOOL, 0));
+	EXPECT_TRUE(path(v, "options.quick")->b);
+	EXPECT_TRUE(jtype(v, "options.knobs", RP_JARR, 1));
+	EXPECT_TRUE(jtype(v, "params", RP_JARR, 3));
+	EXPECT_TRUE(jstr(v, "params.0.name", "max_lat"));
+	EXPECT_TRUE(jstr(v, "params.0.kind", "max"));
+	EXPECT_TRUE(jstr(v, "params.0.unit", "ms"));
+	EXPECT_TRUE(jnum(v, "params.0.default", 10));
+	EXPECT_TRUE(jnum(v, "params.0.value", 10));
+	EXPECT_TRUE(jstr(v, "params.0.source", "default"));
+	EXPECT_TRUE(jstr(v, "params.0.reason", "a ceiling"));
+	EXPECT_TRUE(jstr(v, "params.1.kind", "min"));
+	EXPECT_TRUE(jstr(v, "params.2.kind", "setting"));
+	EXPECT_TRUE(jnum(v, "params.2.value", 7));
+	EXPECT_TRUE(jstr(v, "params.2.source", "cli"));
+	EXPECT_TRUE(jstr(v, "info.answer", "42"));
+	EXPECT_TRUE(jstr(v, "info.note", "two lines"));
+	EXPECT_TRUE(jtype(v, "metrics", RP_JARR, 2));
+	EXPECT_TRUE(jstr(v, "metrics.0.name", "unit.latency"));
+	EXPECT_TRUE(jstr(v, "metrics.0.unit", "ms"));
+	EXPECT_TRUE(jstr(v, "metrics.0.better", "lower"));
+	EXPECT_TRUE(jtype(v, "metrics.0.samples", RP_JARR, 5));
+	EXPECT_TRUE(jnum(v, "metrics.0.samples.0", 5));
+	EXPECT_TRUE(jnum(v, "metrics.0.samples.4", 3));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.n", 5));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.min", 1));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.max", 5));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.mean", 3));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.median", 3));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.stddev", NAN));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.p10", NAN));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.p90", NAN));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.mad", 1));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.ci_lo", NAN));
+	EXPECT_TRUE(jnum(v, "metrics.0.summary.ci_hi", NAN));
+	EXPECT_TRUE(jtype(v, "metrics.0.counters_per_op", RP_JOBJ, 1));
+	EXPECT_TRUE(jnum(v, ctx, 2));
+	EXPECT_TRUE(jstr(v, "metrics.1.better", "higher"));
+	EXPECT_TRUE(jtype(v, "metrics.1.samples", RP_JARR, 0));
+	EXPECT_TRUE(jnum(v, "metrics.1.summary.n", 0));
+	EXPECT_TRUE(jtype(v, "metrics.1.summary.median", RP_JNULL, 0));
+	EXPECT_TRUE(jtype(v, "checks", RP_JARR, 3));
+	EXPECT_TRUE(jstr(v, "checks.0.name", "lat"));
+	EXPECT_TRUE(jstr(v, "checks.0.verdict", "pass"));
+	EXPECT_TRUE(jnum(v, "checks.0.measured", 3));
+	EXPECT_TRUE(jstr(v, "checks.0.unit", "ms"));
+	EXPECT_TRUE(jstr(v, "checks.0.op", "<="));
+	EXPECT_TRUE(jnum(v, "checks.0.limit", 10));
+	EXPECT_TRUE(jstr(v, "checks.0.param", "max_lat"));
+	EXPECT_TRUE(jtype(v, "checks.0.reason", RP_JNULL, 0));
+	EXPECT_TRUE(jstr(v, "checks.1.verdict", "fail"));
+	EXPECT_TRUE(jstr(v, "checks.1.op", ">="));
+	EXPECT_TRUE(jnum(v, "checks.1.limit", 100));
+	EXPECT_TRUE(jstr(v, "checks.2.verdict", "skip"));
+	EXPECT_TRUE(jstr(v, "checks.2.reason", "why"));
+	EXPECT_TRUE(jtype(v, "checks.2.measured", RP_JNULL, 0));
+	EXPECT_TRUE(jnum(v, "totals.planned", 3));
+	EXPECT_TRUE(jnum(v, "totals.pass", 1));
+	EXPECT_TRUE(jnum(v, "totals.fail", 1));
+	EXPECT_TRUE(jnum(v, "totals.skip", 1));
+	EXPECT_TRUE(jnum(v, "totals.error", 0));
+	EXPECT_TRUE(jstr(v, "verdict", "fail"));
+	EXPECT_TRUE(jnum(v, "exit_code", 1));
+	if (path(v, "options.knobs.0"))
+		TH_LOG("knob recorded: %s", path(v, "options.knobs.0")->str);
 	rp_json_free(v);
-	ksft_test_result(count_files(sub) == 1,
-			 "directories created, no temporary file left\n");
+}
+
+TEST_F(results, directories_created_no_temporary_file_left)
+{
+	char sub[400];
+
+	run_json(sub, sizeof(sub));
+	EXPECT_EQ(1, count_files(sub));
 }
 
 static void sc_pass(void)
@@ -660,41 +650,46 @@ static void sc_pass(void)
 	rp_check("lat", 3, "max_lat");
 }
 
-static void test_json_places(void)
+/*
+ * RCU_PERF_OUTDIR: DIR/<test>.json. A second run replaces the file by
+ * rename(): a hard link to the first one still holds the old inode.
+ */
+TEST_F(results, outdir_replaced_atomically)
 {
-	char args[800], p[400], e[512], bad[400], od[300], old[300];
+	char p[400], e[512], od[300], old[300];
 	struct stat st1, st2;
 	struct rp_jval *v;
-	bool ok;
-	int rc;
 
-	/*
-	 * RCU_PERF_OUTDIR: DIR/<test>.json. A second run replaces the file by
-	 * rename(): a hard link to the first one still holds the old inode.
-	 */
-	snprintf(od, sizeof(od), "%s/od", dir);
+	snprintf(od, sizeof(od), "%s/od", unit_dir);
 	snprintf(p, sizeof(p), "%s/unit_results.json", od);
-	snprintf(old, sizeof(old), "%s/old.json", dir);
+	snprintf(old, sizeof(old), "%s/old.json", unit_dir);
 	setenv("RCU_PERF_OUTDIR", od, 1);
-	rc = run(sc_pass, 1, "");
-	ok = rc == 0 && has("# results: ") && !link(p, old);
-	rc = run(sc_pass, 1, "");
-	unsetenv("RCU_PERF_OUTDIR");
+	EXPECT_EQ(0, run(sc_pass, 1, ""));
+	EXPECT_HAS(unit_out, "# results: ");
+	ASSERT_EQ(0, link(p, old));
+	EXPECT_EQ(0, run(sc_pass, 1, ""));
 	v = rp_json_parse_file(p, e, sizeof(e));
-	ok = ok && rc == 0 && v && jstr(v, "verdict", "pass") &&
-	     jnum(v, "exit_code", 0) && count_files(od) == 1 &&
-	     !stat(p, &st1) && !stat(old, &st2) && st1.st_ino != st2.st_ino;
-	ksft_test_result(ok, "RCU_PERF_OUTDIR/<test>.json, replaced atomically\n");
+	ASSERT_NE(NULL, v) TH_LOG("%s", e);
+	EXPECT_TRUE(jstr(v, "verdict", "pass"));
+	EXPECT_TRUE(jnum(v, "exit_code", 0));
 	rp_json_free(v);
+	EXPECT_EQ(1, count_files(od));
+	ASSERT_EQ(0, stat(p, &st1));
+	ASSERT_EQ(0, stat(old, &st2));
+	EXPECT_NE(st1.st_ino, st2.st_ino);
+}
 
-	/* A file where a directory should be: the run must say so. */
-	snprintf(bad, sizeof(bad), "%s/plainfile", dir);
-	write_file(bad, "x\n");
+/* A file where a directory should be: the run must say so. */
+TEST_F(results, unwritable_results_file_fails_the_run)
+{
+	char args[800], bad[400];
+
+	snprintf(bad, sizeof(bad), "%s/plainfile", unit_dir);
+	ASSERT_EQ(0, unit_write(bad, "x\n"));
 	snprintf(args, sizeof(args), "--json %s/x.json", bad);
-	rc = run(sc_pass, 1, args);
-	ksft_test_result(rc == KSFT_FAIL && has("ok 1 lat\n") &&
-			 has("# error: cannot write results to "),
-			 "an unwritable results file fails the run\n");
+	EXPECT_EQ(KSFT_FAIL, run(sc_pass, 1, args));
+	EXPECT_HAS(unit_out, "ok 1 lat\n");
+	EXPECT_HAS(unit_out, "# error: cannot write results to ");
 }
 
 /* ---- system facts ---- */
@@ -717,76 +712,47 @@ static void sc_kconfig(void)
 		printf("# no prefix match\n");
 }
 
-static void test_kconfig(void)
+static const char kconfig_want[] = "# hz=1000\n# lazy=y\n# rt=n\n# cmdline=a b\n"
+				   "# absent\n# no prefix match\n";
+
+/* A kernel config file in the temp dir; its path in cfg. */
+static int write_kconfig(char *cfg, size_t len)
+{
+	snprintf(cfg, len, "%s/kconfig", unit_dir);
+	return unit_write(cfg, "#\n# comment\nCONFIG_HZ_1000=y\nCONFIG_HZ=1000\n"
+			  "CONFIG_RCU_LAZY=y\n# CONFIG_PREEMPT_RT is not set\n"
+			  "CONFIG_CMDLINE=\"a b\"\n");
+}
+
+TEST_F(results, kernel_config_from_a_file)
+{
+	char cfg[400];
+
+	ASSERT_EQ(0, write_kconfig(cfg, sizeof(cfg)));
+	setenv("RCU_PERF_KCONFIG", cfg, 1);
+	EXPECT_EQ(0, run(sc_kconfig, -1, ""));
+	EXPECT_STREQ(kconfig_want, unit_out);
+}
+
+TEST_F(results, kernel_config_from_a_gz_file)
 {
 	char cfg[400], cmd[1000];
-	const char *want = "# hz=1000\n# lazy=y\n# rt=n\n# cmdline=a b\n"
-			   "# absent\n# no prefix match\n";
-	int rc;
 
-	snprintf(cfg, sizeof(cfg), "%s/kconfig", dir);
-	write_file(cfg, "#\n# comment\nCONFIG_HZ_1000=y\nCONFIG_HZ=1000\n"
-		   "CONFIG_RCU_LAZY=y\n# CONFIG_PREEMPT_RT is not set\n"
-		   "CONFIG_CMDLINE=\"a b\"\n");
-	setenv("RCU_PERF_KCONFIG", cfg, 1);
-	rc = run(sc_kconfig, -1, "");
-	ksft_test_result(rc == 0 && !strcmp(out, want),
-			 "rp_kernel_config from a config file\n");
-	if (strcmp(out, want))
-		show("output", out);
-
+	ASSERT_EQ(0, write_kconfig(cfg, sizeof(cfg)));
 	snprintf(cmd, sizeof(cmd), "gzip -c '%s' > '%s.gz'", cfg, cfg);
+	if (system(cmd))
+		SKIP(return, "gzip'ed config (no gzip)");
 	strcat(cfg, ".gz");
 	setenv("RCU_PERF_KCONFIG", cfg, 1);
-	if (system(cmd)) {
-		ksft_test_result_skip("gzip'ed config (no gzip)\n");
-	} else {
-		rc = run(sc_kconfig, -1, "");
-		ksft_test_result(rc == 0 && !strcmp(out, want),
-				 "rp_kernel_config from a .gz config\n");
-	}
-	setenv("RCU_PERF_KCONFIG", "/nonexistent", 1);
-	rc = run(sc_kconfig, -1, "");
-	ksft_test_result(has("# hz=none\n# absent\n"),
-			 "no config: symbols absent\n");
-	unsetenv("RCU_PERF_KCONFIG");
+	EXPECT_EQ(0, run(sc_kconfig, -1, ""));
+	EXPECT_STREQ(kconfig_want, unit_out);
 }
 
-int main(void)
+TEST_F(results, no_config_symbols_absent)
 {
-	char tmpl[] = "/tmp/rp_test_results.XXXXXX";
-	char cmd[300];
-
-	if (!mkdtemp(tmpl))
-		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
-	snprintf(dir, sizeof(dir), "%s", tmpl);
-	snprintf(knob, sizeof(knob), "%s/knob", dir);
-	rp_knob_allow_dir(dir);
-	snprintf(json, sizeof(json), "%s/fatal.json", dir);
-	setenv("RCU_PERF_CONFIG", "", 1);
-	setenv("RCU_PERF_STATE_DIR", dir, 1);
-	unsetenv("RCU_PERF_QUICK");
-	unsetenv("RCU_PERF_JSON");
-	unsetenv("RCU_PERF_OUTDIR");
-	unsetenv("RCU_PERF_MAX_LAT");
-	unsetenv("RCU_PERF_MIN_RATE");
-	unsetenv("RCU_PERF_SAMPLES");
-	unsetenv("KSFT_TAP_LEVEL");
-
-	ksft_print_header();
-	ksft_set_plan(21);
-	test_checks();
-	test_bounds();
-	test_set_limits();
-	test_skips();
-	test_plan_mismatch();
-	test_exits();
-	test_json();
-	test_json_places();
-	test_kconfig();
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		ksft_print_msg("could not remove %s\n", dir);
-	ksft_finished();
+	setenv("RCU_PERF_KCONFIG", "/nonexistent", 1);
+	run(sc_kconfig, -1, "");
+	EXPECT_HAS(unit_out, "# hz=none\n# absent\n");
 }
+
+TEST_HARNESS_MAIN

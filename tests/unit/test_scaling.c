@@ -7,10 +7,8 @@
  * dcache_rcu evidence on 16 CPUs) must come out of five plausible runs.
  */
 #include <math.h>
-#include <string.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 static bool near(double a, double b)
 {
@@ -30,37 +28,61 @@ static bool pts_are(int max, int cap, const int *want, int nwant)
 	return true;
 }
 
-static void test_sweep(void)
+FIXTURE(scaling) {
+};
+
+FIXTURE_SETUP(scaling)
+{
+}
+
+FIXTURE_TEARDOWN(scaling)
+{
+	EXPECT_EQ(0, unit_leaks());
+}
+
+TEST_F(scaling, sweep_points_include_max)
 {
 	static const int one[] = { 1 }, two[] = { 1, 2 };
 	static const int six[] = { 1, 2, 4, 6 }, eight[] = { 1, 2, 4, 8 };
 	static const int big[] = { 1, 2, 4, 8, 16, 32, 64 };
-	static const int capped[] = { 1, 2, 64 };
 
-	ksft_test_result(pts_are(1, 16, one, 1) && pts_are(2, 16, two, 2) &&
-			 pts_are(6, 16, six, 4) && pts_are(8, 16, eight, 4) &&
-			 pts_are(64, 16, big, 7) && pts_are(0, 16, NULL, 0),
-			 "sweep_points_include_max\n");
-	/* Too few slots: the maximum still ends the sweep. */
-	ksft_test_result(pts_are(64, 3, capped, 3), "sweep_points_capped\n");
+	EXPECT_TRUE(pts_are(1, 16, one, 1));
+	EXPECT_TRUE(pts_are(2, 16, two, 2));
+	EXPECT_TRUE(pts_are(6, 16, six, 4));
+	EXPECT_TRUE(pts_are(8, 16, eight, 4));
+	EXPECT_TRUE(pts_are(64, 16, big, 7));
+	EXPECT_TRUE(pts_are(0, 16, NULL, 0));
 }
 
-static void test_efficiency(void)
+/* Too few slots: the maximum still ends the sweep. */
+TEST_F(scaling, sweep_points_capped)
 {
-	ksft_test_result(near(rp_efficiency(3.6e6, 1.8e6, 2), 1.0) &&
-			 near(rp_efficiency(1.8e6, 1.8e6, 2), 0.5) &&
-			 near(rp_efficiency(12e6, 1e6, 16), 0.75) &&
-			 near(rp_efficiency(5, 5, 1), 1.0),
-			 "efficiency_arithmetic\n");
-	ksft_test_result(isnan(rp_efficiency(1, 0, 2)) &&
-			 isnan(rp_efficiency(1, 1, 0)) &&
-			 isnan(rp_efficiency(NAN, 1, 2)) &&
-			 isnan(rp_efficiency(-1, 1, 2)) &&
-			 isnan(rp_efficiency(1, INFINITY, 2)),
-			 "efficiency_rejects_bad_input\n");
-	/* kernbench: speedup per CPU is the efficiency of 1/elapsed. */
-	ksft_test_result(near(rp_efficiency(1 / 10.0, 1 / 19.0, 2), 0.95),
-			 "speedup_per_cpu_from_elapsed\n");
+	static const int capped[] = { 1, 2, 64 };
+
+	EXPECT_TRUE(pts_are(64, 3, capped, 3));
+}
+
+TEST_F(scaling, efficiency_arithmetic)
+{
+	EXPECT_TRUE(near(rp_efficiency(3.6e6, 1.8e6, 2), 1.0));
+	EXPECT_TRUE(near(rp_efficiency(1.8e6, 1.8e6, 2), 0.5));
+	EXPECT_TRUE(near(rp_efficiency(12e6, 1e6, 16), 0.75));
+	EXPECT_TRUE(near(rp_efficiency(5, 5, 1), 1.0));
+}
+
+TEST_F(scaling, efficiency_rejects_bad_input)
+{
+	EXPECT_TRUE(isnan(rp_efficiency(1, 0, 2)));
+	EXPECT_TRUE(isnan(rp_efficiency(1, 1, 0)));
+	EXPECT_TRUE(isnan(rp_efficiency(NAN, 1, 2)));
+	EXPECT_TRUE(isnan(rp_efficiency(-1, 1, 2)));
+	EXPECT_TRUE(isnan(rp_efficiency(1, INFINITY, 2)));
+}
+
+/* kernbench: speedup per CPU is the efficiency of 1/elapsed. */
+TEST_F(scaling, speedup_per_cpu_from_elapsed)
+{
+	EXPECT_TRUE(near(rp_efficiency(1 / 10.0, 1 / 19.0, 2), 0.95));
 }
 
 /* Recorded outputs of GNU time 1.9 (Debian), one per format. */
@@ -95,7 +117,7 @@ static bool parses(const char *text, double e, double u, double s,
 	char err[128];
 
 	if (rp_time_parse(text, &t, err, sizeof(err))) {
-		ksft_print_msg("unexpected parse error: %s\n", err);
+		fprintf(stderr, "# unexpected parse error: %s\n", err);
 		return false;
 	}
 	return near(t.elapsed, e) && near(t.user, u) && near(t.sys, s) &&
@@ -113,73 +135,80 @@ static double amdahl_eff(double s, int n)
 	return 1 / (s + (1 - s) / n) / n;
 }
 
-static void test_serial_fraction(void)
+TEST_F(scaling, serial_fraction_amdahl)
 {
-	bool ok = true;
 	int n;
 
-	for (n = 2; n <= 256; n *= 2)
-		ok &= near(rp_serial_fraction(n * amdahl_eff(0.1, n), n), 0.1) &&
-		      near(rp_serial_fraction(1, n), 1) &&
-		      near(rp_serial_fraction(n, n), 0);
-	ksft_test_result(ok && isnan(rp_serial_fraction(1, 1)) &&
-			 isnan(rp_serial_fraction(0, 2)) &&
-			 isnan(rp_serial_fraction(NAN, 2)),
-			 "serial_fraction_amdahl\n");
+	for (n = 2; n <= 256; n *= 2) {
+		EXPECT_TRUE(near(rp_serial_fraction(n * amdahl_eff(0.1, n), n), 0.1));
+		EXPECT_TRUE(near(rp_serial_fraction(1, n), 1));
+		EXPECT_TRUE(near(rp_serial_fraction(n, n), 0));
+	}
+	EXPECT_TRUE(isnan(rp_serial_fraction(1, 1)));
+	EXPECT_TRUE(isnan(rp_serial_fraction(0, 2)));
+	EXPECT_TRUE(isnan(rp_serial_fraction(NAN, 2)));
 }
 
-static void test_serial_share(void)
+/*
+ * A perfect machine (parallel control 1, serial control 1/n): an
+ * rcu-walk workload at 1 has share 0, one serialized like the control
+ * has share 1, at every n.
+ */
+TEST_F(scaling, serial_share_perfect_machine)
 {
-	char why[256];
-	bool ok = true;
 	int n;
 
-	/*
-	 * A perfect machine (parallel control 1, serial control 1/n): an
-	 * rcu-walk workload at 1 has share 0, one serialized like the
-	 * control has share 1, at every n.
-	 */
+	for (n = 2; n <= 64; n *= 2) {
+		EXPECT_TRUE(near(rp_serial_share(n, 1, 1, 1.0 / n), 0));
+		EXPECT_TRUE(near(rp_serial_share(n, 1.0 / n, 1, 1.0 / n), 1));
+		EXPECT_TRUE(near(rp_serial_share(n, amdahl_eff(0.3, n), 1, 1.0 / n), 0.3));
+	}
+}
+
+/*
+ * Relative to the controls: SMT-like siblings (parallel control 0.8)
+ * slow the workload alike, which then is not blamed; a lock handoff that
+ * makes the serial control slower than one at a time (0.4 at n=2) makes
+ * the same workload relatively less serial.
+ */
+TEST_F(scaling, serial_share_relative_to_controls)
+{
+	EXPECT_TRUE(near(rp_serial_share(2, 0.8, 0.8, 0.4), 0));
+	EXPECT_LT(rp_serial_share(2, 0.5, 1, 0.4), rp_serial_share(2, 0.5, 1, 0.5));
+	EXPECT_TRUE(isnan(rp_serial_share(2, 0.5, 1, 1)));
+	EXPECT_TRUE(isnan(rp_serial_share(2, 0.5, 0, 0.5)));
+	EXPECT_TRUE(isnan(rp_serial_share(1, 1, 1, 1)));
+}
+
+/* The limit as an efficiency is the inverse. */
+TEST_F(scaling, serial_share_limit_as_efficiency)
+{
+	int n;
+
 	for (n = 2; n <= 64; n *= 2)
-		ok &= near(rp_serial_share(n, 1, 1, 1.0 / n), 0) &&
-		      near(rp_serial_share(n, 1.0 / n, 1, 1.0 / n), 1) &&
-		      near(rp_serial_share(n, amdahl_eff(0.3, n), 1, 1.0 / n), 0.3);
-	ksft_test_result(ok, "serial_share_perfect_machine\n");
+		EXPECT_TRUE(near(rp_serial_share(n, rp_serial_share_eff(n, 0.5, 0.9, 0.4),
+						 0.9, 0.4), 0.5));
+	EXPECT_TRUE(near(rp_serial_share_eff(2, 0.5, 1, 0.5), 2.0 / 3));
+	EXPECT_TRUE(near(rp_serial_share_eff(4, 1, 1, 0.25), 0.25));
+	EXPECT_TRUE(isnan(rp_serial_share_eff(2, 0.5, 1, 1)));
+}
 
-	/*
-	 * Relative to the controls: SMT-like siblings (parallel control
-	 * 0.8) slow the workload alike, which then is not blamed; a lock
-	 * handoff that makes the serial control slower than one at a time
-	 * (0.4 at n=2) makes the same workload relatively less serial.
-	 */
-	ok = near(rp_serial_share(2, 0.8, 0.8, 0.4), 0) &&
-	     rp_serial_share(2, 0.5, 1, 0.4) < rp_serial_share(2, 0.5, 1, 0.5) &&
-	     isnan(rp_serial_share(2, 0.5, 1, 1)) &&
-	     isnan(rp_serial_share(2, 0.5, 0, 0.5)) &&
-	     isnan(rp_serial_share(1, 1, 1, 1));
-	ksft_test_result(ok, "serial_share_relative_to_controls\n");
+/* What stops a judgement, and what does not. */
+TEST_F(scaling, controls_judge_reasons)
+{
+	char why[256];
 
-	/* The limit as an efficiency is the inverse. */
-	ok = true;
-	for (n = 2; n <= 64; n *= 2)
-		ok &= near(rp_serial_share(n, rp_serial_share_eff(n, 0.5, 0.9, 0.4),
-					   0.9, 0.4), 0.5);
-	ok &= near(rp_serial_share_eff(2, 0.5, 1, 0.5), 2.0 / 3) &&
-	      near(rp_serial_share_eff(4, 1, 1, 0.25), 0.25) &&
-	      isnan(rp_serial_share_eff(2, 0.5, 1, 1));
-	ksft_test_result(ok, "serial_share_limit_as_efficiency\n");
-
-	/* What stops a judgement, and what does not. */
-	ksft_test_result(!rp_controls_judge(2, 0.97, 0.45, 0.75, 0.5, why, sizeof(why)) &&
-			 !rp_controls_judge(64, 0.9, 0.01, 0.75, 0.5, why, sizeof(why)) &&
-			 rp_controls_judge(1, 1, 1, 0.75, 0.5, why, sizeof(why)) &&
-			 strstr(why, "nothing to scale") &&
-			 rp_controls_judge(2, 0.5, 0.5, 0.75, 0.5, why, sizeof(why)) &&
-			 strstr(why, "parallel control") && strstr(why, "cannot run 2") &&
-			 rp_controls_judge(2, 1, 0.9, 0.75, 0.5, why, sizeof(why)) &&
-			 strstr(why, "serial control") &&
-			 rp_controls_judge(4, NAN, 0.25, 0.75, 0.5, why, sizeof(why)) &&
-			 strstr(why, "no valid sample"),
-			 "controls_judge_reasons\n");
+	EXPECT_EQ(NULL, rp_controls_judge(2, 0.97, 0.45, 0.75, 0.5, why, sizeof(why)));
+	EXPECT_EQ(NULL, rp_controls_judge(64, 0.9, 0.01, 0.75, 0.5, why, sizeof(why)));
+	EXPECT_NE(NULL, rp_controls_judge(1, 1, 1, 0.75, 0.5, why, sizeof(why)));
+	EXPECT_HAS(why, "nothing to scale");
+	EXPECT_NE(NULL, rp_controls_judge(2, 0.5, 0.5, 0.75, 0.5, why, sizeof(why)));
+	EXPECT_HAS(why, "parallel control");
+	EXPECT_HAS(why, "cannot run 2");
+	EXPECT_NE(NULL, rp_controls_judge(2, 1, 0.9, 0.75, 0.5, why, sizeof(why)));
+	EXPECT_HAS(why, "serial control");
+	EXPECT_NE(NULL, rp_controls_judge(4, NAN, 0.25, 0.75, 0.5, why, sizeof(why)));
+	EXPECT_HAS(why, "no valid sample");
 }
 
 static bool rejects(const char *text, const char *what)
@@ -189,43 +218,60 @@ static bool rejects(const char *text, const char *what)
 
 	if (!rp_time_parse(text, &t, err, sizeof(err)))
 		return false;
-	ksft_print_msg("rejected as expected: %s\n", err);
+	fprintf(stderr, "# rejected as expected: %s\n", err);
 	return strstr(err, what);
 }
 
-static void test_parse(void)
+TEST_F(scaling, time_parse_default)
 {
-	ksft_test_result(parses(gnu_default, 4.58, 3.46, 0.61, 89, 0),
-			 "time_parse_default\n");
-	ksft_test_result(parses(gnu_failed, 0, 0, 0, NAN, 2) &&
-			 parses(gnu_signal, 0.01, 0, 0, 0, 128 + 9),
-			 "time_parse_exit_status\n");
-	ksft_test_result(parses(gnu_hours, 3723.5, 7012.31, 880.02, 211, 0),
-			 "time_parse_hours\n");
-	ksft_test_result(parses(gnu_posix, 4.58, 3.46, 0.61, NAN, 0) &&
-			 parses(shell_kw, 64.58, 3.46, 0.61, NAN, 0),
-			 "time_parse_posix_and_shell\n");
-	ksft_test_result(parses(gnu_verbose, 4.58, 3.46, 0.61, 89, 0),
-			 "time_parse_verbose\n");
-	ksft_test_result(rejects("", "missing") &&
-			 rejects("make: *** [all] Error 2\n", "no GNU time") &&
-			 rejects("real 4.58\nuser 3.46\n", "system") &&
-			 rejects("3.46user 0.61system 0:xx.58elapsed 89%CPU\n",
-				 "line 1") &&
-			 rejects("real 4.58\nuser -3\nsys 1\n", "line 2") &&
-			 rejects("1.0user 1.0system 0:01.00elapsed 9Q%CPU\n",
-				 "malformed"),
-			 "time_parse_rejects_malformed\n");
-	/* Found by fuzz_time: statuses past int were converted (UB). */
-	ksft_test_result(rejects("Command exited with non-zero status 1e300\n",
-				 "line 1") &&
-			 rejects("Command terminated by signal 99999999999\n",
-				 "line 1") &&
-			 rejects("real 1\nuser 1\nsys 1\nExit status: 2.5\n",
-				 "line 4") &&
-			 rejects("real 1\nuser 1\nsys 1\nExit status: -1\n",
-				 "line 4"),
-			 "time_parse_rejects_bad_status\n");
+	EXPECT_TRUE(parses(gnu_default, 4.58, 3.46, 0.61, 89, 0));
+}
+
+TEST_F(scaling, time_parse_exit_status)
+{
+	EXPECT_TRUE(parses(gnu_failed, 0, 0, 0, NAN, 2));
+	EXPECT_TRUE(parses(gnu_signal, 0.01, 0, 0, 0, 128 + 9));
+}
+
+TEST_F(scaling, time_parse_hours)
+{
+	EXPECT_TRUE(parses(gnu_hours, 3723.5, 7012.31, 880.02, 211, 0));
+}
+
+TEST_F(scaling, time_parse_posix_and_shell)
+{
+	EXPECT_TRUE(parses(gnu_posix, 4.58, 3.46, 0.61, NAN, 0));
+	EXPECT_TRUE(parses(shell_kw, 64.58, 3.46, 0.61, NAN, 0));
+}
+
+TEST_F(scaling, time_parse_verbose)
+{
+	EXPECT_TRUE(parses(gnu_verbose, 4.58, 3.46, 0.61, 89, 0));
+}
+
+TEST_F(scaling, time_parse_rejects_malformed)
+{
+	EXPECT_TRUE(rejects("", "missing"));
+	EXPECT_TRUE(rejects("make: *** [all] Error 2\n", "no GNU time"));
+	EXPECT_TRUE(rejects("real 4.58\nuser 3.46\n", "system"));
+	EXPECT_TRUE(rejects("3.46user 0.61system 0:xx.58elapsed 89%CPU\n",
+			    "line 1"));
+	EXPECT_TRUE(rejects("real 4.58\nuser -3\nsys 1\n", "line 2"));
+	EXPECT_TRUE(rejects("1.0user 1.0system 0:01.00elapsed 9Q%CPU\n",
+			    "malformed"));
+}
+
+/* Found by fuzz_time: statuses past int were converted (UB). */
+TEST_F(scaling, time_parse_rejects_bad_status)
+{
+	EXPECT_TRUE(rejects("Command exited with non-zero status 1e300\n",
+			    "line 1"));
+	EXPECT_TRUE(rejects("Command terminated by signal 99999999999\n",
+			    "line 1"));
+	EXPECT_TRUE(rejects("real 1\nuser 1\nsys 1\nExit status: 2.5\n",
+			    "line 4"));
+	EXPECT_TRUE(rejects("real 1\nuser 1\nsys 1\nExit status: -1\n",
+			    "line 4"));
 }
 
 /*
@@ -240,58 +286,69 @@ static const char *const seed_runs[] = {
 	"193.37user 42.50system 0:19.62elapsed 1202%CPU (0avgtext+0avgdata 0maxresident)k\n",
 };
 
-static void test_report(void)
+/* The five runs of the seed, parsed and averaged. */
+static void seed_average(struct __test_metadata *_metadata,
+			 struct rp_time *runs, struct rp_time *avg)
 {
-	struct rp_time runs[5], avg, none;
-	char err[128], line[128];
-	bool ok = true;
+	char err[128];
 	int i;
 
-	for (i = 0; i < 5; i++)
-		ok &= !rp_time_parse(seed_runs[i], &runs[i], err, sizeof(err));
-	rp_time_average(runs, 5, &avg);
-	rp_time_format(line, sizeof(line), &avg);
-	ksft_print_msg("%s\n", line);
-	ok &= !strcmp(line,
-		      "Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%");
-	ksft_test_result(ok, "report_seed_format\n");
-
-	rp_time_format_run(line, sizeof(line), &runs[1]);
-	ksft_print_msg("%s\n", line);
-	ksft_test_result(!strcmp(line, "real 19.63s user 193.37s sys 42.50s CPU 1202%"),
-			 "report_run_format\n");
-
-	/* Without %P (the -p format) CPU% comes from the times. */
-	rp_time_parse(gnu_posix, &runs[0], err, sizeof(err));
-	rp_time_average(runs, 1, &avg);
-	rp_time_format(line, sizeof(line), &avg);
-	ksft_print_msg("%s\n", line);
-	ok = !strcmp(line, "Elapsed: 4.580s User: 3.460s System: 0.610s CPU: 88.9%");
-	rp_time_average(runs, 0, &none);
-	ksft_test_result(ok && isnan(none.elapsed), "report_cpu_from_times\n");
-
-	/*
-	 * The seed's system share, and its -10.6% system time against the
-	 * 47.548 s of the kernel without dcache_rcu.
-	 */
-	for (i = 0; i < 5; i++)
-		rp_time_parse(seed_runs[i], &runs[i], err, sizeof(err));
-	rp_time_average(runs, 5, &avg);
-	ksft_test_result(fabs(rp_time_system_share(&avg) - 0.1802) < 0.0001 &&
-			 fabs(100 * (avg.sys - 47.548) / 47.548 + 10.62) < 0.01 &&
-			 isnan(rp_time_system_share(&none)),
-			 "system_share\n");
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, rp_time_parse(seed_runs[i], &runs[i], err,
+					   sizeof(err))) TH_LOG("%s", err);
+	}
+	rp_time_average(runs, 5, avg);
 }
 
-int main(void)
+TEST_F(scaling, report_seed_format)
 {
-	ksft_print_header();
-	ksft_set_plan(21);
-	test_sweep();
-	test_efficiency();
-	test_serial_fraction();
-	test_serial_share();
-	test_parse();
-	test_report();
-	ksft_finished();
+	struct rp_time runs[5], avg;
+	char line[128];
+
+	seed_average(_metadata, runs, &avg);
+	rp_time_format(line, sizeof(line), &avg);
+	EXPECT_STREQ("Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%",
+		     line);
 }
+
+TEST_F(scaling, report_run_format)
+{
+	struct rp_time runs[5], avg;
+	char line[128];
+
+	seed_average(_metadata, runs, &avg);
+	rp_time_format_run(line, sizeof(line), &runs[1]);
+	EXPECT_STREQ("real 19.63s user 193.37s sys 42.50s CPU 1202%", line);
+}
+
+/* Without %P (the -p format) CPU% comes from the times. */
+TEST_F(scaling, report_cpu_from_times)
+{
+	struct rp_time run, avg, none;
+	char err[128], line[128];
+
+	ASSERT_EQ(0, rp_time_parse(gnu_posix, &run, err, sizeof(err)));
+	rp_time_average(&run, 1, &avg);
+	rp_time_format(line, sizeof(line), &avg);
+	EXPECT_STREQ("Elapsed: 4.580s User: 3.460s System: 0.610s CPU: 88.9%",
+		     line);
+	rp_time_average(&run, 0, &none);
+	EXPECT_TRUE(isnan(none.elapsed));
+}
+
+/*
+ * The seed's system share, and its -10.6% system time against the
+ * 47.548 s of the kernel without dcache_rcu.
+ */
+TEST_F(scaling, system_share)
+{
+	struct rp_time runs[5], avg, none;
+
+	seed_average(_metadata, runs, &avg);
+	rp_time_average(runs, 0, &none);
+	EXPECT_GT(0.0001, fabs(rp_time_system_share(&avg) - 0.1802));
+	EXPECT_GT(0.01, fabs(100 * (avg.sys - 47.548) / 47.548 + 10.62));
+	EXPECT_TRUE(isnan(rp_time_system_share(&none)));
+}
+
+TEST_HARNESS_MAIN

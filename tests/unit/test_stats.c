@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest.h"
-#include "rcu_perf.h"
+#include "unit.h"
 
 /*
  * Agreement to @digits significant digits (absolute near zero); prints
@@ -54,109 +53,137 @@ static void gauss(double *v, size_t n, double mean, double sd,
 
 static const double v8[] = { 3, 1, 4, 1, 5, 9, 2, 6 };
 
-static bool t_samples_add_grows(void)
+FIXTURE(stats) {
+};
+
+FIXTURE_SETUP(stats)
+{
+}
+
+FIXTURE_TEARDOWN(stats)
+{
+	EXPECT_EQ(0, unit_leaks());
+}
+
+TEST_F(stats, samples_add_grows)
 {
 	struct rp_samples s = { 0 };
-	bool ok = true;
 	int i;
 
 	for (i = 0; i < 1000; i++)
-		ok &= rp_samples_add(&s, i * 0.5) == 0;
-	ok &= s.n == 1000 && s.cap >= 1000 && s.v[999] == 499.5 &&
-	      s.v[17] == 8.5;
+		EXPECT_TRUE(rp_samples_add(&s, i * 0.5) == 0);
+	EXPECT_TRUE(s.n == 1000);
+	EXPECT_TRUE(s.cap >= 1000);
+	EXPECT_TRUE(s.v[999] == 499.5);
+	EXPECT_TRUE(s.v[17] == 8.5);
 	rp_samples_free(&s);
-	ok &= !s.v && !s.n && !s.cap;
+	EXPECT_TRUE(!s.v);
+	EXPECT_TRUE(!s.n);
+	EXPECT_TRUE(!s.cap);
 	rp_samples_free(&s);	/* idempotent */
-	return ok;
 }
 
-static bool t_percentile_linear_like_numpy(void)
+TEST_F(stats, percentile_linear_like_numpy)
 {
 	static const struct { double p, want; } c[] = {
 		{ 0, 1 }, { 10, 1 }, { 25, 1.75 }, { 50, 3.5 },
 		{ 90, 6.8999999999999995 }, { 100, 9 },
 		{ 33.3, 2.3309999999999995 },
 	};
-	bool ok = true;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++)
-		ok &= near("percentile", rp_percentile(v8, 8, c[i].p),
-			   c[i].want, 12);
-	return ok;
+		EXPECT_TRUE(near("percentile", rp_percentile(v8, 8, c[i].p),
+				 c[i].want, 12));
 }
 
-static bool t_percentile_keeps_caller_order(void)
+TEST_F(stats, percentile_keeps_caller_order)
 {
 	double v[8];
 
 	memcpy(v, v8, sizeof(v));
 	rp_percentile(v, 8, 50);
-	return !memcmp(v, v8, sizeof(v));
+	EXPECT_TRUE(!memcmp(v, v8, sizeof(v)));
 }
 
-static bool t_percentile_edges(void)
+TEST_F(stats, percentile_edges)
 {
 	double one = 42;
 
-	return isnan(rp_percentile(NULL, 0, 50)) &&
-	       rp_percentile(&one, 1, 0) == 42 &&
-	       rp_percentile(&one, 1, 73) == 42 &&
-	       rp_percentile(v8, 8, -5) == 1 &&
-	       rp_percentile(v8, 8, 150) == 9 &&
-	       isnan(rp_percentile(v8, 8, NAN));
+	EXPECT_TRUE(isnan(rp_percentile(NULL, 0, 50)));
+	EXPECT_TRUE(rp_percentile(&one, 1, 0) == 42);
+	EXPECT_TRUE(rp_percentile(&one, 1, 73) == 42);
+	EXPECT_TRUE(rp_percentile(v8, 8, -5) == 1);
+	EXPECT_TRUE(rp_percentile(v8, 8, 150) == 9);
+	EXPECT_TRUE(isnan(rp_percentile(v8, 8, NAN)));
 }
 
-static bool t_summarize_known_values(void)
+TEST_F(stats, summarize_known_values)
 {
 	struct rp_summary s;
-	bool ok;
 
 	rp_summarize(v8, 8, &s);
-	ok = s.n == 8 && s.min == 1 && s.max == 9;
-	ok &= near("mean", s.mean, 3.875, 15);
-	ok &= near("stddev", s.stddev, 2.748376143938713, 14);
-	ok &= near("median", s.median, 3.5, 17);
-	ok &= near("p10", s.p10, 1, 17);
-	ok &= near("p90", s.p90, 6.8999999999999995, 14);
-	ok &= near("mad", s.mad, 2, 17);
+	EXPECT_TRUE(s.n == 8);
+	EXPECT_TRUE(s.min == 1);
+	EXPECT_TRUE(s.max == 9);
+	EXPECT_TRUE(near("mean", s.mean, 3.875, 15));
+	EXPECT_TRUE(near("stddev", s.stddev, 2.748376143938713, 14));
+	EXPECT_TRUE(near("median", s.median, 3.5, 17));
+	EXPECT_TRUE(near("p10", s.p10, 1, 17));
+	EXPECT_TRUE(near("p90", s.p90, 6.8999999999999995, 14));
+	EXPECT_TRUE(near("mad", s.mad, 2, 17));
 	/* n = 8: [x(1), x(8)] is the smallest order-statistic CI >= 95% */
-	ok &= s.ci_lo == 1 && s.ci_hi == 9;
-	return ok;
+	EXPECT_TRUE(s.ci_lo == 1);
+	EXPECT_TRUE(s.ci_hi == 9);
 }
 
-static bool t_summarize_empty_is_nan(void)
+TEST_F(stats, summarize_empty_is_nan)
 {
 	struct rp_summary s;
 
 	memset(&s, 0x55, sizeof(s));
 	rp_summarize(NULL, 0, &s);
-	return s.n == 0 && isnan(s.min) && isnan(s.max) && isnan(s.mean) &&
-	       isnan(s.stddev) && isnan(s.median) && isnan(s.p10) &&
-	       isnan(s.p90) && isnan(s.mad) && isnan(s.ci_lo) &&
-	       isnan(s.ci_hi) && rp_rel_spread(&s) == 0;
+	EXPECT_TRUE(s.n == 0);
+	EXPECT_TRUE(isnan(s.min));
+	EXPECT_TRUE(isnan(s.max));
+	EXPECT_TRUE(isnan(s.mean));
+	EXPECT_TRUE(isnan(s.stddev));
+	EXPECT_TRUE(isnan(s.median));
+	EXPECT_TRUE(isnan(s.p10));
+	EXPECT_TRUE(isnan(s.p90));
+	EXPECT_TRUE(isnan(s.mad));
+	EXPECT_TRUE(isnan(s.ci_lo));
+	EXPECT_TRUE(isnan(s.ci_hi));
+	EXPECT_TRUE(rp_rel_spread(&s) == 0);
 }
 
-static bool t_summarize_single_sample(void)
+TEST_F(stats, summarize_single_sample)
 {
 	struct rp_summary s;
 	double x = -2.5;
 
 	rp_summarize(&x, 1, &s);
-	return s.n == 1 && s.min == x && s.max == x && s.mean == x &&
-	       s.stddev == 0 && s.median == x && s.p10 == x && s.p90 == x &&
-	       s.mad == 0 && s.ci_lo == x && s.ci_hi == x;
+	EXPECT_TRUE(s.n == 1);
+	EXPECT_TRUE(s.min == x);
+	EXPECT_TRUE(s.max == x);
+	EXPECT_TRUE(s.mean == x);
+	EXPECT_TRUE(s.stddev == 0);
+	EXPECT_TRUE(s.median == x);
+	EXPECT_TRUE(s.p10 == x);
+	EXPECT_TRUE(s.p90 == x);
+	EXPECT_TRUE(s.mad == 0);
+	EXPECT_TRUE(s.ci_lo == x);
+	EXPECT_TRUE(s.ci_hi == x);
 }
 
 /* Binomial order statistics: n=9 -> (2,8), n=20 -> (6,15), n=100 -> (40,61) */
-static bool t_median_ci_order_statistics(void)
+TEST_F(stats, median_ci_order_statistics)
 {
 	static const size_t n[] = { 5, 6, 9, 20, 100 };
 	static const double lo[] = { 1, 1, 2, 6, 40 };
 	static const double hi[] = { 5, 6, 8, 15, 61 };
 	double v[100];
 	struct rp_summary s;
-	bool ok = true;
 	size_t i, k;
 
 	for (i = 0; i < ARRAY_SIZE(n); i++) {
@@ -164,47 +191,42 @@ static bool t_median_ci_order_statistics(void)
 		for (k = 0; k < n[i]; k++)
 			v[k] = (double)((k * 37) % n[i] + 1);
 		rp_summarize(v, n[i], &s);
-		if (s.ci_lo != lo[i] || s.ci_hi != hi[i]) {
-			ksft_print_msg("n=%zu: CI [%g, %g] want [%g, %g]\n",
-				       n[i], s.ci_lo, s.ci_hi, lo[i], hi[i]);
-			ok = false;
-		}
+		EXPECT_TRUE(s.ci_lo == lo[i] && s.ci_hi == hi[i])
+			TH_LOG("n=%zu: CI [%g, %g] want [%g, %g]", n[i],
+			       s.ci_lo, s.ci_hi, lo[i], hi[i]);
 	}
-	return ok;
 }
 
-static bool t_rel_spread(void)
+TEST_F(stats, rel_spread)
 {
 	static const double z[] = { 0, 0, 0, 1 }, zz[] = { -1, 0, 0, 1 };
 	static const double neg[] = { -10, -11, -9 };
 	struct rp_summary s;
-	bool ok;
 
 	rp_summarize(v8, 8, &s);
-	ok = near("v8", rp_rel_spread(&s), 2 / 3.5, 15);
+	EXPECT_TRUE(near("v8", rp_rel_spread(&s), 2 / 3.5, 15));
 	rp_summarize(z, 4, &s);
-	ok &= rp_rel_spread(&s) == 0;
+	EXPECT_TRUE(rp_rel_spread(&s) == 0);
 	rp_summarize(zz, 4, &s);
-	ok &= isinf(rp_rel_spread(&s));
+	EXPECT_TRUE(isinf(rp_rel_spread(&s)));
 	rp_summarize(neg, 3, &s);
-	ok &= near("negative", rp_rel_spread(&s), 0.1, 15);
+	EXPECT_TRUE(near("negative", rp_rel_spread(&s), 0.1, 15));
 	rp_summarize(neg, 1, &s);
-	ok &= rp_rel_spread(&s) == 0;
-	return ok;
+	EXPECT_TRUE(rp_rel_spread(&s) == 0);
 }
 
 /* scipy.stats.mannwhitneyu docs: U = 17, exact p = 0.1111 */
-static bool t_mann_whitney_exact_scipy_example(void)
+TEST_F(stats, mann_whitney_exact_scipy_example)
 {
 	static const double m[] = { 19, 22, 16, 29, 24 };
 	static const double f[] = { 20, 11, 17, 12 };
 
-	return near("p", rp_mann_whitney_p(m, 5, f, 4), 1 / 9.0, 12) &&
-	       near("p swapped", rp_mann_whitney_p(f, 4, m, 5), 1 / 9.0,
-		    12);
+	EXPECT_TRUE(near("p", rp_mann_whitney_p(m, 5, f, 4), 1 / 9.0, 12));
+	EXPECT_TRUE(near("p swapped", rp_mann_whitney_p(f, 4, m, 5), 1 / 9.0,
+			 12));
 }
 
-static bool t_mann_whitney_exact_small(void)
+TEST_F(stats, mann_whitney_exact_small)
 {
 	static const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
 	static const double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
@@ -213,20 +235,18 @@ static bool t_mann_whitney_exact_small(void)
 	static const double a7[] = { 1.5, 3.5, 9.5, 11.5, 2.25, 4.75, 6 };
 	static const double b12[] = { 2, 5, 7, 8, 10, 12, 13, 14, 15, 0.5,
 				      16, 17 };
-	bool ok;
 
-	ok = near("3v3", rp_mann_whitney_p(a3, 3, b3, 3), 0.1, 12);
-	ok &= near("4v4", rp_mann_whitney_p(b4, 4, a4, 4), 2 / 70.0, 12);
-	ok &= near("4v5", rp_mann_whitney_p(c4, 4, d5, 5),
-		   0.4126984126984127, 12);
-	ok &= near("7v12", rp_mann_whitney_p(a7, 7, b12, 12),
-		   0.08311502738747321, 12);
-	ok &= near("same", rp_mann_whitney_p(a3, 3, a3 + 1, 1), 1, 17);
-	return ok;
+	EXPECT_TRUE(near("3v3", rp_mann_whitney_p(a3, 3, b3, 3), 0.1, 12));
+	EXPECT_TRUE(near("4v4", rp_mann_whitney_p(b4, 4, a4, 4), 2 / 70.0, 12));
+	EXPECT_TRUE(near("4v5", rp_mann_whitney_p(c4, 4, d5, 5),
+			 0.4126984126984127, 12));
+	EXPECT_TRUE(near("7v12", rp_mann_whitney_p(a7, 7, b12, 12),
+			 0.08311502738747321, 12));
+	EXPECT_TRUE(near("same", rp_mann_whitney_p(a3, 3, a3 + 1, 1), 1, 17));
 }
 
 /* The largest exact case: checked against a Python recursion. */
-static bool t_mann_whitney_exact_20v20(void)
+TEST_F(stats, mann_whitney_exact_20v20)
 {
 	double a[20], b[20];
 	int i;
@@ -235,11 +255,11 @@ static bool t_mann_whitney_exact_20v20(void)
 		a[i] = i * 2.0 + 0.5;
 		b[i] = i * 2.0 + 7.25;
 	}
-	return near("p", rp_mann_whitney_p(a, 20, b, 20),
-		    0.08591401998569383, 12);
+	EXPECT_TRUE(near("p", rp_mann_whitney_p(a, 20, b, 20),
+			 0.08591401998569383, 12));
 }
 
-static bool t_mann_whitney_normal_no_ties(void)
+TEST_F(stats, mann_whitney_normal_no_ties)
 {
 	double a[25], b[25];
 	int i;
@@ -248,31 +268,32 @@ static bool t_mann_whitney_normal_no_ties(void)
 		a[i] = i;
 		b[i] = i + 5.5;
 	}
-	return near("p", rp_mann_whitney_p(a, 25, b, 25),
-		    0.017925777357406487, 12);
+	EXPECT_TRUE(near("p", rp_mann_whitney_p(a, 25, b, 25),
+			 0.017925777357406487, 12));
 }
 
 /* Ties force the normal approximation with tie and continuity correction. */
-static bool t_mann_whitney_ties(void)
+TEST_F(stats, mann_whitney_ties)
 {
 	static const double a[] = { 1, 2, 2, 3, 3, 3, 4 };
 	static const double b[] = { 3, 4, 4, 5, 5, 6 };
 
-	return near("p", rp_mann_whitney_p(a, 7, b, 6),
-		    0.012999854364387314, 12);
+	EXPECT_TRUE(near("p", rp_mann_whitney_p(a, 7, b, 6),
+			 0.012999854364387314, 12));
 }
 
-static bool t_mann_whitney_degenerate(void)
+TEST_F(stats, mann_whitney_degenerate)
 {
 	static const double c[] = { 7, 7, 7, 7 };
 	double p = rp_mann_whitney_p(c, 4, c, 3);
 
-	return rp_mann_whitney_p(c, 0, c, 4) == 1 &&
-	       rp_mann_whitney_p(c, 4, NULL, 0) == 1 && p == 1;
+	EXPECT_TRUE(rp_mann_whitney_p(c, 0, c, 4) == 1);
+	EXPECT_TRUE(rp_mann_whitney_p(c, 4, NULL, 0) == 1);
+	EXPECT_TRUE(p == 1);
 }
 
 /* Wikipedia "Welch's t-test", example 1: t = -2.46, df = 25.0, p = 0.021 */
-static bool t_welch_wikipedia_example(void)
+TEST_F(stats, welch_wikipedia_example)
 {
 	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9,
 				    20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7,
@@ -281,67 +302,65 @@ static bool t_welch_wikipedia_example(void)
 				    22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5,
 				    24.4 };
 
-	return near("p", rp_welch_p(a, 15, b, 15), 0.02137800146286173,
-		    9);
+	EXPECT_TRUE(near("p", rp_welch_p(a, 15, b, 15), 0.02137800146286173,
+			 9));
 }
 
-static bool t_welch_small_unequal(void)
+TEST_F(stats, welch_small_unequal)
 {
 	static const double a[] = { 1, 2, 3 }, b[] = { 2, 4, 6, 8 };
 
 	/* t = -2.1213, df = 4.0755 */
-	return near("p", rp_welch_p(a, 3, b, 4), 0.09991286431180957, 9);
+	EXPECT_TRUE(near("p", rp_welch_p(a, 3, b, 4), 0.09991286431180957, 9));
 }
 
 /* df = 2 has a closed form: p(|t| = 2) = 1 - 2 / sqrt(6) */
-static bool t_welch_t_cdf_closed_form(void)
+TEST_F(stats, welch_t_cdf_closed_form)
 {
 	double a[] = { 0, 2 };
 	double b[] = { 2 * M_SQRT2, 2 + 2 * M_SQRT2 };
 
-	return near("p", rp_welch_p(a, 2, b, 2), 1 - 2 / sqrt(6), 12);
+	EXPECT_TRUE(near("p", rp_welch_p(a, 2, b, 2), 1 - 2 / sqrt(6), 12));
 }
 
 /* One zero-variance side: df = nb - 1 */
-static bool t_welch_one_constant_side(void)
+TEST_F(stats, welch_one_constant_side)
 {
 	static const double a[] = { 5, 5, 5 }, b[] = { 4, 6.5, 7, 5.5, 8 };
 
-	return near("p", rp_welch_p(a, 3, b, 5), 0.15325877700283252, 9);
+	EXPECT_TRUE(near("p", rp_welch_p(a, 3, b, 5), 0.15325877700283252, 9));
 }
 
-static bool t_welch_degenerate(void)
+TEST_F(stats, welch_degenerate)
 {
 	static const double c5[] = { 5, 5, 5 }, c6[] = { 6, 6 };
 
-	return rp_welch_p(c5, 1, v8, 8) == 1 &&
-	       rp_welch_p(v8, 8, c5, 0) == 1 &&
-	       rp_welch_p(c5, 3, c5, 2) == 1 &&
-	       rp_welch_p(c5, 3, c6, 2) == 0;
+	EXPECT_TRUE(rp_welch_p(c5, 1, v8, 8) == 1);
+	EXPECT_TRUE(rp_welch_p(v8, 8, c5, 0) == 1);
+	EXPECT_TRUE(rp_welch_p(c5, 3, c5, 2) == 1);
+	EXPECT_TRUE(rp_welch_p(c5, 3, c6, 2) == 0);
 }
 
-static bool t_min_detectable_effect(void)
+TEST_F(stats, min_detectable_effect)
 {
 	static const double a[] = { 1, 2, 3 }, b[] = { 2, 4, 6, 8 };
 	/* sqrt(var_a / 3 + var_b / 4) */
 	double se = sqrt(1 / 3.0 + 20 / 3.0 / 4);
-	bool ok;
 
-	ok = near("a=.05 pw=.8", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.8),
-		  3.962039811599345, 12);
+	EXPECT_TRUE(near("a=.05 pw=.8", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.8),
+			 3.962039811599345, 12));
 	/* other branches of the inverse normal CDF */
-	ok &= near("z(.999)", rp_min_detectable_effect(a, 3, b, 4, 0.002, 0.5),
-		   3.090232306167813 * se, 12);
-	ok &= near("z(.75) z(1-1e-6)",
-		   rp_min_detectable_effect(a, 3, b, 4, 0.5, 0.999999),
-		   (0.6744897501960817 + 4.753424308817089) * se, 12);
+	EXPECT_TRUE(near("z(.999)", rp_min_detectable_effect(a, 3, b, 4, 0.002, 0.5),
+			 3.090232306167813 * se, 12));
+	EXPECT_TRUE(near("z(.75) z(1-1e-6)",
+			 rp_min_detectable_effect(a, 3, b, 4, 0.5, 0.999999),
+			 (0.6744897501960817 + 4.753424308817089) * se, 12));
 	/* power < 0.5 is pointless but exercises the lower tail */
-	ok &= near("z(.001)", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.001),
-		   (1.9599639845400536 - 3.090232306167813) * se, 12);
-	ok &= isinf(rp_min_detectable_effect(a, 1, b, 4, 0.05, 0.8));
-	ok &= isnan(rp_min_detectable_effect(a, 3, b, 4, 0, 0.8));
-	ok &= isnan(rp_min_detectable_effect(a, 3, b, 4, 0.05, 1));
-	return ok;
+	EXPECT_TRUE(near("z(.001)", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.001),
+			 (1.9599639845400536 - 3.090232306167813) * se, 12));
+	EXPECT_TRUE(isinf(rp_min_detectable_effect(a, 1, b, 4, 0.05, 0.8)));
+	EXPECT_TRUE(isnan(rp_min_detectable_effect(a, 3, b, 4, 0, 0.8)));
+	EXPECT_TRUE(isnan(rp_min_detectable_effect(a, 3, b, 4, 0.05, 1)));
 }
 
 static bool verdict_is(const char *what, const struct rp_cmp *c,
@@ -355,7 +374,7 @@ static bool verdict_is(const char *what, const struct rp_cmp *c,
 	return false;
 }
 
-static bool t_cmp_clear_shift_regressed(void)
+TEST_F(stats, cmp_clear_shift_regressed)
 {
 	double a[30], b[30];
 	struct rp_cmp c;
@@ -363,12 +382,15 @@ static bool t_cmp_clear_shift_regressed(void)
 	gauss(a, 30, 100, 3, 1);
 	gauss(b, 30, 120, 3, 2);
 	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	return verdict_is("latency +20%", &c, RP_CMP_REGRESSED) &&
-	       near("change", c.change_pct, 100 * (c.b.median / c.a.median - 1),
-		    12) && c.a.n == 30 && c.b.n == 30 && c.p < 0.000001;
+	EXPECT_TRUE(verdict_is("latency +20%", &c, RP_CMP_REGRESSED));
+	EXPECT_TRUE(near("change", c.change_pct, 100 * (c.b.median / c.a.median - 1),
+			 12));
+	EXPECT_TRUE(c.a.n == 30);
+	EXPECT_TRUE(c.b.n == 30);
+	EXPECT_TRUE(c.p < 0.000001);
 }
 
-static bool t_cmp_clear_shift_improved(void)
+TEST_F(stats, cmp_clear_shift_improved)
 {
 	double a[30], b[30], hi[30];
 	struct rp_cmp c, d;
@@ -378,11 +400,11 @@ static bool t_cmp_clear_shift_improved(void)
 	gauss(hi, 30, 120, 3, 5);
 	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
 	rp_compare(a, 30, hi, 30, true, 5, 0.05, &d);
-	return verdict_is("latency -20%", &c, RP_CMP_IMPROVED) &&
-	       verdict_is("throughput +20%", &d, RP_CMP_IMPROVED);
+	EXPECT_TRUE(verdict_is("latency -20%", &c, RP_CMP_IMPROVED));
+	EXPECT_TRUE(verdict_is("throughput +20%", &d, RP_CMP_IMPROVED));
 }
 
-static bool t_cmp_throughput_drop_regressed(void)
+TEST_F(stats, cmp_throughput_drop_regressed)
 {
 	double a[20], b[20];
 	struct rp_cmp c;
@@ -390,11 +412,11 @@ static bool t_cmp_throughput_drop_regressed(void)
 	gauss(a, 20, 1000, 10, 6);
 	gauss(b, 20, 900, 10, 7);
 	rp_compare(a, 20, b, 20, true, 5, 0.05, &c);
-	return verdict_is("throughput -10%", &c, RP_CMP_REGRESSED) &&
-	       c.change_pct < -5;
+	EXPECT_TRUE(verdict_is("throughput -10%", &c, RP_CMP_REGRESSED));
+	EXPECT_TRUE(c.change_pct < -5);
 }
 
-static bool t_cmp_no_shift_same(void)
+TEST_F(stats, cmp_no_shift_same)
 {
 	double a[30], b[30];
 	struct rp_cmp c;
@@ -402,11 +424,12 @@ static bool t_cmp_no_shift_same(void)
 	gauss(a, 30, 100, 1, 8);
 	gauss(b, 30, 100, 1, 9);
 	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	return verdict_is("no shift", &c, RP_CMP_SAME) && c.mde_pct < 5;
+	EXPECT_TRUE(verdict_is("no shift", &c, RP_CMP_SAME));
+	EXPECT_TRUE(c.mde_pct < 5);
 }
 
 /* A real but tiny change (1%) is not a regression at allowed 5%. */
-static bool t_cmp_significant_within_allowed_same(void)
+TEST_F(stats, cmp_significant_within_allowed_same)
 {
 	double a[30], b[30];
 	struct rp_cmp c;
@@ -414,20 +437,23 @@ static bool t_cmp_significant_within_allowed_same(void)
 	gauss(a, 30, 100, 0.2, 10);
 	gauss(b, 30, 101, 0.2, 11);
 	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	return verdict_is("+1%", &c, RP_CMP_SAME) && c.p < 0.05;
+	EXPECT_TRUE(verdict_is("+1%", &c, RP_CMP_SAME));
+	EXPECT_TRUE(c.p < 0.05);
 }
 
-static bool t_cmp_too_few_samples_inconclusive(void)
+TEST_F(stats, cmp_too_few_samples_inconclusive)
 {
 	static const double a[] = { 100 }, b[] = { 200, 201, 199 };
 	struct rp_cmp c, d;
 
 	rp_compare(a, 1, b, 1, false, 5, 0.05, &c);
 	rp_compare(b, 3, a, 0, false, 5, 0.05, &d);
-	return verdict_is("1 vs 1", &c, RP_CMP_INCONCLUSIVE) &&
-	       verdict_is("3 vs 0", &d, RP_CMP_INCONCLUSIVE) &&
-	       near("change", c.change_pct, 100, 12) &&
-	       isnan(d.change_pct) && d.b.n == 0 && isinf(c.mde_pct);
+	EXPECT_TRUE(verdict_is("1 vs 1", &c, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(verdict_is("3 vs 0", &d, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(near("change", c.change_pct, 100, 12));
+	EXPECT_TRUE(isnan(d.change_pct));
+	EXPECT_TRUE(d.b.n == 0);
+	EXPECT_TRUE(isinf(c.mde_pct));
 }
 
 /*
@@ -435,7 +461,7 @@ static bool t_cmp_too_few_samples_inconclusive(void)
  * an instruction-counted guest boots repeat to ~0.01%, so +3% is far
  * outside the prediction interval, and a repeat is not.
  */
-static bool t_cmp_one_vs_many(void)
+TEST_F(stats, cmp_one_vs_many)
 {
 	static const double base[] = { 1.2345, 1.2347, 1.2344 };
 	static const double slow[] = { 1.2345 * 1.03 }, same[] = { 1.2346 };
@@ -448,11 +474,13 @@ static bool t_cmp_one_vs_many(void)
 	rp_compare(noisy, 3, slow, 1, false, 2, 0.05, &e);
 	/* symmetric: one baseline boot against several candidates */
 	rp_compare(same, 1, base, 3, false, 2, 0.05, &f);
-	return verdict_is("1 boot +3%", &c, RP_CMP_REGRESSED) &&
-	       near("change", c.change_pct, 3, 9) && c.p < 0.001 &&
-	       verdict_is("1 boot same", &d, RP_CMP_SAME) && d.mde_pct < 0.1 &&
-	       verdict_is("noisy boots", &e, RP_CMP_INCONCLUSIVE) &&
-	       verdict_is("1 base boot", &f, RP_CMP_SAME);
+	EXPECT_TRUE(verdict_is("1 boot +3%", &c, RP_CMP_REGRESSED));
+	EXPECT_TRUE(near("change", c.change_pct, 3, 9));
+	EXPECT_TRUE(c.p < 0.001);
+	EXPECT_TRUE(verdict_is("1 boot same", &d, RP_CMP_SAME));
+	EXPECT_TRUE(d.mde_pct < 0.1);
+	EXPECT_TRUE(verdict_is("noisy boots", &e, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(verdict_is("1 base boot", &f, RP_CMP_SAME));
 }
 
 /*
@@ -497,7 +525,7 @@ static void jiffy_side(double *v, int shift, unsigned long long seed)
  * the compare tool's default 10% (the variance-based MDE said ~10-13% for
  * such data: inconclusive); one more jiffy per GP (FQS 1 -> 2): regressed.
  */
-static bool t_cmp_jiffy_quantized_conclusive(void)
+TEST_F(stats, cmp_jiffy_quantized_conclusive)
 {
 	double a[150], b[150];
 	int t, same = 0, regressed = 0;
@@ -515,11 +543,10 @@ static bool t_cmp_jiffy_quantized_conclusive(void)
 		rp_compare(a, 150, b, 150, false, 10, 0.05, &c);
 		regressed += c.verdict == RP_CMP_REGRESSED;
 	}
-	if (same == 100 && regressed == 100)
-		return true;
-	ksft_print_msg("healthy: %d/100 same (worst MDE %.2f%%); FQS 1 -> 2: %d/100 regressed\n",
-		       same, worst_mde, regressed);
-	return false;
+	TH_LOG("healthy: %d/100 same (worst MDE %.2f%%); FQS 1 -> 2: %d/100 regressed",
+	       same, worst_mde, regressed);
+	EXPECT_EQ(100, same);
+	EXPECT_EQ(100, regressed);
 }
 
 /*
@@ -528,7 +555,7 @@ static bool t_cmp_jiffy_quantized_conclusive(void)
  * 5% + 3 standard errors of them, and REGRESSED never (the median does not
  * move by 10% without a real change).
  */
-static bool t_cmp_jiffy_quantized_false_alarms(void)
+TEST_F(stats, cmp_jiffy_quantized_false_alarms)
 {
 	double a[60], b[60];
 	int t, sig = 0, regressed = 0;
@@ -541,14 +568,13 @@ static bool t_cmp_jiffy_quantized_false_alarms(void)
 		sig += c.p < 0.05;
 		regressed += c.verdict == RP_CMP_REGRESSED;
 	}
-	if (sig <= 2000 * (0.05 + 3 * sqrt(0.05 * 0.95 / 2000)) && !regressed)
-		return true;
-	ksft_print_msg("p < 0.05 in %d/2000, regressed %d\n", sig, regressed);
-	return false;
+	TH_LOG("p < 0.05 in %d/2000, regressed %d", sig, regressed);
+	EXPECT_TRUE(sig <= 2000 * (0.05 + 3 * sqrt(0.05 * 0.95 / 2000)));
+	EXPECT_EQ(0, regressed);
 }
 
 /* For continuous normal data the rank MDE is the variance-based one. */
-static bool t_rank_mde_normal_and_degenerate(void)
+TEST_F(stats, rank_mde_normal_and_degenerate)
 {
 	double a[200], b[200], k[5] = { 3, 3, 3, 3, 3 };
 	double r, v;
@@ -557,18 +583,16 @@ static bool t_rank_mde_normal_and_degenerate(void)
 	gauss(b, 200, 100, 5, 22);
 	r = rp_rank_min_detectable_effect(a, 200, b, 200, 0.05, 0.8);
 	v = rp_min_detectable_effect(a, 200, b, 200, 0.05, 0.8);
-	if (!(r > 0.9 * v && r < 1.2 * v)) {
-		ksft_print_msg("rank MDE %g vs variance MDE %g\n", r, v);
-		return false;
-	}
-	return rp_rank_min_detectable_effect(k, 5, k, 5, 0.05, 0.8) < 0.001 &&
-	       isinf(rp_rank_min_detectable_effect(a, 1, b, 3, 0.05, 0.8)) &&
-	       isnan(rp_rank_min_detectable_effect(a, 3, b, 3, 0, 0.8)) &&
-	       /* 2 vs 2 ranks never reach p < 0.05: no shift is enough */
-	       isinf(rp_rank_min_detectable_effect(a, 2, b, 2, 0.05, 0.8));
+	EXPECT_TRUE(r > 0.9 * v && r < 1.2 * v)
+		TH_LOG("rank MDE %g vs variance MDE %g", r, v);
+	EXPECT_TRUE(rp_rank_min_detectable_effect(k, 5, k, 5, 0.05, 0.8) < 0.001);
+	EXPECT_TRUE(isinf(rp_rank_min_detectable_effect(a, 1, b, 3, 0.05, 0.8)));
+	EXPECT_TRUE(isnan(rp_rank_min_detectable_effect(a, 3, b, 3, 0, 0.8)));
+	EXPECT_TRUE(/* 2 vs 2 ranks never reach p < 0.05: no shift is enough */
+		    isinf(rp_rank_min_detectable_effect(a, 2, b, 2, 0.05, 0.8)));
 }
 
-static bool t_cmp_noisy_inconclusive(void)
+TEST_F(stats, cmp_noisy_inconclusive)
 {
 	double a[6], b[6];
 	struct rp_cmp c;
@@ -576,24 +600,24 @@ static bool t_cmp_noisy_inconclusive(void)
 	gauss(a, 6, 100, 30, 12);
 	gauss(b, 6, 100, 30, 13);
 	rp_compare(a, 6, b, 6, false, 5, 0.05, &c);
-	return verdict_is("30% noise", &c, RP_CMP_INCONCLUSIVE) &&
-	       c.mde_pct > 5;
+	EXPECT_TRUE(verdict_is("30% noise", &c, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(c.mde_pct > 5);
 }
 
 /* QEMU -icount boots: ~0.01% noise, 3 runs each, 5% slower */
-static bool t_cmp_3v3_deterministic_regressed(void)
+TEST_F(stats, cmp_3v3_deterministic_regressed)
 {
 	static const double a[] = { 1.2345, 1.2346, 1.2344 };
 	static const double b[] = { 1.2962, 1.2963, 1.2961 };
 	struct rp_cmp c;
 
 	rp_compare(a, 3, b, 3, false, 2, 0.05, &c);
-	return verdict_is("3v3 +5%", &c, RP_CMP_REGRESSED) &&
-	       near("change", c.change_pct, 100 * (1.2962 / 1.2345 - 1),
-		    12);
+	EXPECT_TRUE(verdict_is("3v3 +5%", &c, RP_CMP_REGRESSED));
+	EXPECT_TRUE(near("change", c.change_pct, 100 * (1.2962 / 1.2345 - 1),
+			 12));
 }
 
-static bool t_cmp_3v3_identical_same(void)
+TEST_F(stats, cmp_3v3_identical_same)
 {
 	static const double a[] = { 1.2345, 1.2346, 1.2344 };
 	static const double b[] = { 1.2344, 1.2345, 1.2346 };
@@ -604,23 +628,23 @@ static bool t_cmp_3v3_identical_same(void)
 	/* perfectly repeatable: zero variance on both sides */
 	rp_compare(k, 3, k, 3, false, 2, 0.05, &d);
 	rp_compare(k, 3, k5, 3, false, 2, 0.05, &e);
-	return verdict_is("3v3 same", &c, RP_CMP_SAME) &&
-	       verdict_is("constant", &d, RP_CMP_SAME) &&
-	       verdict_is("constant +5%", &e, RP_CMP_REGRESSED);
+	EXPECT_TRUE(verdict_is("3v3 same", &c, RP_CMP_SAME));
+	EXPECT_TRUE(verdict_is("constant", &d, RP_CMP_SAME));
+	EXPECT_TRUE(verdict_is("constant +5%", &e, RP_CMP_REGRESSED));
 }
 
-static bool t_cmp_verdict_names(void)
+TEST_F(stats, cmp_verdict_names)
 {
-	return !strcmp(rp_cmp_verdict_name(RP_CMP_SAME),
-		       "no significant change") &&
-	       !strcmp(rp_cmp_verdict_name(RP_CMP_IMPROVED), "improved") &&
-	       !strcmp(rp_cmp_verdict_name(RP_CMP_REGRESSED), "regressed") &&
-	       !strcmp(rp_cmp_verdict_name(RP_CMP_INCONCLUSIVE),
-		       "inconclusive");
+	EXPECT_TRUE(!strcmp(rp_cmp_verdict_name(RP_CMP_SAME),
+			    "no significant change"));
+	EXPECT_TRUE(!strcmp(rp_cmp_verdict_name(RP_CMP_IMPROVED), "improved"));
+	EXPECT_TRUE(!strcmp(rp_cmp_verdict_name(RP_CMP_REGRESSED), "regressed"));
+	EXPECT_TRUE(!strcmp(rp_cmp_verdict_name(RP_CMP_INCONCLUSIVE),
+			    "inconclusive"));
 }
 
 /* NaNs are not meaningful input, but must neither crash nor hang. */
-static bool t_nan_input_survives(void)
+TEST_F(stats, nan_input_survives)
 {
 	double v[] = { 1, NAN, 3, NAN, 2 };
 	struct rp_summary s;
@@ -630,11 +654,12 @@ static bool t_nan_input_survives(void)
 	rp_mann_whitney_p(v, 5, v8, 8);
 	rp_welch_p(v, 5, v8, 8);
 	rp_compare(v, 5, v8, 8, false, 5, 0.05, &c);
-	return s.n == 5 && s.min == 1;
+	EXPECT_TRUE(s.n == 5);
+	EXPECT_TRUE(s.min == 1);
 }
 
 /* The block bootstrap: reproducible, honest, and it sees the tail. */
-static bool t_bootstrap_reproducible(void)
+TEST_F(stats, bootstrap_reproducible)
 {
 	double v[60];
 	struct rp_estimate a, b;
@@ -644,22 +669,26 @@ static bool t_bootstrap_reproducible(void)
 		v[i] = 8 + (i * 7919 % 13) / 10.0;
 	rp_bootstrap(v, 60, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &a);
 	rp_bootstrap(v, 60, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &b);
-	return !memcmp(&a, &b, sizeof(a)) && a.lo <= a.value &&
-	       a.value <= a.hi && a.lo < a.hi &&
-	       near("mean", a.value, rp_stat_mean(v, 60), 12);
+	EXPECT_TRUE(!memcmp(&a, &b, sizeof(a)));
+	EXPECT_TRUE(a.lo <= a.value);
+	EXPECT_TRUE(a.value <= a.hi);
+	EXPECT_TRUE(a.lo < a.hi);
+	EXPECT_TRUE(near("mean", a.value, rp_stat_mean(v, 60), 12));
 }
 
-static bool t_bootstrap_constant_is_exact(void)
+TEST_F(stats, bootstrap_constant_is_exact)
 {
 	double v[] = { 16, 16, 16, 16, 16, 16, 16, 16 };
 	struct rp_estimate e;
 
-	return !rp_bootstrap(v, 8, rp_stat_p90, v, 8, rp_stat_p90, RP_BOOT_DIFF, 0.9, &e) &&
-	       e.value == 0 && e.lo == 0 && e.hi == 0;
+	EXPECT_TRUE(!rp_bootstrap(v, 8, rp_stat_p90, v, 8, rp_stat_p90, RP_BOOT_DIFF, 0.9, &e));
+	EXPECT_TRUE(e.value == 0);
+	EXPECT_TRUE(e.lo == 0);
+	EXPECT_TRUE(e.hi == 0);
 }
 
 /* A shift of 5 between two sides: the interval of the difference holds it. */
-static bool t_bootstrap_diff_and_ratio(void)
+TEST_F(stats, bootstrap_diff_and_ratio)
 {
 	double a[40], b[40];
 	struct rp_estimate d, r;
@@ -671,15 +700,19 @@ static bool t_bootstrap_diff_and_ratio(void)
 	}
 	rp_bootstrap(a, 40, rp_stat_mean, b, 40, rp_stat_mean, RP_BOOT_DIFF, 0.9, &d);
 	rp_bootstrap(a, 40, rp_stat_mean, b, 40, rp_stat_mean, RP_BOOT_RATIO, 0.9, &r);
-	return near("diff", d.value, 5, 9) && d.lo < 5 && d.hi > 5 &&
-	       d.lo > 4.5 && d.hi < 5.5 && near("ratio", r.value, 15.4 / 10.4, 9);
+	EXPECT_TRUE(near("diff", d.value, 5, 9));
+	EXPECT_TRUE(d.lo < 5);
+	EXPECT_TRUE(d.hi > 5);
+	EXPECT_TRUE(d.lo > 4.5);
+	EXPECT_TRUE(d.hi < 5.5);
+	EXPECT_TRUE(near("ratio", r.value, 15.4 / 10.4, 9));
 }
 
 /*
  * The regression the median misses: one op in ten 30x slower. The mean
  * and its favourable (lower) bound both stand far above the median.
  */
-static bool t_bootstrap_sees_the_tail(void)
+TEST_F(stats, bootstrap_sees_the_tail)
 {
 	double v[100];
 	struct rp_estimate e;
@@ -690,78 +723,23 @@ static bool t_bootstrap_sees_the_tail(void)
 		v[i] = i % 10 == 3 ? 480 : 16;
 	rp_summarize(v, 100, &s);
 	rp_bootstrap(v, 100, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &e);
-	return s.median == 16 && near("mean", e.value, 62.4, 9) &&
-	       e.lo > 2 * s.median;
+	EXPECT_TRUE(s.median == 16);
+	EXPECT_TRUE(near("mean", e.value, 62.4, 9));
+	EXPECT_TRUE(e.lo > 2 * s.median);
 }
 
-static bool t_bootstrap_refuses_bad_input(void)
+TEST_F(stats, bootstrap_refuses_bad_input)
 {
 	double v[] = { 1, 2, 3 };
 	struct rp_estimate e;
 
-	return rp_bootstrap(v, 1, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &e) == -EINVAL &&
-	       isnan(e.value) &&
-	       rp_bootstrap(v, 3, rp_stat_mean, v, 1, rp_stat_mean, RP_BOOT_DIFF,
-			    0.9, &e) == -EINVAL &&
-	       rp_bootstrap(v, 3, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 1, &e) == -EINVAL;
+	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 1, rp_stat_mean, NULL, 0, NULL,
+					RP_BOOT_ONE, 0.9, &e));
+	EXPECT_TRUE(isnan(e.value));
+	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 3, rp_stat_mean, v, 1, rp_stat_mean,
+					RP_BOOT_DIFF, 0.9, &e));
+	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 3, rp_stat_mean, NULL, 0, NULL,
+					RP_BOOT_ONE, 1, &e));
 }
 
-static const struct {
-	const char *name;
-	bool (*fn)(void);
-} cases[] = {
-#define CASE(f)	{ #f + 2, f }
-	CASE(t_samples_add_grows),
-	CASE(t_percentile_linear_like_numpy),
-	CASE(t_percentile_keeps_caller_order),
-	CASE(t_percentile_edges),
-	CASE(t_summarize_known_values),
-	CASE(t_summarize_empty_is_nan),
-	CASE(t_summarize_single_sample),
-	CASE(t_median_ci_order_statistics),
-	CASE(t_rel_spread),
-	CASE(t_mann_whitney_exact_scipy_example),
-	CASE(t_mann_whitney_exact_small),
-	CASE(t_mann_whitney_exact_20v20),
-	CASE(t_mann_whitney_normal_no_ties),
-	CASE(t_mann_whitney_ties),
-	CASE(t_mann_whitney_degenerate),
-	CASE(t_welch_wikipedia_example),
-	CASE(t_welch_small_unequal),
-	CASE(t_welch_t_cdf_closed_form),
-	CASE(t_welch_one_constant_side),
-	CASE(t_welch_degenerate),
-	CASE(t_min_detectable_effect),
-	CASE(t_cmp_clear_shift_regressed),
-	CASE(t_cmp_clear_shift_improved),
-	CASE(t_cmp_throughput_drop_regressed),
-	CASE(t_cmp_no_shift_same),
-	CASE(t_cmp_one_vs_many),
-	CASE(t_cmp_jiffy_quantized_conclusive),
-	CASE(t_cmp_jiffy_quantized_false_alarms),
-	CASE(t_rank_mde_normal_and_degenerate),
-	CASE(t_cmp_significant_within_allowed_same),
-	CASE(t_cmp_too_few_samples_inconclusive),
-	CASE(t_cmp_noisy_inconclusive),
-	CASE(t_cmp_3v3_deterministic_regressed),
-	CASE(t_cmp_3v3_identical_same),
-	CASE(t_cmp_verdict_names),
-	CASE(t_nan_input_survives),
-	CASE(t_bootstrap_reproducible),
-	CASE(t_bootstrap_constant_is_exact),
-	CASE(t_bootstrap_diff_and_ratio),
-	CASE(t_bootstrap_sees_the_tail),
-	CASE(t_bootstrap_refuses_bad_input),
-#undef CASE
-};
-
-int main(void)
-{
-	size_t i;
-
-	ksft_print_header();
-	ksft_set_plan(ARRAY_SIZE(cases));
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		ksft_test_result(cases[i].fn(), "stats_%s\n", cases[i].name);
-	ksft_finished();
-}
+TEST_HARNESS_MAIN
