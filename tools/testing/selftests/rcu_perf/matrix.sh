@@ -528,7 +528,7 @@ for i in "${!knames[@]}"; do
 	else
 		echo "$me: ${knames[$i]}: its reference $ref is not in this run:" \
 			"its *_vs_baseline expectations are not judged" >&2
-		krefs[$i]=""
+		krefs[i]=""
 	fi
 done
 order=()
