@@ -106,7 +106,8 @@ build() {
 	t0=$SECONDS
 	rm -rf "$dir"
 	if [ -n "$p" ]; then
-		grep -q '^expect: ' "$p" || die "$p has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
+		grep -q '^expect: ' "$p" ||
+			die "$p has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
 		patch -s -p1 -f --dry-run -d "$tree" <"$p" >/dev/null ||
 			die "$(basename "$p") does not apply to $tree"
 		echo "$p" >"$applied"

@@ -312,7 +312,8 @@ table() {
 				printf "%-" w "s", k
 				for (i = 1; i <= nbase; i++) {
 					out = ""; n = 0
-					split("met miss warn timeout panic no-boot skip ok FAIL ERR SKIP", c, " ")
+					split("met miss warn timeout panic no-boot skip " \
+					      "ok FAIL ERR SKIP", c, " ")
 					for (x = 1; x in c; x++)
 						if (cnt[k, bases[i], c[x]]) {
 							n++
@@ -474,7 +475,8 @@ for f in "$scen_dir"/*; do
 	"" | none) ;;
 	reference)
 		[ "$(scenario_get "$f" mode)" = icount ] ||
-			die "$f: baseline: reference needs mode: icount (wall-clock guests do not compare)" ;;
+			die "$f: baseline: reference needs mode: icount" \
+				"(wall-clock guests do not compare)" ;;
 	*) die "$f: baseline: '$(scenario_get "$f" baseline)': reference or none" ;;
 	esac
 	scenarios+=("$s")
@@ -498,7 +500,8 @@ for spec in "${kernels[@]}"; do
 	else
 		name=$(basename "$(dirname "$path")")
 	fi
-	[[ -n $name && $name != .* && $name != */* ]] || die "--kernel $spec: '$name' is no kernel name"
+	[[ -n $name && $name != .* && $name != */* ]] ||
+		die "--kernel $spec: '$name' is no kernel name"
 	for n in "${knames[@]}"; do
 		[ "$n" != "$name" ] || die "--kernel $spec: a second kernel named $name"
 	done
@@ -569,7 +572,8 @@ cell_baseline() {
 		if [ "$r" = "$k" ]; then
 			printf 'none\nthe first boot of the reference %s\n' "$r"
 		else
-			printf 'none\nno cell of the reference %s met its expectations in %s\n' "$r" "$s"
+			printf 'none\nno cell of the reference %s met its expectations in %s\n' \
+				"$r" "$s"
 		fi >"$cell/baseline"
 		return 0
 	fi
@@ -618,8 +622,9 @@ for i in "${order[@]}"; do
 			mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
 			settle=$(scenario_get "$f" settle)
 			base=$(cell_baseline "$cell" "$s" "$name" "$ref")
+			[ -z "$base" ] || against=", against $(sed -n 2p "$cell/baseline")"
 			echo "$me: $name / $(basename "$cell"): ${cpus:-2} vCPUs," \
-				"${mode:-wall}${append:+, $append}${base:+, against $(sed -n 2p "$cell/baseline")}" >&2
+				"${mode:-wall}${append:+, $append}${base:+$against}" >&2
 			"$here/guest.sh" --kernel "$image" --outdir "$cell" \
 				--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
 				--settle "${settle:-0}" --append "$append" \
