@@ -69,7 +69,8 @@
 # per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met,
 # miss, warn, timeout, panic, no-boot or skip: guest.sh's status where the
 # guest failed; then one line per missed expectation). The reference's
-# results are kept in RESULTS/.reference/<kernel>/<scenario>/<boot>/.
+# results are kept in RESULTS/.reference/<kernel>/<scenario>/<boot>/, what
+# each cell was given (padded: see cell_baseline) in RESULTS/.baseline/.
 # Exit status: 0 every cell met its expectations (or was skipped), 1 not,
 # 2 bad usage.
 
