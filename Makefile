@@ -225,8 +225,11 @@ static: stage
 # QEMU guest, one at a time. KERNELS= narrows Debian's kernels (fetched
 # once into $(BUILD), never installed; offline, their cells SKIP),
 # SCENARIOS= the scenarios, KERNEL="bzImage or dir..." adds kernels (a
-# directory may hold bzImage and an "expect" file), PROGS= the programs,
-# MATRIX_ARGS= their options (e.g. --quick).
+# directory may hold bzImage and an "expect" file; a kernel of `make
+# kernels` by name: healthy, ref-walk-only, ...), PROGS= the programs,
+# MATRIX_ARGS= their options (e.g. --quick), BOOTS=N boots per cell,
+# REFERENCE=NAME the kernel the others are judged against in the icount
+# scenario (default: the one their expect files name, healthy).
 MATRIX_KERNELS := 6.12-cloud 6.1-cloud 6.1-rt
 KERNELS ?= $(MATRIX_KERNELS)
 MATRIX_RESULTS ?= $(TOP)/results/matrix-$(shell date +%Y%m%d-%H%M%S)
@@ -251,7 +254,9 @@ matrix: static
 		$(if $(SCENARIOS),--only "$(SCENARIOS)") \
 		$(if $(MATRIX_ARGS),--args "$(MATRIX_ARGS)") \
 		$(foreach k,$(KERNELS),--kernel $(k)=$(call deb_kernel,$(k))) \
-		$(foreach k,$(foreach g,$(KERNEL),$(or $(wildcard $(g)),$(g))),--kernel $(k)) \
+		$(foreach k,$(foreach g,$(KERNEL),$(or $(wildcard $(g)),$(wildcard \
+			$(KERNELS_OUT)/$(g)),$(g))),--kernel $(k)) \
+		$(if $(BOOTS),--boots $(BOOTS)) $(if $(REFERENCE),--reference $(REFERENCE)) \
 		-- $(PROGS)
 
 # A/B in instruction-counted guests (ab.sh). KERNEL_A and KERNEL_B: a

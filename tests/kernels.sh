@@ -6,7 +6,9 @@
 # regression PATCHDIR/NNNN-name.patch (OUT/name). Each OUT/<kernel>/ gets
 # bzImage and expect: the patch header's "expect: PROGRAM CHECK-GLOB
 # VERDICT" lines (empty for healthy), which the matrix compares with the
-# verdicts the kernel gets.
+# verdicts the kernel gets, and for a variant "reference: healthy": the
+# kernel of the same tree and config without the patch, whose results the
+# matrix's "baseline: reference" scenarios judge it against.
 #
 # All kernels share one build directory, OUT/obj, so a variant recompiles
 # only what its patch touches. A patch is applied to TREE for its build and
@@ -83,18 +85,29 @@ if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
 fi
 
 # ---- kernels -------------------------------------------------------
+# expect PATCH: a kernel's expect file (none for healthy, the reference)
+expect() {
+	[ -n "$1" ] || return 0
+	grep '^expect: ' "$1" ||
+		die "$1 has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
+	echo "reference: healthy"
+}
+
 # build NAME [PATCH]
 build() {
 	local name=$1 p=$2 dir=$out/$1 key t0
 	key=$( { echo "$config_key"; [ -z "$p" ] || cat "$p"; } | sha256sum | cut -c1-16)
 	if [ -f "$dir/bzImage" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$key" ]; then
+		# written each time: it may change without the kernel
+		expect "$p" >"$dir/expect"
 		echo "  UPTODATE $name" >&2
 		return 0
 	fi
 	t0=$SECONDS
 	rm -rf "$dir"
 	if [ -n "$p" ]; then
-		grep -q '^expect: ' "$p" || die "$p has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
+		grep -q '^expect: ' "$p" ||
+			die "$p has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
 		patch -s -p1 -f --dry-run -d "$tree" <"$p" >/dev/null ||
 			die "$(basename "$p") does not apply to $tree"
 		echo "$p" >"$applied"
@@ -106,11 +119,7 @@ build() {
 	unapply
 	mkdir -p "$dir.tmp"
 	cp "$obj/arch/x86/boot/bzImage" "$dir.tmp/bzImage"
-	if [ -n "$p" ]; then
-		grep '^expect: ' "$p" >"$dir.tmp/expect"
-	else
-		: >"$dir.tmp/expect"
-	fi
+	expect "$p" >"$dir.tmp/expect"
 	echo "$key" >"$dir.tmp/stamp"
 	mv "$dir.tmp" "$dir"
 	echo "  KERNEL  $dir/bzImage ($((SECONDS - t0)) s)" >&2

@@ -7,7 +7,10 @@
 # kernel ($RP_CLOUD_KERNEL) x {2 vCPUs healthy, 2 vCPUs FQS every 50
 # jiffies}, gp_throttle only: both guests finish, their KTAP and JSON come
 # back, and the slowed FQS is a FAIL (a full run: --quick takes too few
-# samples under the emulator to settle it). ~3-4 minutes.
+# samples under the emulator to settle it). ~3-4 minutes. The reference
+# of a "baseline: reference" scenario (its cells' results the baseline of
+# the other kernels' cells, expectations on *_vs_baseline checks) is
+# tested with a fake QEMU, in seconds.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
@@ -15,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_SUITE/matrix.sh
 guest=$RP_SUITE/guest.sh
 echo "TAP version 13"
-echo "1..35"
+echo "1..43"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -162,12 +165,16 @@ echo 0 >"$fake/res/gp_throttle.rc"
 echo '{"checks": []}' >"$fake/res/gp_throttle.json"
 cat >"$fake/qemu" <<'EOF'
 #!/bin/bash
-serial=()
+serial=() initrd=""
 while [ $# -gt 0 ]; do
 	[ "$1" = -serial ] && serial+=("${2#file:}")
+	[ "$1" = -initrd ] && initrd=$2
 	shift
 done
 con=${serial[0]} data=${serial[1]}
+# The baseline the guest was given (the reference's tests look).
+cpio -it --quiet <"$initrd" 2>/dev/null | sed 's|^\./||' |
+	grep '^rcu_perf/baseline/.*json$' | sort >"$(dirname "$con")/initrd.list"
 [ "$FAKE" = noboot ] && { echo "[    0.1] Linux" >"$con"; exit 1; }
 if [ "$FAKE" = split ]; then
 	# A kernel message in the middle of the console's boot marker.
@@ -263,6 +270,80 @@ rc=$?
 t_check "a scenario's kernels: line keeps it off other kernels (exit $rc)" eval \
 	'test $rc = 0 && test ! -e "$tmp/knames/bug/notbug" &&
 	 grep -q "bug / notbug: not for this kernel" "$tmp/knames.log"'
+
+# Expectations on checks against a baseline hold where the matrix gave a
+# cell one (a "baseline" file naming it), are passed over where it gave
+# none and miss where the reference left nothing to compare.
+bm_ok="ok boot_time_to_user"
+cell based ok <<<"boot_marker *_vs_baseline fail"
+ktap "$tmp/based/boot_marker.ktap" "$bm_ok" "not ok boot.time_to_user_vs_baseline"
+printf '%s\n1 boot(s) of the reference ref\n' "$tmp" >"$tmp/based/baseline"
+expect_verdict based met "*_vs_baseline fail: met by a FAIL against the reference"
+cell unbased ok <<<"boot_marker *_vs_baseline fail"
+ktap "$tmp/unbased/boot_marker.ktap" "$bm_ok"
+expect_verdict unbased met "*_vs_baseline: passed over in a cell without a reference"
+cell noref ok <<<"boot_marker *_vs_baseline fail"
+ktap "$tmp/noref/boot_marker.ktap" "$bm_ok"
+printf 'none\nno cell of the reference ref met its expectations\n' >"$tmp/noref/baseline"
+expect_verdict noref miss "*_vs_baseline fail: a miss when the reference gave no results"
+t_check "the miss says the reference gave nothing" grep -q \
+	'^boot_marker \*_vs_baseline: no reference results, expected FAIL: no cell of the reference' \
+	"$tmp/noref/verdict"
+
+printf 'cpus: 2\nbaseline: reference\n' >"$tmp/scen/wallref"
+bad_input "baseline: reference in a wall-clock scenario" \
+	"$matrix" --scenarios "$tmp/scen" --kernel /x
+rm "$tmp/scen/wallref"
+
+# The reference runs first, whatever the order of --kernel; each of its
+# cells that met its expectations joins the baseline of the scenario:
+# none for its first boot, its first boot for its second, both for every
+# boot of the other kernel, whose expect file names it. The guests get
+# those results in their initramfs (the fake QEMU lists them), every
+# guest the same files of the same size (placeholders for boots not yet
+# had), so that the kernel unpacks the same bytes before the boot marker.
+mkdir -p "$fake/kernels/ref" "$fake/kernels/var" "$tmp/iscen"
+cp "$fake/bzImage" "$fake/kernels/ref/bzImage"
+cp "$fake/bzImage" "$fake/kernels/var/bzImage"
+echo "reference: ref" >"$fake/kernels/var/expect"
+printf 'mode: icount\ncpus: 1\nprograms: gp_throttle\nbaseline: reference\n' >"$tmp/iscen/ic"
+FAKE=ok FAKE_RES=$fake/res "$matrix" --scenarios "$tmp/iscen" --boots 2 \
+	--kernel "$fake/kernels/var" --kernel "$fake/kernels/ref" --results "$tmp/refrun" \
+	--bindir "$fake/bin" --busybox "$fake/busybox" --qemu "$fake/qemu" >"$tmp/refrun.log" 2>&1
+rc=$?
+r=$tmp/refrun
+t_check "the reference runs first (exit $rc)" eval \
+	'test $rc = 0 && test "$(tr "\n" " " <"$r/kernels")" = "ref var "'
+want2=rcu_perf/baseline/1/gp_throttle.json$'\n'rcu_perf/baseline/2/gp_throttle.json
+sizes=$(find "$r/.baseline" -name '*.json' -printf '%s\n' | sort | uniq -c)
+if [ "$(head -n 1 "$r/ref/ic.1/baseline")" = none ] &&
+   [ "$(cat "$r/ref/ic.1/initrd.list")" = "$want2" ] &&
+   [ "$(head -n 1 "$r/ref/ic.2/baseline")" = "$r/.baseline/ref/ic.2" ] &&
+   grep -q '^1 boot(s) of the reference ref in ic: 1 $' "$r/ref/ic.2/baseline" &&
+   [ "$(cat "$r/ref/ic.2/initrd.list")" = "$want2" ] &&
+   [ "$(cat "$r/var/ic.1/initrd.list")" = "$want2" ] &&
+   [ "$(cat "$r/var/ic.2/initrd.list")" = "$want2" ] &&
+   grep -q '^2 boot(s) of the reference ref in ic: 1 2 $' "$r/var/ic.2/baseline" &&
+   [ "$(echo $sizes)" = "8 131072" ] &&
+   cmp -s <(tr -d ' ' <"$r/.baseline/var/ic.1/1/gp_throttle.json") \
+	<(tr -d ' ' <"$fake/res/gp_throttle.json") &&
+   [ "$(tr -d ' ' <"$r/.baseline/ref/ic.1/1/gp_throttle.json")" = "{}" ]; then
+	t_ok "the reference's results are the baseline of the later cells"
+else
+	t_show "$tmp/refrun.log"
+	for c in ref/ic.1 ref/ic.2 var/ic.1 var/ic.2; do
+		t_note "$c:"; t_show "$r/$c/baseline"; t_show "$r/$c/initrd.list"
+	done
+	t_note "payload sizes: $sizes"
+	t_fail "the reference's results are the baseline of the later cells"
+fi
+if grep -qE '^over boots +ic' "$r/table.txt" && grep -qE '^cell +met 2/2' "$r/table.txt" &&
+   grep -qE '^gp_throttle/membarrier_sound +ok 2/2' "$r/table.txt"; then
+	t_ok "table: with --boots, each check counted over the boots"
+else
+	t_show "$r/table.txt"
+	t_fail "table: with --boots, each check counted over the boots"
+fi
 
 # Live: 6.12 cloud x {2 vCPUs, 2 vCPUs FQS=50}, gp_throttle.
 live=""

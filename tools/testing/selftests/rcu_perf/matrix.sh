@@ -16,6 +16,12 @@
 #   --only NAMES          run only these scenarios (space separated)
 #   --results DIR         where the cells go (default results/matrix-<date>)
 #   --args ARGS           appended to every program (e.g. --quick)
+#   --boots N             boot every cell N times (default 1); the cells
+#                         are then named <scenario>.<boot>
+#   --reference NAME      the kernel (a --kernel's NAME) every other kernel
+#                         is compared with in "baseline: reference"
+#                         scenarios (default: the one a kernel directory's
+#                         expect file names in a "reference: NAME" line)
 #   --bindir, --prog-timeout, --timeout, --busybox, --qemu: as guest.sh
 #   CMD...                programs to run (default: guest.sh's, the
 #                         kselftest set)
@@ -27,10 +33,16 @@
 #   cpus: 2                 vCPUs (default 2)
 #   memory: 512             MB (default 512)
 #   mode: wall              or icount (see guest.sh)
+#   settle: S               guest.sh --settle (default 0)
 #   append: ARGS            extra kernel command line
 #   kernels: GLOB...        run only on kernels so named (default: all;
 #                           "!GLOB" excludes), for a scenario whose effect
 #                           depends on the kernel
+#   programs: PROG...       run only these programs here (default: all
+#                           of CMD...)
+#   baseline: reference     (mode icount only) judge each kernel's cells
+#                           against its reference kernel's cells of this
+#                           scenario in the same run (see below)
 #   expect: PROG CHECK VERDICT
 # PROG and CHECK are shell globs over the KTAP results of each program.
 # VERDICT fail: at least one matching check is "not ok"; skip: every
@@ -38,11 +50,27 @@
 # expect line covers must not be "not ok". A kernel directory's "expect"
 # file adds its lines to every scenario's (an injected bug: "fail").
 #
+# The reference: kernels of one tree and config differ by their code
+# only, and in an instruction-counted guest a lookup or a boot costs the
+# same in every boot of one kernel, so a regression of 2% is there to
+# see against the unpatched kernel, never against a budget. In a
+# "baseline: reference" scenario the reference kernel runs first (all its
+# boots); the JSON results of its cells that met their expectations
+# become the --baseline (lib/baseline.c: <metric>_vs_baseline checks) of
+# every other kernel's cells of that scenario, and of its own later boots
+# (the A = A control). An expect line whose CHECK ends in _vs_baseline
+# applies only to cells that had a reference: it is passed over where
+# there is none (other scenarios, a run without the reference) and misses
+# where the reference gave no results. Each such cell has a file
+# "baseline": the directory, or "none", and what it holds.
+#
 # Each cell RESULTS/<kernel>/<scenario>/ holds guest.sh's output (KTAP,
 # JSON results, console.log, status, wall) plus expect, checks (one line
 # per check: program, check, ok/FAIL/ERR/SKIP, reason) and verdict (met,
 # miss, warn, timeout, panic, no-boot or skip: guest.sh's status where the
-# guest failed; then one line per missed expectation).
+# guest failed; then one line per missed expectation). The reference's
+# results are kept in RESULTS/.reference/<kernel>/<scenario>/<boot>/, what
+# each cell was given (padded: see cell_baseline) in RESULTS/.baseline/.
 # Exit status: 0 every cell met its expectations (or was skipped), 1 not,
 # 2 bad usage.
 
@@ -63,8 +91,9 @@ checks() {
 	for p in "$@"; do
 		awk -v prog="$p" -v rcf="$dir/$p.rc" '
 		BEGIN { FS = "\n"; OFS = "\t" }
-		# The "# name: measured ..." line before a result says why.
-		/^# [A-Za-z0-9_]+: / { why[substr($0, 3, index($0, ":") - 3)] = substr($0, 3) }
+		# The "# name: measured ..." line before a result says why
+		# (boot.time_to_user_vs_baseline: names have dots too).
+		/^# [A-Za-z0-9_.-]+: / { why[substr($0, 3, index($0, ":") - 3)] = substr($0, 3) }
 		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
 		/^(not )?ok [0-9]+ / {
 			line = $0
@@ -101,7 +130,7 @@ checks() {
 # evaluate CELLDIR: judge the cell's checks against its expect lines;
 # writes CELLDIR/verdict and returns 0 when met.
 evaluate() {
-	local dir=$1 status
+	local dir=$1 status base="" basewhy=""
 	status=$(head -n 1 "$dir/status" 2>/dev/null)
 	status=${status:-no-boot}
 	[ -f "$dir/checks" ] || die "$dir: no checks (not a matrix cell)"
@@ -109,7 +138,12 @@ evaluate() {
 		{ echo skip; sed -n '2p' "$dir/status"; } >"$dir/verdict"
 		return 0
 	fi
-	awk -v status="$status" '
+	if [ -f "$dir/baseline" ]; then
+		base=$(head -n 1 "$dir/baseline")
+		basewhy=$(sed -n 2p "$dir/baseline")
+		base=${base:-none}
+	fi
+	awk -v status="$status" -v base="$base" -v basewhy="$basewhy" '
 	BEGIN { FS = "\t" }
 	# Shell glob to an anchored awk regex.
 	function re(g) {
@@ -132,7 +166,21 @@ evaluate() {
 				continue
 			}
 			pr = re(eprog[e]); cr_ = re(echk[e])
+			# Checks against a baseline exist only where the
+			# matrix gave one: passed over without a reference,
+			# a miss where the reference left nothing to compare.
+			if (echk[e] ~ /_vs_baseline$/ && base == "")
+				continue
 			m = 0; nf = 0; ns = 0; prog_ran = 0
+			if (echk[e] ~ /_vs_baseline$/ && base == "none") {
+				for (c = 1; c <= nc; c++)
+					if (cprog[c] ~ pr)
+						prog_ran = 1
+				if (prog_ran && ev[e] == "fail")
+					miss[++nm] = eprog[e] " " echk[e] ": no reference " \
+						"results, expected FAIL: " basewhy
+				continue
+			}
 			for (c = 1; c <= nc; c++) {
 				if (cprog[c] !~ pr)
 					continue
@@ -173,23 +221,28 @@ evaluate() {
 
 # table RESULTSDIR: per kernel, one row per check and one column per
 # scenario (a "!" marks a cell that missed its expectation), the guests'
-# wall times and status; then every miss with its reason.
+# wall times and status; with several boots (cells <scenario>.<boot>) a
+# second block counts each check's results over the boots of a scenario;
+# then every miss with its reason.
 table() {
-	local res=$1 k s cell kernels
+	local res=$1 k s c cell kernels cells
 	# In the order they ran, else by name.
 	if [ -f "$res/kernels" ]; then
 		mapfile -t kernels <"$res/kernels"
 	else
 		mapfile -t kernels < <(cd "$res" &&
-			find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+			find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' | sort)
 	fi
 	for k in "${kernels[@]}"; do
 		k=$res/$k
 		[ -d "$k" ] || continue
 		echo
 		echo "== kernel $(basename "$k")$(sed -n '1s/^/: /p' "$k/kernel" 2>/dev/null)"
-		for cell in "$k"/*/; do
-			cell=${cell%/}
+		# boot 10 after boot 9
+		mapfile -t cells < <(find "$k" -mindepth 1 -maxdepth 1 -type d \
+			-printf '%f\n' | sort -V)
+		for c in "${cells[@]}"; do
+			cell=$k/$c
 			[ -f "$cell/verdict" ] || continue
 			s=$(basename "$cell")
 			printf '%s\t%s\t%s\t%s\n' "@" "$s" \
@@ -231,13 +284,60 @@ table() {
 				}
 				printf "\n"
 			}
+			over_boots(w)
+		}
+		# The cells <scenario>.<boot> of each scenario together: "FAIL
+		# 5/5" when every boot agreed, else the count of each result.
+		function over_boots(w,   i, b, r, x, k, n, c, out) {
+			for (i = 1; i <= ns; i++) {
+				b = sc[i]
+				if (!sub(/\.[0-9]+$/, "", b))
+					continue
+				if (!(b in nb)) bases[++nbase] = b
+				nb[b]++
+				cnt["cell", b, st[sc[i]]]++
+				for (r = 1; r <= nr; r++) {
+					x = v[rows[r], sc[i]]
+					sub(/!$/, "", x)
+					if (x != "")
+						cnt[rows[r], b, x]++
+				}
+			}
+			if (!nbase)
+				return
+			printf "\n%-" w "s", "over boots"
+			for (i = 1; i <= nbase; i++) printf " %-14s", bases[i]
+			printf "\n"
+			for (r = 0; r <= nr; r++) {
+				k = r ? rows[r] : "cell"
+				printf "%-" w "s", k
+				for (i = 1; i <= nbase; i++) {
+					out = ""; n = 0
+					split("met miss warn timeout panic no-boot skip " \
+					      "ok FAIL ERR SKIP", c, " ")
+					for (x = 1; x in c; x++)
+						if (cnt[k, bases[i], c[x]]) {
+							n++
+							out = out (out == "" ? "" : " ") c[x] ":" \
+								cnt[k, bases[i], c[x]]
+						}
+					if (n == 1)
+						sub(/:/, " ", out)
+					if (n == 1)
+						out = out "/" nb[bases[i]]
+					printf " %-14s", out == "" ? "-" : out
+				}
+				printf "\n"
+			}
 		}'
 	done
 	echo
 	for k in "${kernels[@]}"; do
-		for cell in "$res/$k"/*/; do
-			cell=${cell%/}
-			[ -f "$cell/verdict" ] && miss_report "$cell" "$k/$(basename "$cell")"
+		[ -d "$res/$k" ] || continue
+		mapfile -t cells < <(find "$res/$k" -mindepth 1 -maxdepth 1 -type d \
+			-printf '%f\n' | sort -V)
+		for c in "${cells[@]}"; do
+			[ -f "$res/$k/$c/verdict" ] && miss_report "$res/$k/$c" "$k/$c"
 		done
 	done
 	for k in "${kernels[@]}"; do
@@ -328,13 +428,15 @@ case ${1:-} in
 	;;
 esac
 
-kernels=() scen_dir="" only="" results="" gargs=()
+kernels=() scen_dir="" only="" results="" gargs=() boots=1 reference=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a value"; kernels+=("$2"); shift 2 ;;
 	--scenarios) [ $# -ge 2 ] || die "--scenarios needs a value"; scen_dir=$2; shift 2 ;;
 	--only) [ $# -ge 2 ] || die "--only needs a value"; only=$2; shift 2 ;;
 	--results) [ $# -ge 2 ] || die "--results needs a value"; results=$2; shift 2 ;;
+	--boots) [ $# -ge 2 ] || die "--boots needs a value"; boots=$2; shift 2 ;;
+	--reference) [ $# -ge 2 ] || die "--reference needs a value"; reference=$2; shift 2 ;;
 	--args|--bindir|--prog-timeout|--timeout|--busybox|--qemu)
 		[ $# -ge 2 ] || die "$1 needs a value"; gargs+=("$1" "$2"); shift 2 ;;
 	-h|--help) sed -n '4,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -347,6 +449,7 @@ cmds=("$@")
 [ ${#kernels[@]} -gt 0 ] || die "no --kernel given"
 [ -n "$scen_dir" ] || die "--scenarios DIR is required"
 [ -d "$scen_dir" ] || die "--scenarios '$scen_dir': no such directory"
+[[ $boots =~ ^[1-9][0-9]?$ ]] || die "--boots '$boots': a number from 1 to 99"
 results=${results:-results/matrix-$(date +%Y%m%d-%H%M%S)}
 
 scenarios=()
@@ -354,7 +457,7 @@ for f in "$scen_dir"/*; do
 	s=$(basename "$f")
 	{ [ -f "$f" ] && [[ $s =~ ^[A-Za-z0-9_.-]+$ ]]; } || continue
 	[ -z "$only" ] || [[ " $only " == *" $s "* ]] || continue
-	keys="cpus|memory|mode|append|kernels|expect"
+	keys="cpus|memory|mode|settle|append|kernels|programs|baseline|expect"
 	bad=$(grep -vnE "^[[:space:]]*(#.*)?\$|^[[:space:]]*($keys):" "$f" | head -n 1)
 	[ -z "$bad" ] ||
 		die "$f:${bad%%:*}: not a \"key: value\" line (${keys//|/, })"
@@ -363,6 +466,20 @@ for f in "$scen_dir"/*; do
 			die "$f: expect: '$p $c $v${extra:+ $extra}':" \
 				"want PROGRAM CHECK ok|fail|skip"
 	done < <(expect_lines "$f")
+	v=$(scenario_get "$f" settle)
+	[[ ${v:-0} =~ ^[0-9]+$ ]] || die "$f: settle: '$v': whole seconds"
+	v=$(scenario_get "$f" programs)
+	[[ $v =~ ^[A-Za-z0-9_.\ -]*$ ]] || die "$f: programs: '$v': program names"
+	# Wall-clock guests of two kernels differ by what the host did
+	# meanwhile: only instruction-counted ones compare exactly.
+	case $(scenario_get "$f" baseline) in
+	"" | none) ;;
+	reference)
+		[ "$(scenario_get "$f" mode)" = icount ] ||
+			die "$f: baseline: reference needs mode: icount" \
+				"(wall-clock guests do not compare)" ;;
+	*) die "$f: baseline: '$(scenario_get "$f" baseline)': reference or none" ;;
+	esac
 	scenarios+=("$s")
 done
 [ ${#scenarios[@]} -gt 0 ] || die "no scenario in $scen_dir${only:+ named $only}"
@@ -370,10 +487,9 @@ for s in $only; do
 	[ -f "$scen_dir/$s" ] || die "no scenario $s in $scen_dir"
 done
 
-mkdir -p "$results" || die "cannot create $results"
-: >"$results/kernels"
-echo "$me: ${#kernels[@]} kernels x ${#scenarios[@]} scenarios -> $results" >&2
-fails=0
+# The kernels: name, image, expect file, why not (no image), reference.
+knames=() kimages=() kexpects=() kwhys=() krefs=() kpaths=()
+declare -A is_ref=()
 for spec in "${kernels[@]}"; do
 	path=${spec#*=}
 	if [ "$path" != "$spec" ]; then
@@ -385,6 +501,11 @@ for spec in "${kernels[@]}"; do
 	else
 		name=$(basename "$(dirname "$path")")
 	fi
+	[[ -n $name && $name != .* && $name != */* ]] ||
+		die "--kernel $spec: '$name' is no kernel name"
+	for n in "${knames[@]}"; do
+		[ "$n" != "$name" ] || die "--kernel $spec: a second kernel named $name"
+	done
 	image=$path kexpect="" why=""
 	if [ -d "$path" ]; then
 		image=$path/bzImage
@@ -392,17 +513,139 @@ for spec in "${kernels[@]}"; do
 		kexpect=$path/expect
 	fi
 	[ -f "$image" ] || why="no kernel image at $image (offline? make matrix fetches Debian's)"
+	ref=$reference
+	[ -n "$ref" ] || [ -z "$kexpect" ] ||
+		ref=$(scenario_get "$kexpect" reference 2>/dev/null)
+	[ "$ref" != "$name" ] || ref=""
+	knames+=("$name") kpaths+=("$path") kimages+=("$image") kexpects+=("$kexpect")
+	kwhys+=("$why") krefs+=("$ref")
+done
+[ -z "$reference" ] || [[ " ${knames[*]} " == *" $reference "* ]] ||
+	die "--reference $reference: no --kernel of that name (${knames[*]})"
+# A reference runs first: its results must exist before the others'
+# cells start. One not in this run is no reference.
+for i in "${!knames[@]}"; do
+	ref=${krefs[$i]}
+	[ -n "$ref" ] || continue
+	if [[ " ${knames[*]} " == *" $ref "* ]]; then
+		is_ref[$ref]=1
+	else
+		echo "$me: ${knames[$i]}: its reference $ref is not in this run:" \
+			"its *_vs_baseline expectations are not judged" >&2
+		krefs[i]=""
+	fi
+done
+order=()
+for i in "${!knames[@]}"; do [ -z "${is_ref[${knames[$i]}]:-}" ] || order+=("$i"); done
+for i in "${!knames[@]}"; do [ -n "${is_ref[${knames[$i]}]:-}" ] || order+=("$i"); done
+
+# cell_cmds SCENARIO-FILE: the commands of its cells (into ccmds): those
+# of the command line that its "programs:" names, or those programs.
+cell_cmds() {
+	local progs c
+	progs=$(scenario_get "$1" programs)
+	ccmds=()
+	if [ -z "$progs" ]; then
+		ccmds=("${cmds[@]}")
+	elif [ ${#cmds[@]} = 0 ]; then
+		read -ra ccmds <<<"$progs"
+	else
+		for c in "${cmds[@]}"; do
+			[[ " $progs " != *" ${c%% *} "* ]] || ccmds+=("$c")
+		done
+	fi
+}
+
+# cell_baseline CELL SCENARIO KERNEL REF PROG...: in a "baseline:
+# reference" scenario, the reference's results so far of SCENARIO (REF's,
+# or KERNEL's own earlier boots when it is a reference) as CELL/baseline
+# ("none" if there are none yet); prints the directory for the guest.
+#
+# The guest carries its baseline in its initramfs, which the kernel
+# unpacks before the boot marker: a few KB more moved Debian's kernel's
+# marker by two jiffies (+0.5%) in one test. So every cell of the
+# scenario gets the same bytes to unpack: one directory per boot, one
+# file per program in each, every file padded to pad_bytes with JSON
+# whitespace (a boot the reference has not had yet: "{}", which
+# lib/baseline.c passes over as not results).
+pad_bytes=131072
+cell_baseline() {
+	local cell=$1 s=$2 k=$3 r=$4 dir n bb p f sz pay note=""
+	shift 4
+	[ $# -gt 0 ] || set -- gp_throttle gp_expedited boot_marker dcache_scaling
+	[ "$(scenario_get "$scen_dir/$s" baseline)" = reference ] || return 0
+	if [ -z "$r" ]; then
+		[ -n "${is_ref[$k]:-}" ] || return 0
+		r=$k
+	fi
+	dir=$results/.reference/$r/$s
+	pay=$results/.baseline/$k/$(basename "$cell")
+	rm -rf "$pay"
+	for ((bb = 1; bb <= boots; bb++)); do
+		mkdir -p "$pay/$bb"
+		for p in "$@"; do
+			f=$dir/$bb/$p.json
+			[ -f "$f" ] || f=/dev/null
+			sz=$(stat -c %s "$f")
+			if [ "$f" = /dev/null ]; then
+				printf '{}' >"$pay/$bb/$p.json"
+				sz=2
+			else
+				cp "$f" "$pay/$bb/$p.json"
+			fi
+			if [ "$sz" -gt $pad_bytes ]; then
+				note=" (not padded: $f has $sz bytes)"
+				continue
+			fi
+			head -c $((pad_bytes - sz)) /dev/zero | tr '\0' ' ' >>"$pay/$bb/$p.json"
+		done
+	done
+	n=$(find "$dir" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
+	if [ "$n" = 0 ]; then
+		if [ "$r" = "$k" ]; then
+			printf 'none\nthe first boot of the reference %s\n' "$r"
+		else
+			printf 'none\nno cell of the reference %s met its expectations in %s\n' \
+				"$r" "$s"
+		fi >"$cell/baseline"
+	else
+		printf '%s\n%s boot(s) of the reference %s in %s: %s%s\n' "$pay" "$n" "$r" "$s" \
+			"$(cd "$dir" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' |
+				sort -V | tr '\n' ' ')" "$note" >"$cell/baseline"
+	fi
+	echo "$pay"
+}
+
+mkdir -p "$results" || die "cannot create $results"
+results=$(cd "$results" && pwd)
+rm -rf "$results/.reference" "$results/.baseline"
+: >"$results/kernels"
+echo "$boots" >"$results/boots"
+echo "$me: ${#kernels[@]} kernels x ${#scenarios[@]} scenarios x $boots boot(s) -> $results" >&2
+fails=0
+for i in "${order[@]}"; do
+	name=${knames[$i]} path=${kpaths[$i]} image=${kimages[$i]}
+	kexpect=${kexpects[$i]} why=${kwhys[$i]} ref=${krefs[$i]}
 	mkdir -p "$results/$name"
 	echo "$name" >>"$results/kernels"
 	[ -f "$path/package" ] && cp "$path/package" "$results/$name/kernel"
 	[ -n "$why" ] || [ -f "$path/package" ] || echo "$image" >"$results/$name/kernel"
+	for ((b = 1; b <= boots; b++)); do
 	for s in "${scenarios[@]}"; do
 		f=$scen_dir/$s cell=$results/$name/$s
+		[ "$boots" = 1 ] || cell+=.$b
 		if ! for_kernel "$name" "$(scenario_get "$f" kernels)"; then
-			echo "$me: $name / $s: not for this kernel" \
+			[ "$b" != 1 ] || echo "$me: $name / $s: not for this kernel" \
 				"(kernels: $(scenario_get "$f" kernels))" >&2
 			continue
 		fi
+		cell_cmds "$f"
+		if [ ${#ccmds[@]} = 0 ] && [ ${#cmds[@]} -gt 0 ]; then
+			[ "$b" != 1 ] || echo "$me: $name / $s: none of its programs" \
+				"($(scenario_get "$f" programs)) asked for" >&2
+			continue
+		fi
+		rm -rf "$cell"
 		mkdir -p "$cell"
 		{ expect_lines "$f"; [ -z "$kexpect" ] || expect_lines "$kexpect"; } >"$cell/expect"
 		if [ -n "$why" ]; then
@@ -410,17 +653,29 @@ for spec in "${kernels[@]}"; do
 		else
 			cpus=$(scenario_get "$f" cpus) mem=$(scenario_get "$f" memory)
 			mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
-			echo "$me: $name / $s: ${cpus:-2} vCPUs," \
-				"${mode:-wall}${append:+, $append}" >&2
+			settle=$(scenario_get "$f" settle)
+			base=$(cell_baseline "$cell" "$s" "$name" "$ref" "${ccmds[@]%% *}")
+			[ -z "$base" ] || against=", against $(sed -n 2p "$cell/baseline")"
+			echo "$me: $name / $(basename "$cell"): ${cpus:-2} vCPUs," \
+				"${mode:-wall}${append:+, $append}${base:+$against}" >&2
 			"$here/guest.sh" --kernel "$image" --outdir "$cell" \
 				--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
-				--append "$append" "${gargs[@]}" -- "${cmds[@]}"
+				--settle "${settle:-0}" --append "$append" \
+				${base:+--baseline "$base"} "${gargs[@]}" -- "${ccmds[@]}"
 			[ $? -le 1 ] || fails=$((fails + 1))
 		fi
-		cell_checks "$cell" "${cmds[@]%% *}" >"$cell/checks"
+		cell_checks "$cell" "${ccmds[@]%% *}" >"$cell/checks"
 		evaluate "$cell" || fails=$((fails + 1))
 		wall=$(cat "$cell/wall" 2>/dev/null || echo -)
-		echo "$me: $name / $s: $(head -n 1 "$cell/verdict"), $wall s" >&2
+		echo "$me: $name / $(basename "$cell"): $(head -n 1 "$cell/verdict"), $wall s" >&2
+		# A reference's cell that met its expectations joins the
+		# baseline of this scenario (its JSON results only).
+		if [ -n "${is_ref[$name]:-}" ] && [ "$(head -n 1 "$cell/verdict")" = met ] &&
+		   [ "$(scenario_get "$f" baseline)" = reference ]; then
+			mkdir -p "$results/.reference/$name/$s/$b"
+			cp "$cell"/*.json "$results/.reference/$name/$s/$b/" 2>/dev/null
+		fi
+	done
 	done
 done
 table "$results" | tee "$results/table.txt"
