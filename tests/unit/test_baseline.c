@@ -22,6 +22,8 @@ static struct rp_param params[] = {
 	RP_SETTING("shift", "count", 0, "jiffies added to each op"),
 	RP_SETTING("skip", "bool", 0, "1: the whole program skips"),
 	RP_SETTING("disturb", "bool", 0, "1: others kept the CPUs busy"),
+	RP_SETTING("single", "bool", 0,
+		   "1: one sample, the same in every run (an exact repeat)"),
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change"),
 	RP_BASELINE_ALPHA,
 	{ }
@@ -52,6 +54,17 @@ static int program(int argc, char **argv)
 	rp_init(&test, argc, argv);
 	if (rp_val("skip"))
 		rp_exit_skip("told to skip");
+	if (rp_val("single")) {
+		/*
+		 * 11 us, and twice that shifted: the mean of copies of
+		 * 0.011 is off from it by a rounding error, as a sum of
+		 * real samples can be, and that is no change either.
+		 */
+		v[0] = 0.011 * (1 + rp_val("shift"));
+		rp_metric_add("op.latency", "ms", v, 1);
+		rp_check("own", v[0], "max_lat");
+		return rp_finish();
+	}
 	s = 0x9e3779b97f4a7c15ULL * (unsigned long long)rp_val("seed");
 	for (i = 0; i < 50; i++) {
 		double u, k;
@@ -176,6 +189,45 @@ static void healthy_and_regressed(void)
 	       "ok 2 op.latency_vs_baseline # SKIP told to skip", NULL);
 }
 
+/*
+ * One sample a run, the same in every run, as boot_marker's boots in an
+ * instruction-counted guest: no spread at all in the baseline. A repeat
+ * must pass (no infinite or NaN statistic), twice the time must fail.
+ */
+static void exact_repeats(void)
+{
+	char args[600];
+	const char *line;
+	int i, rc = 0;
+	bool finite;
+	size_t len;
+
+	for (i = 1; i <= 3; i++) {
+		snprintf(args, sizeof(args),
+			 "--json %s/exact/run-%d/unit_baseline.json --set single=1",
+			 dir, i);
+		rc |= run(args);
+	}
+	snprintf(args, sizeof(args), "--baseline %s/exact --set single=1", dir);
+	rc |= run(args);
+	expect("exact_repeat_passes", rc, 0, "3 runs of unit_baseline",
+	       "# op.latency_vs_baseline: measured 0 % worse",
+	       "ok 2 op.latency_vs_baseline\n", NULL);
+	line = strstr(out, "# op.latency_vs_baseline: ");
+	len = line ? strcspn(line, "\n") : 0;
+	finite = line && !memmem(line, len, "nan", 3) &&
+		 !memmem(line, len, "inf", 3);
+	if (!finite)
+		ksft_print_msg("exact repeat: no finite comparison in:\n%s\n",
+			       out);
+	ksft_test_result(finite, "baseline_exact_repeat_finite\n");
+	snprintf(args, sizeof(args),
+		 "--baseline %s/exact --set single=1 --set shift=1", dir);
+	expect("exact_twice_fails", run(args), 1,
+	       "# op.latency_vs_baseline: measured +100 % worse",
+	       "not ok 2 op.latency_vs_baseline", NULL);
+}
+
 /* The environment, the config file (relative to it) and "none". */
 static void where_from(void)
 {
@@ -288,9 +340,10 @@ int main(void)
 	unsetenv("RCU_PERF_OUTDIR");
 
 	ksft_print_header();
-	ksft_set_plan(13);
+	ksft_set_plan(16);
 	record_baseline();
 	healthy_and_regressed();
+	exact_repeats();
 	where_from();
 	mismatch();
 	mismatch_rules();
