@@ -17,6 +17,8 @@ static struct rp_param params[] = {
 	RP_SETTING("shift", "count", 0, "jiffies added to each op"),
 	RP_SETTING("skip", "bool", 0, "1: the whole program skips"),
 	RP_SETTING("disturb", "bool", 0, "1: others kept the CPUs busy"),
+	RP_SETTING("single", "bool", 0,
+		   "1: one sample, the same in every run (an exact repeat)"),
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change"),
 	RP_BASELINE_ALPHA,
 	{ }
@@ -45,6 +47,17 @@ static int program(int argc, char **argv)
 	rp_init(&test, argc, argv);
 	if (rp_val("skip"))
 		rp_exit_skip("told to skip");
+	if (rp_val("single")) {
+		/*
+		 * 11 us, and twice that shifted: the mean of copies of
+		 * 0.011 is off from it by a rounding error, as a sum of
+		 * real samples can be, and that is no change either.
+		 */
+		v[0] = 0.011 * (1 + rp_val("shift"));
+		rp_metric_add("op.latency", "ms", v, 1);
+		rp_check("own", v[0], "max_lat");
+		return rp_finish();
+	}
 	s = 0x9e3779b97f4a7c15ULL * (unsigned long long)rp_val("seed");
 	for (i = 0; i < 50; i++) {
 		double u, k;
@@ -164,6 +177,58 @@ TEST_F(baseline, skip_names_the_check)
 	snprintf(args, sizeof(args), "--baseline %s --set skip=1", self->base);
 	EXPECT_EQ(4, run(args));
 	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline # SKIP told to skip");
+}
+
+/*
+ * One sample a run, the same in every run, as boot_marker's boots in an
+ * instruction-counted guest: no spread at all in the baseline. A repeat
+ * must pass (no infinite or NaN statistic), twice the time must fail.
+ */
+static int record_exact(char *dir, size_t len)
+{
+	char args[600];
+	int i, rc = 0;
+
+	snprintf(dir, len, "%s/exact", unit_dir);
+	for (i = 1; i <= 3; i++) {
+		snprintf(args, sizeof(args),
+			 "--json %s/run-%d/unit_baseline.json --set single=1",
+			 dir, i);
+		rc |= run(args);
+	}
+	return rc;
+}
+
+TEST_F(baseline, exact_repeat_passes)
+{
+	char dir[400], args[600];
+	const char *line;
+	size_t len;
+
+	ASSERT_EQ(0, record_exact(dir, sizeof(dir)));
+	snprintf(args, sizeof(args), "--baseline %s --set single=1", dir);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
+	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured 0 % worse");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline\n");
+	/* finite numbers only on the "measured vs limit" line */
+	line = strstr(unit_out, "# op.latency_vs_baseline: ");
+	ASSERT_NE(NULL, line);
+	len = strcspn(line, "\n");
+	EXPECT_EQ(NULL, memmem(line, len, "nan", 3));
+	EXPECT_EQ(NULL, memmem(line, len, "inf", 3));
+}
+
+TEST_F(baseline, exact_twice_fails)
+{
+	char dir[400], args[600];
+
+	ASSERT_EQ(0, record_exact(dir, sizeof(dir)));
+	snprintf(args, sizeof(args),
+		 "--baseline %s --set single=1 --set shift=1", dir);
+	EXPECT_EQ(1, run(args));
+	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +100 % worse");
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
 }
 
 /* The environment, the config file (relative to it) and "none". */

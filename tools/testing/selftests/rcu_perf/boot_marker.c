@@ -26,7 +26,7 @@ static struct rp_param params[] = {
 	RP_MAX("boot_budget", "s", 60,
 	       "<1 s in VMs, seconds on big servers: 60 s flags only pathological boots"),
 	RP_BASELINE_CHANGE(1,
-			   "rcu_normal=1 costs a 6.12 boot 2-5%; icount boots repeat to 0.01%"),
+			   "rcu_normal=1 costs a 6.12 boot 2-5%; icount boots repeat exactly"),
 	RP_BASELINE_ALPHA,
 	{ }
 };

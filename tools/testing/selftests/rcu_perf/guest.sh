@@ -144,12 +144,23 @@ mkdir -p "$root/bin" "$root/rcu_perf" "$root/dev"
 cp "$busybox" "$root/bin/busybox"
 for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
 [ -f "$bindir/rcu_perf.conf" ] && cp "$bindir/rcu_perf.conf" "$root/rcu_perf/"
+# The baseline travels as a tar archive in a file of a fixed size, empty
+# (zeros) without one: an instruction-counted boot diverges at the first
+# instruction that differs (where the timer tick falls, then which task
+# runs: the marker moves by whole jiffies), and the initramfs is unpacked
+# before the marker, but copying a file's data costs the same whatever the
+# data. So a boot with --baseline repeats the boots that made the baseline
+# (when its archive fits in 1 MiB; a larger one takes whole MiB more).
+blob=$root/rcu_perf/baseline.tar
 if [ -n "$baseline" ]; then
 	# only the results files: the rest of an --outdir is not needed
-	(cd "$baseline" && find . -name '*.json' | cpio -pdm --quiet "$root/rcu_perf/baseline") ||
-		die "--baseline $baseline: cannot copy its results"
-	chmod -R go-w "$root/rcu_perf/baseline"
+	(cd "$baseline" && find . -name '*.json' | LC_ALL=C sort |
+		tar -c -f - --owner=0 --group=0 --mode=go-w --mtime=@1704067200 \
+		-T -) >"$blob" || die "--baseline $baseline: cannot copy its results"
 fi
+mib=$(( ($(stat -c %s "$blob" 2>/dev/null || echo 0) + 1048575) / 1048576 ))
+truncate -s $(( (mib > 1 ? mib : 1) * 1048576 )) "$blob" ||
+	die "cannot write $blob"
 # An instruction-counted boot repeats exactly, down to the kernel's random
 # boot_id (see below): each guest gets an id of its own from the host, put
 # in place of the kernel's after the boot, for the programs' records of
@@ -174,6 +185,13 @@ fi
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	[ -f /rcu_perf/boot_id ] &&
 		mount -o bind /rcu_perf/boot_id /proc/sys/kernel/random/boot_id
+	# a baseline (an archive, else zeros): see guest.sh
+	if [ -n "$(head -c 512 /rcu_perf/baseline.tar | tr -d '\0')" ]; then
+		mkdir -p /rcu_perf/baseline
+		tar -x -f /rcu_perf/baseline.tar -C /rcu_perf/baseline &&
+			chmod -R go-w /rcu_perf/baseline &&
+			export RCU_PERF_BASELINE=/rcu_perf/baseline
+	fi
 	# The second serial port carries the results, free of kernel messages.
 	data=/dev/ttyS1
 	stty -F $data raw -echo 2>/dev/null
@@ -203,7 +221,6 @@ fi
 	}
 	cd /rcu_perf
 	EOF
-	[ -z "$baseline" ] || echo "export RCU_PERF_BASELINE=/rcu_perf/baseline"
 	[ "$settle" = 0 ] || echo "sleep $settle"
 	for c in "${cmds[@]}"; do
 		echo "run ${c%% *} $prog_timeout ./$c $args"
@@ -233,8 +250,8 @@ qargs=(-nodefaults -no-user-config -display none -no-reboot
        -m "$mem" -kernel "$kernel" -initrd "$tmp/initrd" -append "$cmdline")
 if [ "$mode" = icount ]; then
 	# The host's time of day would change the boot path, and so would
-	# the random bytes QEMU hands the guest (the boot's RNG seed in
-	# setup_data): a fixed -seed makes them the same in every boot.
+	# random bytes from QEMU (an RNG seed in setup_data, in some
+	# versions): a fixed -seed makes them the same in every boot.
 	icount=shift=0,sleep=off rtc=base=2024-01-01T00:00:00,clock=vm
 	qargs+=(-accel tcg -icount "$icount" -smp 1 -rtc "$rtc" -seed 1)
 else
