@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "../../kselftest.h"
-#include "rcu_perf.h"
+#include "internal.h"
 
 struct rp_options rp_opts;
 const struct rp_test *rp_current_test;
@@ -52,17 +52,27 @@ static const char * const reserved[] = {
 	"lock_timeout", "baseline",
 };
 
-static const char *prog(void)
+const char *rp_test_name(void)
 {
 	return rp_current_test && rp_current_test->name ?
 		rp_current_test->name : "rcu_perf";
+}
+
+bool rp_opts_help(void)
+{
+	return want_help;
+}
+
+bool rp_opts_list(void)
+{
+	return want_list;
 }
 
 static __printf(1, 2) int perr(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog());
+	fprintf(stderr, "%s: ", rp_test_name());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -742,7 +752,7 @@ void rp_list_params(FILE *f)
 	}
 }
 
-static void apply_knobs(void)
+int rp_opts_apply_knobs(void)
 {
 	char path[PATH_MAX];
 	int i;
@@ -753,64 +763,27 @@ static void apply_knobs(void)
 		size_t n = eq - k;
 		int r;
 
-		if (n >= sizeof(path)) {
-			perr("--knob %s: path too long", k);
-			goto fail;
-		}
+		if (n >= sizeof(path))
+			return perr("--knob %s: path too long", k);
 		memcpy(path, k, n);
 		path[n] = '\0';
 		/* Mount tracefs (guarded) if the file is in it. */
 		if (!strncmp(path, "/sys/kernel/tracing/", 20))
 			rp_tracefs();
 		r = rp_knob_write(path, eq + 1);
-		if (r < 0) {
-			perr("--knob %s: cannot write '%s': %s", path, eq + 1,
-			     rp_knob_refusal(r));
-			goto fail;
-		}
+		if (r < 0)
+			return perr("--knob %s: cannot write '%s': %s", path,
+				    eq + 1, rp_knob_refusal(r));
 	}
-	return;
-fail:
-	rp_guard_restore();
-	exit(2);
+	return 0;
 }
 
-void rp_init(const struct rp_test *test, int argc, char **argv)
+void rp_opts_print(void)
 {
+	const struct rp_test *test = rp_current_test;
 	struct rp_param *p;
-	int r, i;
+	int i;
 
-	r = rp_parse(test, argc, argv);
-	if (want_help) {
-		rp_usage(r ? stderr : stdout);
-		exit(r ? 2 : 0);
-	}
-	if (r)
-		exit(2);
-	if (want_list) {
-		rp_list_params(stdout);
-		exit(0);
-	}
-	if (rp_baseline_load())
-		exit(2);
-
-	/*
-	 * The header first: the guard may print diagnostics (repairs of a
-	 * killed run), and kselftest sets stdout's buffering here.
-	 */
-	ksft_print_header();
-	if (test->reads_only && !rp_opts.nr_knobs)
-		rp_guard_nowait();
-	r = rp_guard_init();
-	if (r < 0) {
-		/* Another run holds it: nothing can be judged meanwhile. */
-		printf("1..0 # SKIP cannot take the rcu_perf lock: %s\n",
-		       r == -ETIMEDOUT ? "another run held it (RCU_PERF_LOCK_TIMEOUT)" :
-		       strerror(-r));
-		exit(KSFT_SKIP);
-	}
-	apply_knobs();
-	rp_results_begin();
 	for (p = test->params; p && p->name; p++) {
 		char v[32];
 
@@ -827,7 +800,4 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		printf("# knob %.*s = %s\n", (int)(eq - rp_opts.knobs[i]),
 		       rp_opts.knobs[i], eq + 1);
 	}
-	if (rp_opts.quick)
-		printf("# quick: shorter runs\n");
-	rp_baseline_describe();
 }

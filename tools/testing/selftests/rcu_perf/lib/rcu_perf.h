@@ -530,8 +530,6 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 struct rp_jval *rp_system_facts(void);
 int rp_machine_key(char *buf, size_t len);
 
-/* rp_init(), after the KTAP header and the guard: the plan, the clock. */
-void rp_results_begin(void);
 /* Write the whole results document (rp_finish() calls it). */
 int rp_results_write(FILE *f);
 

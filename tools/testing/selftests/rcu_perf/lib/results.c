@@ -70,15 +70,7 @@
 #include <unistd.h>
 
 #include "../../kselftest.h"
-#include "rcu_perf.h"
-
-struct check_rec {
-	char *name;
-	enum rp_verdict verdict;
-	double measured, ci_lo, ci_hi, limit;
-	const char *unit, *op, *param;
-	char *reason;
-};
+#include "internal.h"
 
 struct info_rec {
 	char *key, *val;
@@ -86,38 +78,14 @@ struct info_rec {
 
 static struct rp_metric **metrics;
 static size_t nr_metrics;
-static struct check_rec *checks;
+static struct rp_check_rec *checks;
 static size_t nr_checks;
 static struct info_rec *infos;
 static size_t nr_infos;
 static unsigned int totals[4];	/* by enum rp_verdict */
-static bool begun, finished;
-static bool whole_skip;		/* rp_exit_skip() */
+static bool started;
 static double start_ms;
 static time_t start_time;
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		printf("# error: out of memory\n");
-		rp_guard_restore();
-		exit(KSFT_FAIL);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s ? s : "") + 1;
-
-	return memcpy(xrealloc(NULL, n), s ? s : "", n);
-}
-
-static const char *test_name(void)
-{
-	return rp_current_test ? rp_current_test->name : "rcu_perf";
-}
 
 double rp_now_ms(void)
 {
@@ -127,17 +95,11 @@ double rp_now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void snapshot_rcu_sysfs(void);
-
-static int planned(void);
-
-void rp_results_begin(void)
+void rp_report_begin(void)
 {
-	snapshot_rcu_sysfs();
 	start_ms = rp_now_ms();
 	start_time = time(NULL);
-	ksft_set_plan(planned());
-	begun = true;
+	started = true;
 }
 
 /* ~4 significant digits, without exponents for everyday magnitudes. */
@@ -154,12 +116,12 @@ static void fmt_num(char *buf, size_t len, double v)
 }
 
 /* A KTAP description/directive must stay on one line. */
-static char *vformat_line(const char *fmt, va_list ap)
+char *rp_vformat_line(const char *fmt, va_list ap)
 {
 	char *s = NULL, *p;
 
 	if (vasprintf(&s, fmt, ap) < 0 || !s)
-		return xstrdup("(out of memory)");
+		return rp_xstrdup("(out of memory)");
 	for (p = s; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
@@ -174,20 +136,20 @@ static char *format_line(const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	s = vformat_line(fmt, ap);
+	s = rp_vformat_line(fmt, ap);
 	va_end(ap);
 	return s;
 }
 
-static struct check_rec *record(const char *name, enum rp_verdict v,
-				char *reason)
+static struct rp_check_rec *record(const char *name, enum rp_verdict v,
+				   char *reason)
 {
-	struct check_rec *c;
+	struct rp_check_rec *c;
 
-	checks = xrealloc(checks, (nr_checks + 1) * sizeof(*checks));
+	checks = rp_xrealloc(checks, (nr_checks + 1) * sizeof(*checks));
 	c = &checks[nr_checks++];
 	memset(c, 0, sizeof(*c));
-	c->name = xstrdup(name);
+	c->name = rp_xstrdup(name);
 	c->verdict = v;
 	c->measured = NAN;
 	c->ci_lo = NAN;
@@ -248,7 +210,7 @@ static bool bad_name(const char *check)
 }
 
 /* The limit a check was judged against, and its KTAP result. */
-static enum rp_verdict judged(struct check_rec *c, double limit,
+static enum rp_verdict judged(struct rp_check_rec *c, double limit,
 			      const char *unit, const char *op,
 			      const char *param)
 {
@@ -266,7 +228,7 @@ enum rp_verdict rp_check(const char *check, double measured,
 	struct rp_param *p = rp_param(limit);
 	char m[32], l[32];
 	const char *unit, *op;
-	struct check_rec *c;
+	struct rp_check_rec *c;
 	enum rp_verdict v;
 
 	if (bad_name(check))
@@ -285,7 +247,7 @@ enum rp_verdict rp_check(const char *check, double measured,
 	       p->name);
 	if (!isfinite(measured)) {
 		v = RP_SKIP;
-		c = record(check, v, xstrdup("no valid measurement"));
+		c = record(check, v, rp_xstrdup("no valid measurement"));
 	} else {
 		if (p->kind == RP_LIMIT_MAX)
 			v = measured <= p->value ? RP_PASS : RP_FAIL;
@@ -305,7 +267,7 @@ void rp_check_skip(const char *check, const char *fmt, ...)
 	if (bad_name(check))
 		return;
 	va_start(ap, fmt);
-	r = vformat_line(fmt, ap);
+	r = rp_vformat_line(fmt, ap);
 	va_end(ap);
 	record(check, RP_SKIP, r);
 	ktap_result(check, RP_SKIP, r);
@@ -319,7 +281,7 @@ void rp_check_fail(const char *check, const char *fmt, ...)
 	if (bad_name(check))
 		return;
 	va_start(ap, fmt);
-	r = vformat_line(fmt, ap);
+	r = rp_vformat_line(fmt, ap);
 	va_end(ap);
 	printf("# %s: %s\n", check, r);
 	record(check, RP_FAIL, r);
@@ -361,7 +323,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	const char *unit = b->unit ? b->unit : "", *op = b->is_min ? ">=" : "<=";
 	char m[32], lo[32], hi[32], l[32];
 	enum rp_verdict v;
-	struct check_rec *c;
+	struct rp_check_rec *c;
 
 	if (bad_name(check))
 		return RP_ERROR;
@@ -375,11 +337,11 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	       b->how && b->param ? "; " : "", b->param ? b->param : "");
 	v = rp_bound_verdict(b);
 	if (v == RP_SKIP && !isfinite(b->est.value))
-		c = record(check, v, xstrdup("no valid measurement"));
+		c = record(check, v, rp_xstrdup("no valid measurement"));
 	else if (v == RP_SKIP)
 		c = record(check, v, format_line(NOISY, m, unit, l, lo, hi));
 	else
-		c = record(check, v, b->how ? xstrdup(b->how) : NULL);
+		c = record(check, v, b->how ? rp_xstrdup(b->how) : NULL);
 	c->measured = b->est.value;
 	c->ci_lo = b->est.lo;
 	c->ci_hi = b->est.hi;
@@ -392,6 +354,21 @@ static int planned(void)
 	return (rp_current_test && rp_current_test->nr_checks > 0 ?
 		rp_current_test->nr_checks : 0) +
 	       (int)rp_baseline_nr_checks();
+}
+
+void rp_ktap_plan(void)
+{
+	ksft_set_plan(planned());
+}
+
+int rp_ktap_planned(void)
+{
+	return planned();
+}
+
+bool rp_ktap_all_reported(void)
+{
+	return (int)ksft_test_num() >= planned();
 }
 
 bool rp_check_reported(const char *name)
@@ -417,7 +394,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	double worse = higher_is_better ? -c->change_pct : c->change_pct;
 	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
 	const char *sp;
-	struct check_rec *rec;
+	struct rp_check_rec *rec;
 	enum rp_verdict v;
 
 	if (bad_name(check))
@@ -455,7 +432,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 		break;
 	default:
 		v = RP_PASS;
-		rec = record(check, v, xstrdup(rp_cmp_verdict_name(c->verdict)));
+		rec = record(check, v, rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
 	}
 	rec->measured = worse;
 	return judged(rec, p->value, "%", "<=", p->name);
@@ -466,7 +443,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
  * program's own check names when it listed them: KTAP parsers and scripts
  * look results up by name.
  */
-static void fill_rest(enum rp_verdict v, const char *reason)
+void rp_ktap_fill(enum rp_verdict v, const char *reason)
 {
 	const char * const *names = rp_current_test ?
 				    rp_current_test->checks : NULL;
@@ -491,7 +468,7 @@ static void fill_rest(enum rp_verdict v, const char *reason)
 				 ksft_test_num() + 1);
 			name = buf;
 		}
-		record(name, v, xstrdup(reason));
+		record(name, v, rp_xstrdup(reason));
 		ktap_result(name, v, reason);
 	}
 }
@@ -502,22 +479,58 @@ void rp_skip_rest(const char *fmt, ...)
 	char *r;
 
 	va_start(ap, fmt);
-	r = vformat_line(fmt, ap);
+	r = rp_vformat_line(fmt, ap);
 	va_end(ap);
-	fill_rest(RP_SKIP, r);
+	rp_ktap_fill(RP_SKIP, r);
 	free(r);
+}
+
+void rp_ktap_close(void)
+{
+	int extra = (int)ksft_test_num() - planned();
+
+	if (extra < 0) {
+		printf("# error: %d planned check(s) not reported\n", -extra);
+		rp_ktap_fill(RP_ERROR, "not reported (bug in the test)");
+	} else if (extra > 0) {
+		/* The plan is wrong: make it fail so that it gets fixed. */
+		printf("# error: %d check(s) reported beyond the plan of %d\n",
+		       extra, planned());
+		totals[RP_ERROR]++;
+	}
+}
+
+void rp_ktap_count_error(void)
+{
+	totals[RP_ERROR]++;
+}
+
+unsigned int rp_ktap_total(enum rp_verdict v)
+{
+	return totals[v];
+}
+
+void rp_ktap_print_totals(void)
+{
+	ksft_print_cnts();
+}
+
+const struct rp_check_rec *rp_check_records(size_t *n)
+{
+	*n = nr_checks;
+	return checks;
 }
 
 struct rp_metric *rp_metric_add(const char *name, const char *unit,
 				const double *v, size_t n)
 {
-	struct rp_metric *m = xrealloc(NULL, sizeof(*m));
+	struct rp_metric *m = rp_xrealloc(NULL, sizeof(*m));
 	int i;
 
 	memset(m, 0, sizeof(*m));
-	m->name = xstrdup(name);
-	m->unit = xstrdup(unit);
-	m->samples = xrealloc(NULL, n * sizeof(double));
+	m->name = rp_xstrdup(name);
+	m->unit = rp_xstrdup(unit);
+	m->samples = rp_xrealloc(NULL, n * sizeof(double));
 	if (n)
 		memcpy(m->samples, v, n * sizeof(double));
 	m->n = n;
@@ -531,7 +544,7 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit,
 	}
 	for (i = 0; i < RP_CTR_NR; i++)
 		m->per_op[i] = NAN;
-	metrics = xrealloc(metrics, (nr_metrics + 1) * sizeof(*metrics));
+	metrics = rp_xrealloc(metrics, (nr_metrics + 1) * sizeof(*metrics));
 	metrics[nr_metrics++] = m;
 	return m;
 }
@@ -566,7 +579,7 @@ void rp_info(const char *key, const char *fmt, ...)
 	size_t i;
 
 	va_start(ap, fmt);
-	val = vformat_line(fmt, ap);
+	val = rp_vformat_line(fmt, ap);
 	va_end(ap);
 	printf("# %s: %s\n", key, val);
 	for (i = 0; i < nr_infos; i++) {
@@ -576,8 +589,8 @@ void rp_info(const char *key, const char *fmt, ...)
 			return;
 		}
 	}
-	infos = xrealloc(infos, (nr_infos + 1) * sizeof(*infos));
-	infos[nr_infos].key = xstrdup(key);
+	infos = rp_xrealloc(infos, (nr_infos + 1) * sizeof(*infos));
+	infos[nr_infos].key = rp_xstrdup(key);
 	infos[nr_infos++].val = val;
 }
 
@@ -595,7 +608,7 @@ static char *read_stream(FILE *f)
 	do {
 		if (cap - len < 4096) {
 			cap = cap ? cap * 2 : 65536;
-			s = xrealloc(s, cap);
+			s = rp_xrealloc(s, cap);
 		}
 		n = fread(s + len, 1, cap - len - 1, f);
 		len += n;
@@ -812,6 +825,7 @@ static const char * const rcu_sysfs[] = {
 };
 
 static char *rcu_sysfs_val[ARRAY_SIZE(rcu_sysfs)];
+static bool frozen;	/* by rp_system_snapshot() */
 
 static void snapshot_rcu_sysfs(void)
 {
@@ -823,6 +837,12 @@ static void snapshot_rcu_sysfs(void)
 		if (rcu_sysfs_val[i])
 			rcu_sysfs_val[i][strcspn(rcu_sysfs_val[i], "\n")] = '\0';
 	}
+}
+
+void rp_system_snapshot(void)
+{
+	snapshot_rcu_sysfs();
+	frozen = true;
 }
 
 /*
@@ -864,7 +884,7 @@ static char *cpu_model(void)
 	return found;
 }
 
-static void write_system(struct rp_jw *w)
+void rp_system_write(struct rp_jw *w)
 {
 	char sym[128], val[256];
 	const char *pos;
@@ -913,7 +933,7 @@ static void write_system(struct rp_jw *w)
 	rp_jw_arr_end(w);
 
 	/* Programs restore their own changes early: use the snapshot. */
-	if (!begun)
+	if (!frozen)
 		snapshot_rcu_sysfs();
 	rp_jw_obj_begin(w, "rcu_sysfs");
 	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
@@ -937,7 +957,7 @@ struct rp_jval *rp_system_facts(void)
 	rp_jw_init(&w, f);
 	rp_jw_obj_begin(&w, NULL);
 	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
-	write_system(&w);
+	rp_system_write(&w);
 	rp_jw_obj_end(&w);
 	if (!fclose(f))
 		doc = rp_json_parse(text, err, sizeof(err));
@@ -1012,16 +1032,6 @@ static const char *verdict_name(enum rp_verdict v)
 	return names[v];
 }
 
-static int exit_code(void)
-{
-	/* A skip never hides a failure. */
-	if (totals[RP_FAIL] || totals[RP_ERROR])
-		return KSFT_FAIL;
-	if (whole_skip || (totals[RP_SKIP] && !totals[RP_PASS]))
-		return KSFT_SKIP;
-	return KSFT_PASS;
-}
-
 static const char *overall(int code)
 {
 	return code == KSFT_PASS ? "pass" : code == KSFT_SKIP ? "skip" : "fail";
@@ -1086,7 +1096,7 @@ static void write_checks(struct rp_jw *w)
 
 	rp_jw_arr_begin(w, "checks");
 	for (i = 0; i < nr_checks; i++) {
-		const struct check_rec *c = &checks[i];
+		const struct rp_check_rec *c = &checks[i];
 
 		rp_jw_obj_begin(w, NULL);
 		rp_jw_str(w, "name", c->name);
@@ -1112,7 +1122,7 @@ int rp_results_write(FILE *f)
 	char ts[32];
 	struct tm tm;
 	time_t now = start_time ? start_time : time(NULL);
-	int i, code = exit_code();
+	int i, code = rp_exit_code();
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -1122,11 +1132,11 @@ int rp_results_write(FILE *f)
 	rp_jw_str(&w, "schema", RP_RESULTS_SCHEMA);
 	rp_jw_int(&w, "version", RP_RESULTS_VERSION);
 	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
-	rp_jw_str(&w, "test", test_name());
+	rp_jw_str(&w, "test", rp_test_name());
 	jw_str_or_null(&w, "summary", t ? t->summary : NULL);
 	rp_jw_str(&w, "timestamp", ts);
-	rp_jw_num(&w, "duration_s", begun ? (rp_now_ms() - start_ms) / 1e3 : 0);
-	write_system(&w);
+	rp_jw_num(&w, "duration_s", started ? (rp_now_ms() - start_ms) / 1e3 : 0);
+	rp_system_write(&w);
 
 	rp_jw_obj_begin(&w, "options");
 	rp_jw_bool(&w, "quick", rp_opts.quick);
@@ -1199,7 +1209,7 @@ static int mkdir_p(const char *dir)
 /* Write to a temporary file and rename it: readers never see half a file. */
 static int write_results_file(const char *path)
 {
-	char *tmp = NULL, *dir = xstrdup(path), *slash;
+	char *tmp = NULL, *dir = rp_xstrdup(path), *slash;
 	int ret = -1, fd, saved;
 	FILE *f;
 
@@ -1248,15 +1258,15 @@ out:
 	return ret;
 }
 
-static int write_json(void)
+int rp_report_save(void)
 {
 	char *path = NULL;
 	int ret = 0;
 
 	if (rp_opts.json_path)
-		path = xstrdup(rp_opts.json_path);
+		path = rp_xstrdup(rp_opts.json_path);
 	else if (rp_opts.outdir && asprintf(&path, "%s/%s.json",
-					    rp_opts.outdir, test_name()) < 0)
+					    rp_opts.outdir, rp_test_name()) < 0)
 		path = NULL;
 	if (!path)
 		return 0;
@@ -1269,91 +1279,4 @@ static int write_json(void)
 	}
 	free(path);
 	return ret;
-}
-
-/* The end of every run: JSON, restore, totals. */
-static int finish(void)
-{
-	int extra, code;
-
-	if (finished)
-		return exit_code();
-	finished = true;
-	rp_baseline_report();
-	extra = (int)ksft_test_num() - planned();
-	if (extra < 0) {
-		printf("# error: %d planned check(s) not reported\n", -extra);
-		fill_rest(RP_ERROR, "not reported (bug in the test)");
-	} else if (extra > 0) {
-		/* The plan is wrong: make it fail so that it gets fixed. */
-		printf("# error: %d check(s) reported beyond the plan of %d\n",
-		       extra, planned());
-		totals[RP_ERROR]++;
-	}
-	code = exit_code();
-	if (write_json() && code == KSFT_PASS) {
-		totals[RP_ERROR]++;
-		code = exit_code();
-	}
-	rp_guard_restore();
-	ksft_print_cnts();
-	fflush(stdout);
-	return code;
-}
-
-int rp_finish(void)
-{
-	if (!begun) {
-		printf("# error: %s() without rp_init()\n", __func__);
-		return KSFT_FAIL;
-	}
-	return finish();
-}
-
-void rp_exit_skip(const char *fmt, ...)
-{
-	va_list ap;
-	char *r;
-
-	va_start(ap, fmt);
-	r = vformat_line(fmt, ap);
-	va_end(ap);
-	if (!begun) {
-		/* kselftest's whole-program skip: an empty plan. */
-		ksft_print_header();
-		printf("1..0 # SKIP %s\n", r);
-		rp_guard_restore();
-		exit(KSFT_SKIP);
-	}
-	if ((int)ksft_test_num() < planned())
-		fill_rest(RP_SKIP, r);
-	else
-		printf("# SKIP %s\n", r);
-	free(r);
-	whole_skip = true;
-	exit(finish());
-}
-
-void rp_fatal(const char *fmt, ...)
-{
-	static bool in_fatal;
-	va_list ap;
-	char *r;
-
-	va_start(ap, fmt);
-	r = vformat_line(fmt, ap);
-	va_end(ap);
-	if (in_fatal || !begun || finished) {
-		/* Before the plan (or recursively): no KTAP to complete. */
-		fprintf(stderr, "%s: %s\n", test_name(), r);
-		free(r);
-		rp_guard_restore();
-		exit(KSFT_FAIL);
-	}
-	in_fatal = true;
-	printf("# error: %s\n", r);
-	fill_rest(RP_SKIP, r);
-	free(r);
-	whole_skip = true;
-	exit(finish());
 }
