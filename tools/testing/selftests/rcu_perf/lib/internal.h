@@ -5,7 +5,7 @@
  * main.c runs a program's start-up and exit and calls into the others;
  * they call back only its way out (rp_fatal(), and rp_xrealloc() which
  * exits on out of memory). kselftest.h's counters are per translation
- * unit: results.c alone uses them (the KTAP plan, results and totals are
+ * unit: checks.c alone uses them (the KTAP plan, results and totals are
  * printed there), and main.c steers them through the rp_ktap_*() calls.
  */
 #ifndef RCU_PERF_INTERNAL_H
@@ -34,7 +34,7 @@ int rp_opts_apply_knobs(void);
  */
 void rp_opts_print(void);
 
-/* results.c: the KTAP stream */
+/* checks.c: the KTAP stream */
 
 struct rp_check_rec {
 	char *name;
@@ -58,13 +58,13 @@ unsigned int rp_ktap_total(enum rp_verdict v);
 void rp_ktap_print_totals(void);	/* kselftest's "# Totals:" line */
 const struct rp_check_rec *rp_check_records(size_t *n);
 
-/* results.c: the results document */
+/* report.c: the results document */
 
 void rp_report_begin(void);	/* the start of the run: its time stamp */
 /* Write it to --json or --outdir: 0, or -1 (error printed). */
 int rp_report_save(void);
 
-/* results.c: system facts */
+/* system.c */
 
 /* Freeze the "rcu_sysfs" facts as the run starts (after --knob). */
 void rp_system_snapshot(void);

@@ -4,8 +4,8 @@
  *
  * rp_init() is the one way in: the options (opts.c) and the baseline
  * (baseline.c) are read before anything is touched, then come the KTAP
- * header, the guard (knob.c) with --knob settings, the plan and the
- * start of the results (results.c).
+ * header, the guard (knob.c) with --knob settings, the plan (checks.c)
+ * and the start of the results (report.c, system.c).
  *
  * rp_finish(), rp_exit_skip() and rp_fatal() are the ways out, and all go
  * through finish(): the checks against the baseline, every planned check
