@@ -388,6 +388,22 @@ void rp_counters_start(struct rp_counters *c);
 void rp_counters_stop(struct rp_counters *c);	/* fills delta[] */
 void rp_counters_close(struct rp_counters *c);
 
+/*
+ * Add the deltas of @c (one block of a measurement) to @sum (all blocks of
+ * one level so far); @sum takes over which counters @c supports, and why.
+ */
+static inline void rp_counters_add(struct rp_counters *sum,
+				   const struct rp_counters *c)
+{
+	int i;
+
+	for (i = 0; i < RP_CTR_NR; i++) {
+		sum->supported[i] = c->supported[i];
+		sum->why[i] = c->why[i];
+		sum->delta[i] += c->delta[i];
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* checks.c: KTAP checks, "measured vs limit"                          */
 /* ------------------------------------------------------------------ */
@@ -520,6 +536,22 @@ struct rp_cpu_time {
 
 int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 		 struct rp_cpu_time *all);
+/* Add @t to @sum: the time of a set of CPUs. */
+void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t);
+/* CPU seconds that passed between two readings: busy, idle and stolen. */
+double rp_cpu_elapsed(const struct rp_cpu_time *t0,
+		      const struct rp_cpu_time *t1);
+/*
+ * How disturbed was a sample: the share of @capacity_s CPU seconds that
+ * other tasks and the hypervisor took between two readings @t0, @t1 of
+ * the same CPUs, that is their busy and stolen time less @own_s (what the
+ * measured work used itself, or could not use); 0 at least, NAN if a
+ * reading is. Where a worker's run delay bounds what others took from
+ * it (dcache_scaling), that is judged per CPU instead.
+ */
+double rp_cpu_others(const struct rp_cpu_time *t0,
+		     const struct rp_cpu_time *t1, double own_s,
+		     double capacity_s);
 
 /*
  * This machine's facts as a results file records them (its "system"

@@ -257,6 +257,34 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 	return err;
 }
 
+void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t)
+{
+	sum->busy += t->busy;
+	sum->idle += t->idle;
+	sum->steal += t->steal;
+}
+
+/* Stolen time counts as busy: the hypervisor ran something else. */
+static double busy_steal(const struct rp_cpu_time *t)
+{
+	return t->busy + t->steal;
+}
+
+double rp_cpu_elapsed(const struct rp_cpu_time *t0,
+		      const struct rp_cpu_time *t1)
+{
+	return busy_steal(t1) + t1->idle - (busy_steal(t0) + t0->idle);
+}
+
+double rp_cpu_others(const struct rp_cpu_time *t0,
+		     const struct rp_cpu_time *t1, double own_s,
+		     double capacity_s)
+{
+	double o = (busy_steal(t1) - busy_steal(t0) - own_s) / capacity_s;
+
+	return o < 0 ? 0 : o;
+}
+
 /* Config symbols that shape RCU performance. */
 static bool config_relevant(const char *sym)
 {
