@@ -124,7 +124,7 @@ for ph in default hog unprivileged; do
 		print substr($2, 1, length($2) - 1), $4 + 0 }' |
 		cv_table "measured (per check)"
 	# Each metric's median in each run's JSON ("metrics": [{"name",
-	# ..., "summary": {..., "median"}}], as lib/results.c writes it).
+	# ..., "summary": {..., "median"}}], as lib/report.c writes it).
 	awk '
 	FNR == 1 { test = ""; inm = 0; cur = "" }
 	/^  "test": / { test = $2; gsub(/[",]/, "", test) }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One synthetic rcu_perf results file (schema rcu_perf-results, version 1,
-# as written by lib/results.c) on stdout, for the tests of rcu_perf_compare
+# as written by lib/report.c) on stdout, for the tests of rcu_perf_compare
 # and bisect.sh: n normal samples of mean and sd (Box-Muller, seeded, so a
 # test always sees the same numbers) for each metric named in "metrics"
 # (space-separated; every one gets the same distribution). mawk and gawk

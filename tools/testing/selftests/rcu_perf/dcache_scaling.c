@@ -546,7 +546,7 @@ struct point {
 	struct rp_samples rate;	/* ops/s of each accepted sample */
 	double ops, secs;	/* totals over the accepted samples */
 	double user, sys;	/* CPU seconds, totals */
-	uint64_t delta[RP_CTR_NR];
+	struct rp_counters ctr;	/* deltas over the accepted samples */
 	int rejected;
 	double least_busy;	/* lowest disturbance of a rejected sample */
 	double best, eff;
@@ -816,8 +816,8 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 	pt->secs += secs;
 	pt->user += tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
 	pt->sys += tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime);
-	for (i = 0; ctr_open && i < RP_CTR_NR; i++)
-		pt->delta[i] += ctr.delta[i];
+	if (ctr_open)
+		rp_counters_add(&pt->ctr, &ctr);
 	return true;
 }
 
@@ -1017,7 +1017,7 @@ static const char *summarize(int w, char *why, size_t len)
 		       (pt->user + pt->sys) / pt->secs, pt->n);
 		if (ctr_open && ctr.supported[RP_CTR_SCHED_SWITCH])
 			printf(", %.3g switches/op",
-			       pt->delta[RP_CTR_SCHED_SWITCH] / pt->ops);
+			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
 		printf("\n");
 
 		/*
@@ -1027,7 +1027,7 @@ static const char *summarize(int w, char *why, size_t len)
 		memset(&c, 0, sizeof(c));
 		for (i = RP_CTR_RCU_UTIL; ctr_open && i < RP_CTR_NR; i++) {
 			c.supported[i] = ctr.supported[i];
-			c.delta[i] = pt->delta[i];
+			c.delta[i] = pt->ctr.delta[i];
 		}
 		rp_metric_counters(m, &c, pt->ops);
 		add_metric(name, pt->n, "efficiency", "ratio", pt->eff, true);

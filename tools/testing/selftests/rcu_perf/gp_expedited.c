@@ -168,7 +168,7 @@ static int run_block(struct mode_data *d, enum mode m, size_t n,
 {
 	double t;
 	size_t i;
-	int err, k;
+	int err;
 
 	err = rp_knob_write(EXPEDITED, m == EXPEDITED_GP ? "1" : "0");
 	if (err < 0)
@@ -188,8 +188,7 @@ static int run_block(struct mode_data *d, enum mode m, size_t n,
 			fprintf(stderr, "%s %.4f ms\n", mode_name[m], t);
 	}
 	rp_counters_stop(c);
-	for (k = 0; k < RP_CTR_NR; k++)
-		d->ctr.delta[k] += c->delta[k];
+	rp_counters_add(&d->ctr, c);
 	return 0;
 }
 
@@ -262,8 +261,6 @@ int main(int argc, char **argv)
 	min = rp_val("min_samples");
 	cpus = rp_nr_online_cpus();
 	rp_counters_open(&c);
-	for (m = 0; m < NR_MODES; m++)
-		memcpy(d[m].ctr.supported, c.supported, sizeof(c.supported));
 
 	deadline = rp_now_ms() + rp_val("time_budget") * 1e3;
 	for (;;) {

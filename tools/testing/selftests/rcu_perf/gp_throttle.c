@@ -360,28 +360,6 @@ static struct rp_counters ctr;
 static int target, min_samples;
 static double block_ms, idle_busy_max;
 
-/* Busy and total CPU seconds of all CPUs; stolen time counts as busy. */
-static int cpu_secs(double *busy, double *total)
-{
-	struct rp_cpu_time all = { 0 };
-	int err = rp_cpu_times(NULL, 0, &all);
-
-	*busy = all.busy + all.steal;
-	*total = *busy + all.idle;
-	return err;
-}
-
-static void add_counters(struct rp_counters *sum, const struct rp_counters *c)
-{
-	int i;
-
-	for (i = 0; i < RP_CTR_NR; i++) {
-		sum->supported[i] = c->supported[i];
-		sum->why[i] = c->why[i];
-		sum->delta[i] += c->delta[i];
-	}
-}
-
 /*
  * One block of ops at one load level, until block_ms, the level's target
  * or the deadline. An idle block is kept only if the CPUs were idle but for
@@ -392,7 +370,8 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	struct level_data *d = &w->lv[lvl];
 	struct rp_samples tmp = { 0 };
 	struct rp_load *load = NULL;
-	double t0, a, b, busy0, busy1, tot0, tot1;
+	struct rp_cpu_time all0 = { 0 }, all1 = { 0 };
+	double t0, a, b;
 	int err = 0, stat_err;
 	size_t i;
 
@@ -403,7 +382,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	if (lvl != L_IDLE && !load)
 		return errno ? -errno : -ENOMEM;
 
-	stat_err = cpu_secs(&busy0, &tot0);
+	stat_err = rp_cpu_times(NULL, 0, &all0);
 	rp_counters_start(&ctr);
 	t0 = rp_now_ms();
 	do {
@@ -425,19 +404,18 @@ static int run_block(struct workload *w, int lvl, double deadline)
 		 b < deadline);
 	rp_counters_stop(&ctr);
 	if (!stat_err)
-		stat_err = cpu_secs(&busy1, &tot1);
+		stat_err = rp_cpu_times(NULL, 0, &all1);
 	rp_load_stop(load);
 	if (err)
 		goto out;
 
-	if (lvl == L_IDLE && !stat_err && tot1 > tot0) {
+	if (lvl == L_IDLE && !stat_err && rp_cpu_elapsed(&all0, &all1) > 0) {
 		double own = 0, bg;
 
 		if (ctr.supported[RP_CTR_TASK_CLOCK])
 			own = ctr.delta[RP_CTR_TASK_CLOCK] / 1e9;
-		bg = 100.0 * (busy1 - busy0 - own) / (tot1 - tot0);
-		if (bg < 0)
-			bg = 0;
+		bg = 100 * rp_cpu_others(&all0, &all1, own,
+					 rp_cpu_elapsed(&all0, &all1));
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s idle block of %zu ops: background CPU %.1f%%%s\n",
 				w->name, tmp.n, bg,
@@ -455,7 +433,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 			err = -ENOMEM;
 			goto out;
 		}
-	add_counters(&d->ctr, &ctr);
+	rp_counters_add(&d->ctr, &ctr);
 	d->blocks++;
 out:
 	rp_samples_free(&tmp);

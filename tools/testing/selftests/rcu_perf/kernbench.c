@@ -547,18 +547,19 @@ static void timed_build(int jobs, int ncpus, struct rp_time *t)
 /* Disturbance: other tasks on the build's CPUs                        */
 /* ------------------------------------------------------------------ */
 
-/* Busy seconds of the run's ncpus CPUs, stolen time included. */
-static double busy_s(int ncpus)
+/* CPU time of the run's ncpus CPUs; NAN if unknown. */
+static void cpu_time(int ncpus, struct rp_cpu_time *sum)
 {
 	static struct rp_cpu_time t[ARRAY_SIZE(cpus)];
-	double sum = 0;
 	int i;
 
-	if (rp_cpu_times(t, ARRAY_SIZE(t), NULL))
-		return NAN;
+	*sum = (struct rp_cpu_time){ 0 };
+	if (rp_cpu_times(t, ARRAY_SIZE(t), NULL)) {
+		*sum = (struct rp_cpu_time){ NAN, NAN, NAN };
+		return;
+	}
 	for (i = first_cpu; i < first_cpu + ncpus; i++)
-		sum += t[cpus[i]].busy + t[cpus[i]].steal;
-	return sum;
+		rp_cpu_time_add(sum, &t[cpus[i]]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -671,7 +672,8 @@ static void one_cpu_turn(const struct point *p, int idx, bool hotplug)
 static void timed_run(struct point *p, int idx, int total, bool hotplug)
 {
 	struct rp_time *t = &p->run[p->nr];
-	double b0, b1, wall;
+	struct rp_cpu_time c0, c1;
+	double wall;
 	char line[160], on0[256], on1[256];
 	int used;
 
@@ -681,11 +683,11 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 		idx, total);
 	rp_knob_read(ONLINE, on0, sizeof(on0));
 	one_cpu_turn(p, p->nr, hotplug);
-	b0 = busy_s(p->n);
+	cpu_time(p->n, &c0);
 	wall = rp_now_ms();
 	timed_build(p->jobs, hotplug ? 0 : p->n, t);
 	wall = (rp_now_ms() - wall) / 1000;
-	b1 = busy_s(p->n);
+	cpu_time(p->n, &c1);
 	first_cpu = 0;
 	rp_knob_read(ONLINE, on1, sizeof(on1));
 	/*
@@ -694,10 +696,8 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 	 * for them: only what exceeds those slowed the build.
 	 */
 	used = p->jobs < p->n ? p->jobs : p->n;
-	p->others[p->nr] = (b1 - b0 - t->user - t->sys - (p->n - used) * wall) /
-			   (used * wall);
-	if (p->others[p->nr] < 0)
-		p->others[p->nr] = 0;
+	p->others[p->nr] = rp_cpu_others(&c0, &c1, t->user + t->sys +
+					 (p->n - used) * wall, used * wall);
 	/* Someone else's CPU hotplug during the build: not our run. */
 	if (strcmp(on0, on1) || (!hotplug && strcmp(on1, online_at_start)))
 		p->others[p->nr] = 1;

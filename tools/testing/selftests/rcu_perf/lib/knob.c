@@ -674,14 +674,6 @@ const char *rp_knob_refusal(int err)
 /* The lock and the state files                                        */
 /* ------------------------------------------------------------------ */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int lock_timeout(double *out)
 {
 	const char *s = getenv("RCU_PERF_LOCK_TIMEOUT");
@@ -730,7 +722,7 @@ static int take_lock(bool *read_only)
 	}
 	if (fd < 0)
 		return -errno;
-	deadline = now_s() + timeout;
+	deadline = rp_now_ms() / 1e3 + timeout;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			err = -errno;
@@ -750,7 +742,7 @@ static int take_lock(bool *read_only)
 			fflush(stdout);
 			waited = true;
 		}
-		if (now_s() >= deadline) {
+		if (rp_now_ms() / 1e3 >= deadline) {
 			fprintf(stderr,
 				"rcu_perf: timed out after %g s waiting for %s (held by pid %s)\n",
 				timeout, path, holder[0] ? holder : "?");

@@ -25,6 +25,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@
 #include <unistd.h>
 
 #include "../../kselftest.h"
-#include "rcu_perf.h"
+#include "internal.h"
 
 struct rp_options rp_opts;
 const struct rp_test *rp_current_test;
@@ -52,17 +53,27 @@ static const char * const reserved[] = {
 	"lock_timeout", "baseline",
 };
 
-static const char *prog(void)
+const char *rp_test_name(void)
 {
 	return rp_current_test && rp_current_test->name ?
 		rp_current_test->name : "rcu_perf";
+}
+
+bool rp_opts_help(void)
+{
+	return want_help;
+}
+
+bool rp_opts_list(void)
+{
+	return want_list;
 }
 
 static __printf(1, 2) int perr(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog());
+	fprintf(stderr, "%s: ", rp_test_name());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -483,43 +494,73 @@ static int cli_knob(const char *arg)
 	return 0;
 }
 
-/* The common options that take a value: "--opt VALUE" or "--opt=VALUE". */
+/* The common options; "-s" is --set's. */
 enum {
-	OPT_JSON, OPT_OUTDIR, OPT_CONFIG, OPT_SET, OPT_KNOB, OPT_BASELINE,
-	OPT_NR
+	OPT_JSON = 256, OPT_OUTDIR, OPT_CONFIG, OPT_KNOB, OPT_BASELINE,
+	OPT_LIST,
 };
 
-static const char * const value_opts[OPT_NR][2] = {
-	[OPT_JSON] = { "--json" },
-	[OPT_OUTDIR] = { "--outdir" },
-	[OPT_CONFIG] = { "--config" },
-	[OPT_SET] = { "--set", "-s" },
-	[OPT_KNOB] = { "--knob" },
-	[OPT_BASELINE] = { "--baseline" },
+static const struct option long_opts[] = {
+	{ "quick", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "outdir", required_argument, NULL, OPT_OUTDIR },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "set", required_argument, NULL, 's' },
+	{ "knob", required_argument, NULL, OPT_KNOB },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ }
 };
 
-/* Which value option @arg is (or -1); *inline_val for "--opt=VALUE". */
-static int value_opt(const char *arg, const char **inline_val)
+/*
+ * Is @arg option @c as the usage spells it, "-c" or "--name[=VALUE]"?
+ * getopt_long() also takes abbreviations ("--verb"), grouped short
+ * options ("-qv") and "-sNAME=VALUE": none is an option here, so that a
+ * script's typo stays an error whatever the libc.
+ */
+static bool spelled_out(const char *arg, int c)
 {
-	int k, j;
+	const struct option *o;
 
-	*inline_val = NULL;
-	for (k = 0; k < OPT_NR; k++) {
-		for (j = 0; j < 2 && value_opts[k][j]; j++) {
-			const char *o = value_opts[k][j];
-			size_t n = strlen(o);
+	if (arg[0] == '-' && arg[1] == c && !arg[2])
+		return true;
+	for (o = long_opts; o->name; o++) {
+		size_t n = strlen(o->name);
 
-			if (strncmp(arg, o, n))
-				continue;
-			if (!arg[n])
-				return k;
-			if (arg[n] == '=' && o[1] == '-') {
-				*inline_val = arg + n + 1;
-				return k;
-			}
-		}
+		if (o->val == c && !strncmp(arg, "--", 2) &&
+		    !strncmp(arg + 2, o->name, n) &&
+		    (!arg[n + 2] || (arg[n + 2] == '=' && o->has_arg)))
+			return true;
 	}
-	return -1;
+	return false;
+}
+
+/*
+ * The common option at argv[a]: its letter or OPT_*, its value in *val;
+ * *used is how many argv entries it took. -1 after printing why not.
+ * Each call parses afresh from argv[a] (optind = 0): the programs' own
+ * options come in between, and a fuzzer calls this again and again.
+ */
+static int common_opt(int argc, char **argv, int a, const char **val,
+		      int *used)
+{
+	int c, saved = opterr;
+
+	opterr = 0;
+	optind = 0;
+	c = getopt_long(argc - a + 1, argv + a - 1, "+:qvhs:", long_opts,
+			NULL);
+	opterr = saved;
+	*val = optarg;
+	*used = optind - 1;
+	if (c == ':' && spelled_out(argv[a], optopt))
+		return perr("option %s needs a value", argv[a]);
+	if (c < 0 || c == '?' || c == ':' || *used < 1 ||
+	    !spelled_out(argv[a], c))
+		return perr("unknown option '%s' (see --help)", argv[a]);
+	return c;
 }
 
 static void free_origins(void)
@@ -573,11 +614,10 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	}
 
 	for (a = 1; a < argc; a++) {
-		const char *arg = argv[a], *v;
-		int k;
+		const char *v;
+		int k, used = 1;
 
 		if (test->extra_opt) {
-			int used = 1;
 			int r = test->extra_opt(argc, argv, a, &used);
 
 			if (r < 0)
@@ -587,31 +627,23 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 				continue;
 			}
 		}
-		if (!strcmp(arg, "-q") || !strcmp(arg, "--quick")) {
-			rp_opts.quick = true;
-			continue;
-		}
-		if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
-			rp_opts.verbose = true;
-			continue;
-		}
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			want_help = true;
-			continue;
-		}
-		if (!strcmp(arg, "--list")) {
-			want_list = true;
-			continue;
-		}
-		k = value_opt(arg, &v);
+		k = common_opt(argc, argv, a, &v, &used);
 		if (k < 0)
-			return perr("unknown option '%s' (see --help)", arg);
-		if (!v) {
-			if (a + 1 >= argc)
-				return perr("option %s needs a value", arg);
-			v = argv[++a];
-		}
+			return -1;
+		a += used - 1;
 		switch (k) {
+		case 'q':
+			rp_opts.quick = true;
+			break;
+		case 'v':
+			rp_opts.verbose = true;
+			break;
+		case 'h':
+			want_help = true;
+			break;
+		case OPT_LIST:
+			want_list = true;
+			break;
 		case OPT_JSON:
 			rp_opts.json_path = v;
 			break;
@@ -625,12 +657,12 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 		case OPT_BASELINE:
 			baseline = v;
 			break;
-		case OPT_SET:
+		case 's':
 			if (nr_sets >= (int)ARRAY_SIZE(sets))
 				return perr("too many --set options");
 			sets[nr_sets++] = v;
 			break;
-		default:
+		case OPT_KNOB:
 			if (cli_knob(v))
 				return -1;
 		}
@@ -742,7 +774,7 @@ void rp_list_params(FILE *f)
 	}
 }
 
-static void apply_knobs(void)
+int rp_opts_apply_knobs(void)
 {
 	char path[PATH_MAX];
 	int i;
@@ -753,64 +785,27 @@ static void apply_knobs(void)
 		size_t n = eq - k;
 		int r;
 
-		if (n >= sizeof(path)) {
-			perr("--knob %s: path too long", k);
-			goto fail;
-		}
+		if (n >= sizeof(path))
+			return perr("--knob %s: path too long", k);
 		memcpy(path, k, n);
 		path[n] = '\0';
 		/* Mount tracefs (guarded) if the file is in it. */
 		if (!strncmp(path, "/sys/kernel/tracing/", 20))
 			rp_tracefs();
 		r = rp_knob_write(path, eq + 1);
-		if (r < 0) {
-			perr("--knob %s: cannot write '%s': %s", path, eq + 1,
-			     rp_knob_refusal(r));
-			goto fail;
-		}
+		if (r < 0)
+			return perr("--knob %s: cannot write '%s': %s", path,
+				    eq + 1, rp_knob_refusal(r));
 	}
-	return;
-fail:
-	rp_guard_restore();
-	exit(2);
+	return 0;
 }
 
-void rp_init(const struct rp_test *test, int argc, char **argv)
+void rp_opts_print(void)
 {
+	const struct rp_test *test = rp_current_test;
 	struct rp_param *p;
-	int r, i;
+	int i;
 
-	r = rp_parse(test, argc, argv);
-	if (want_help) {
-		rp_usage(r ? stderr : stdout);
-		exit(r ? 2 : 0);
-	}
-	if (r)
-		exit(2);
-	if (want_list) {
-		rp_list_params(stdout);
-		exit(0);
-	}
-	if (rp_baseline_load())
-		exit(2);
-
-	/*
-	 * The header first: the guard may print diagnostics (repairs of a
-	 * killed run), and kselftest sets stdout's buffering here.
-	 */
-	ksft_print_header();
-	if (test->reads_only && !rp_opts.nr_knobs)
-		rp_guard_nowait();
-	r = rp_guard_init();
-	if (r < 0) {
-		/* Another run holds it: nothing can be judged meanwhile. */
-		printf("1..0 # SKIP cannot take the rcu_perf lock: %s\n",
-		       r == -ETIMEDOUT ? "another run held it (RCU_PERF_LOCK_TIMEOUT)" :
-		       strerror(-r));
-		exit(KSFT_SKIP);
-	}
-	apply_knobs();
-	rp_results_begin();
 	for (p = test->params; p && p->name; p++) {
 		char v[32];
 
@@ -827,7 +822,4 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		printf("# knob %.*s = %s\n", (int)(eq - rp_opts.knobs[i]),
 		       rp_opts.knobs[i], eq + 1);
 	}
-	if (rp_opts.quick)
-		printf("# quick: shorter runs\n");
-	rp_baseline_describe();
 }

@@ -2,16 +2,20 @@
 /*
  * rcu_perf: the shared library of the RCU performance selftests.
  *
- * Every test program uses the same six pieces:
- *   stats.c    - summaries of samples and two-sample tests
+ * Every test program uses the same pieces:
+ *   main.c     - start-up and exit: rp_init(), rp_finish(), rp_fatal()
  *   opts.c     - options, settings and thresholds (CLI, environment, config)
  *   knob.c     - the guard that restores every sysfs/tracefs/hotplug change
  *   load.c     - busy threads pinned to chosen CPUs
  *   counters.c - libperf software and tracepoint counters
- *   results.c  - KTAP checks ("measured vs limit") and the JSON results file
+ *   checks.c   - KTAP checks ("measured vs limit") and their verdicts
+ *   report.c   - the JSON results document
+ *   system.c   - facts of the machine: clock, HZ, CPUs, CPU time, config
+ *   stats.c    - summaries of samples and two-sample tests
  * plus json.c (JSON writer and reader), kmsg.c (kernel log parsing),
  * scaling.c (CPU-count sweeps, scaling efficiency, GNU time reports) and
  * baseline.c (checks against earlier results of the same machine).
+ * internal.h is what these files tell each other, not the programs.
  *
  * A test program reads top-down:
  *
@@ -250,13 +254,6 @@ struct rp_options {
 extern struct rp_options rp_opts;
 extern const struct rp_test *rp_current_test;
 
-/*
- * Parse options, environment and config (precedence cli > env > config >
- * default), initialise the guard (repairing leftovers of a killed run),
- * apply --knob settings, print the KTAP header and plan. Exits 2 with a
- * one-line error on bad input; exits 0 after --help or --list.
- */
-void rp_init(const struct rp_test *test, int argc, char **argv);
 /* Parse-only part of rp_init() for unit tests: 0 or -1 (error printed). */
 int rp_parse(const struct rp_test *test, int argc, char **argv);
 struct rp_param *rp_param(const char *name);	/* NULL if unknown */
@@ -356,20 +353,6 @@ void rp_load_stop(struct rp_load *l);		/* NULL is fine */
 /* Pin the calling thread to one CPU (cpu < 0: all online CPUs). */
 int rp_pin_self(int cpu);
 
-/*
- * CPU time from /proc/stat, in seconds: busy (user, nice, system, irq,
- * softirq), idle (idle, iowait) and stolen by the hypervisor. Two readings
- * around a measurement tell how much of it other work took. per_cpu[] is
- * indexed by CPU id (ids >= max are ignored, absent ones left as they
- * were); all, if not NULL, gets the sum over all CPUs. 0 or -errno.
- */
-struct rp_cpu_time {
-	double busy, idle, steal;
-};
-
-int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
-		 struct rp_cpu_time *all);
-
 /* ------------------------------------------------------------------ */
 /* counters.c: libperf counters                                        */
 /* ------------------------------------------------------------------ */
@@ -405,35 +388,27 @@ void rp_counters_start(struct rp_counters *c);
 void rp_counters_stop(struct rp_counters *c);	/* fills delta[] */
 void rp_counters_close(struct rp_counters *c);
 
+/*
+ * Add the deltas of @c (one block of a measurement) to @sum (all blocks of
+ * one level so far); @sum takes over which counters @c supports, and why.
+ */
+static inline void rp_counters_add(struct rp_counters *sum,
+				   const struct rp_counters *c)
+{
+	int i;
+
+	for (i = 0; i < RP_CTR_NR; i++) {
+		sum->supported[i] = c->supported[i];
+		sum->why[i] = c->why[i];
+		sum->delta[i] += c->delta[i];
+	}
+}
+
 /* ------------------------------------------------------------------ */
-/* results.c: KTAP checks and the JSON results                         */
+/* checks.c: KTAP checks, "measured vs limit"                          */
 /* ------------------------------------------------------------------ */
 
 enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
-
-struct rp_metric {
-	char *name;		/* e.g. "membarrier.idle.latency" */
-	char *unit;
-	double *samples;
-	size_t n;
-	struct rp_summary sum;
-	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
-	bool has_counters;
-	bool higher_is_better;	/* throughput-like; default: lower is better */
-	/*
-	 * Why the samples may not show the kernel (other tasks kept the CPUs
-	 * busy meanwhile): the check against a baseline SKIPs with it.
-	 */
-	const char *disturbed;
-};
-
-/* Copy samples, summarise; the metric lives until rp_finish(). */
-struct rp_metric *rp_metric_add(const char *name, const char *unit,
-				const double *v, size_t n);
-void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
-			double ops);
-/* Free-form facts for the JSON "info" object and a "# key: value" line. */
-__printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 
 /*
  * What a verdict means, for the CI bots that count them:
@@ -482,19 +457,57 @@ bool rp_check_reported(const char *check);
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
-/* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
-__printf(1, 2) __noreturn void rp_exit_skip(const char *fmt, ...);
 /*
- * Cannot go on (a file that cannot be created, out of memory): prints
- * "# error: <reason>", skips every check not reported yet with it,
- * restores, writes the JSON and exits: KSFT_SKIP, or KSFT_FAIL when a
- * check already failed.
+ * A before/after verdict of rp_compare() as a check: "measured" is the
+ * change of the median in the bad direction (%), the limit the parameter
+ * @limit (RP_LIMIT_MAX, %); FAIL when REGRESSED, SKIP when INCONCLUSIVE
+ * (too noisy, or nothing to compare), else PASS. @vs says against what.
  */
-__printf(1, 2) __noreturn void rp_fatal(const char *fmt, ...);
-/* Write JSON, restore knobs, print totals; returns the exit code. */
-int rp_finish(void);
+enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
+			     bool higher_is_better, const char *unit,
+			     const char *limit, const char *vs);
 
-/* System facts recorded in every results file. */
+/* ------------------------------------------------------------------ */
+/* report.c: the JSON results document                                 */
+/* ------------------------------------------------------------------ */
+
+struct rp_metric {
+	char *name;		/* e.g. "membarrier.idle.latency" */
+	char *unit;
+	double *samples;
+	size_t n;
+	struct rp_summary sum;
+	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
+	bool has_counters;
+	bool higher_is_better;	/* throughput-like; default: lower is better */
+	/*
+	 * Why the samples may not show the kernel (other tasks kept the CPUs
+	 * busy meanwhile): the check against a baseline SKIPs with it.
+	 */
+	const char *disturbed;
+};
+
+/* Copy samples, summarise; the metric lives until rp_finish(). */
+struct rp_metric *rp_metric_add(const char *name, const char *unit,
+				const double *v, size_t n);
+void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
+			double ops);
+/* Free-form facts for the JSON "info" object and a "# key: value" line. */
+__printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
+
+/* The metric of this run called @name, or NULL. */
+const struct rp_metric *rp_metric_find(const char *name);
+/* Write the whole results document (rp_finish() calls it). */
+int rp_results_write(FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* system.c: facts of the machine and the kernel                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The facts every results file records ("system"), and those the programs
+ * derive their limits from.
+ */
 int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
 /*
  * The tick rate: the resolution of CLOCK_MONOTONIC_COARSE is one jiffy
@@ -510,17 +523,36 @@ int rp_hz(void);
 int rp_default_fqs_jiffies(void);
 double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
 
-/* The metric of this run called @name, or NULL. */
-const struct rp_metric *rp_metric_find(const char *name);
 /*
- * A before/after verdict of rp_compare() as a check: "measured" is the
- * change of the median in the bad direction (%), the limit the parameter
- * @limit (RP_LIMIT_MAX, %); FAIL when REGRESSED, SKIP when INCONCLUSIVE
- * (too noisy, or nothing to compare), else PASS. @vs says against what.
+ * CPU time from /proc/stat, in seconds: busy (user, nice, system, irq,
+ * softirq), idle (idle, iowait) and stolen by the hypervisor. Two readings
+ * around a measurement tell how much of it other work took. per_cpu[] is
+ * indexed by CPU id (ids >= max are ignored, absent ones left as they
+ * were); all, if not NULL, gets the sum over all CPUs. 0 or -errno.
  */
-enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
-			     bool higher_is_better, const char *unit,
-			     const char *limit, const char *vs);
+struct rp_cpu_time {
+	double busy, idle, steal;
+};
+
+int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
+		 struct rp_cpu_time *all);
+/* Add @t to @sum: the time of a set of CPUs. */
+void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t);
+/* CPU seconds that passed between two readings: busy, idle and stolen. */
+double rp_cpu_elapsed(const struct rp_cpu_time *t0,
+		      const struct rp_cpu_time *t1);
+/*
+ * How disturbed was a sample: the share of @capacity_s CPU seconds that
+ * other tasks and the hypervisor took between two readings @t0, @t1 of
+ * the same CPUs, that is their busy and stolen time less @own_s (what the
+ * measured work used itself, or could not use); 0 at least, NAN if a
+ * reading is. Where a worker's run delay bounds what others took from
+ * it (dcache_scaling), that is judged per CPU instead.
+ */
+double rp_cpu_others(const struct rp_cpu_time *t0,
+		     const struct rp_cpu_time *t1, double own_s,
+		     double capacity_s);
+
 /*
  * This machine's facts as a results file records them (its "system"
  * object, plus the suite version as "suite_version"): malloc'd, NULL on
@@ -530,10 +562,28 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 struct rp_jval *rp_system_facts(void);
 int rp_machine_key(char *buf, size_t len);
 
-/* rp_init(), after the KTAP header and the guard: the plan, the clock. */
-void rp_results_begin(void);
-/* Write the whole results document (rp_finish() calls it). */
-int rp_results_write(FILE *f);
+/* ------------------------------------------------------------------ */
+/* main.c: start-up and exit                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Parse options, environment and config (precedence cli > env > config >
+ * default), initialise the guard (repairing leftovers of a killed run),
+ * apply --knob settings, print the KTAP header and plan. Exits 2 with a
+ * one-line error on bad input; exits 0 after --help or --list.
+ */
+void rp_init(const struct rp_test *test, int argc, char **argv);
+/* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
+__printf(1, 2) __noreturn void rp_exit_skip(const char *fmt, ...);
+/*
+ * Cannot go on (a file that cannot be created, out of memory): prints
+ * "# error: <reason>", skips every check not reported yet with it,
+ * restores, writes the JSON and exits: KSFT_SKIP, or KSFT_FAIL when a
+ * check already failed.
+ */
+__printf(1, 2) __noreturn void rp_fatal(const char *fmt, ...);
+/* Write JSON, restore knobs, print totals; returns the exit code. */
+int rp_finish(void);
 
 /* ------------------------------------------------------------------ */
 /* json.c: a small writer and a strict reader                          */

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTAP checks: what each check measured against its limit, and its
+ * verdict.
+ *
+ * kselftest.h keeps its counters per translation unit, so every KTAP line
+ * of a program that counts (plan, results, totals) is printed from this
+ * file; main.c steers the plan and the totals through rp_ktap_*().
+ *
+ * KTAP, per check:
+ *	# <check>: measured <v> <unit> vs limit <=|>= <limit> <unit> (<param>)
+ *	ok <N> <check>			passed
+ *	not ok <N> <check>		failed (measured beyond the limit)
+ *	ok <N> <check> # SKIP <reason>	not judged here
+ *	not ok <N> <check> # error <reason>	a bug of the test itself
+ * A derived limit prints "measured X unit (90% CI lo..hi) vs limit <= Y unit
+ * (how it was derived; param)". Checks never reported (rp_skip_rest(),
+ * rp_exit_skip(), rp_fatal(), a bug) are named after rp_test.checks, else
+ * "check_<N>". The checks are recorded for the results document
+ * (report.c).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kselftest.h"
+#include "internal.h"
+
+static struct rp_check_rec *checks;
+static size_t nr_checks;
+static unsigned int totals[4];	/* by enum rp_verdict */
+
+/* ~4 significant digits, without exponents for everyday magnitudes. */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "nan");
+	else if (a >= 1e4 && a < 1e9)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* A KTAP description/directive must stay on one line. */
+char *rp_vformat_line(const char *fmt, va_list ap)
+{
+	char *s = NULL, *p;
+
+	if (vasprintf(&s, fmt, ap) < 0 || !s)
+		return rp_xstrdup("(out of memory)");
+	for (p = s; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	while (p > s && p[-1] == ' ')
+		*--p = '\0';
+	return s;
+}
+
+static char *format_line(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static struct rp_check_rec *record(const char *name, enum rp_verdict v,
+				   char *reason)
+{
+	struct rp_check_rec *c;
+
+	checks = rp_xrealloc(checks, (nr_checks + 1) * sizeof(*checks));
+	c = &checks[nr_checks++];
+	memset(c, 0, sizeof(*c));
+	c->name = rp_xstrdup(name);
+	c->verdict = v;
+	c->measured = NAN;
+	c->ci_lo = NAN;
+	c->ci_hi = NAN;
+	c->limit = NAN;
+	c->reason = reason;
+	return c;
+}
+
+/* The KTAP result line; the counters live in this file's kselftest copy. */
+static void ktap_result(const char *name, enum rp_verdict v,
+			const char *reason)
+{
+	totals[v]++;
+	switch (v) {
+	case RP_PASS:
+		ksft_inc_pass_cnt();
+		printf("ok %u %s\n", ksft_test_num(), name);
+		break;
+	case RP_FAIL:
+		ksft_inc_fail_cnt();
+		printf("not ok %u %s\n", ksft_test_num(), name);
+		break;
+	case RP_SKIP:
+		ksft_inc_xskip_cnt();
+		printf("ok %u %s # SKIP %s\n", ksft_test_num(), name,
+		       reason ? reason : "");
+		break;
+	case RP_ERROR:
+		ksft_inc_error_cnt();
+		printf("not ok %u %s # error %s\n", ksft_test_num(), name,
+		       reason ? reason : "");
+		break;
+	}
+}
+
+static void check_error(const char *check, char *reason)
+{
+	record(check, RP_ERROR, reason);
+	ktap_result(check, RP_ERROR, reason);
+}
+
+/* A check name is one token, or the KTAP line would not parse. */
+static bool bad_name(const char *check)
+{
+	const char *p;
+	char buf[32];
+
+	for (p = check; p && *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.:-", *p))
+			break;
+	if (check && *check && !*p)
+		return false;
+	snprintf(buf, sizeof(buf), "check_%u", ksft_test_num() + 1);
+	check_error(buf, format_line("bug: check name '%s' is not one token",
+				     check ? check : "(null)"));
+	return true;
+}
+
+/* The limit a check was judged against, and its KTAP result. */
+static enum rp_verdict judged(struct rp_check_rec *c, double limit,
+			      const char *unit, const char *op,
+			      const char *param)
+{
+	c->limit = limit;
+	c->unit = unit;
+	c->op = op;
+	c->param = param;
+	ktap_result(c->name, c->verdict, c->reason);
+	return c->verdict;
+}
+
+enum rp_verdict rp_check(const char *check, double measured,
+			 const char *limit)
+{
+	struct rp_param *p = rp_param(limit);
+	char m[32], l[32];
+	const char *unit, *op;
+	struct rp_check_rec *c;
+	enum rp_verdict v;
+
+	if (bad_name(check))
+		return RP_ERROR;
+	if (!p || p->kind == RP_SETTING) {
+		check_error(check, format_line("bug: '%s' is not a limit parameter",
+					       limit ? limit : "(null)"));
+		return RP_ERROR;
+	}
+	unit = p->unit ? p->unit : "";
+	op = p->kind == RP_LIMIT_MAX ? "<=" : ">=";
+	fmt_num(m, sizeof(m), measured);
+	fmt_num(l, sizeof(l), p->value);
+	printf("# %s: measured %s%s%s vs limit %s %s%s%s (%s)\n", check,
+	       m, *unit ? " " : "", unit, op, l, *unit ? " " : "", unit,
+	       p->name);
+	if (!isfinite(measured)) {
+		v = RP_SKIP;
+		c = record(check, v, rp_xstrdup("no valid measurement"));
+	} else {
+		if (p->kind == RP_LIMIT_MAX)
+			v = measured <= p->value ? RP_PASS : RP_FAIL;
+		else
+			v = measured >= p->value ? RP_PASS : RP_FAIL;
+		c = record(check, v, NULL);
+		c->measured = measured;
+	}
+	return judged(c, p->value, unit, op, p->name);
+}
+
+void rp_check_skip(const char *check, const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+
+	if (bad_name(check))
+		return;
+	va_start(ap, fmt);
+	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	record(check, RP_SKIP, r);
+	ktap_result(check, RP_SKIP, r);
+}
+
+void rp_check_fail(const char *check, const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+
+	if (bad_name(check))
+		return;
+	va_start(ap, fmt);
+	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	printf("# %s: %s\n", check, r);
+	record(check, RP_FAIL, r);
+	ktap_result(check, RP_FAIL, NULL);
+}
+
+/* How far past the limit, signed so that positive is the bad side. */
+static double past(const struct rp_bound *b, double x)
+{
+	return b->is_min ? b->limit - x : x - b->limit;
+}
+
+enum rp_verdict rp_bound_verdict(const struct rp_bound *b)
+{
+	const struct rp_estimate *e = &b->est;
+	double favourable = b->is_min ? e->hi : e->lo;
+
+	if (!isfinite(e->value) || !isfinite(b->limit))
+		return RP_SKIP;
+	if (past(b, e->value) <= 0)
+		return RP_PASS;
+	return isfinite(favourable) && past(b, favourable) > 0 ?
+	       RP_FAIL : RP_SKIP;
+}
+
+bool rp_bound_settled(const struct rp_bound *b)
+{
+	const struct rp_estimate *e = &b->est;
+
+	if (!isfinite(e->lo) || !isfinite(e->hi) || !isfinite(b->limit))
+		return false;
+	return (past(b, e->lo) > 0) == (past(b, e->hi) > 0);
+}
+
+#define NOISY	"too noisy to judge: %s %s past the limit %s but its 90%% CI %s..%s reaches back: rerun on a quieter machine"
+
+enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
+{
+	const char *unit = b->unit ? b->unit : "", *op = b->is_min ? ">=" : "<=";
+	char m[32], lo[32], hi[32], l[32];
+	enum rp_verdict v;
+	struct rp_check_rec *c;
+
+	if (bad_name(check))
+		return RP_ERROR;
+	fmt_num(m, sizeof(m), b->est.value);
+	fmt_num(lo, sizeof(lo), b->est.lo);
+	fmt_num(hi, sizeof(hi), b->est.hi);
+	fmt_num(l, sizeof(l), b->limit);
+	printf("# %s: measured %s%s%s (90%% CI %s..%s) vs limit %s %s%s%s (%s%s%s)\n",
+	       check, m, *unit ? " " : "", unit, lo, hi, op, l,
+	       *unit ? " " : "", unit, b->how ? b->how : "",
+	       b->how && b->param ? "; " : "", b->param ? b->param : "");
+	v = rp_bound_verdict(b);
+	if (v == RP_SKIP && !isfinite(b->est.value))
+		c = record(check, v, rp_xstrdup("no valid measurement"));
+	else if (v == RP_SKIP)
+		c = record(check, v, format_line(NOISY, m, unit, l, lo, hi));
+	else
+		c = record(check, v, b->how ? rp_xstrdup(b->how) : NULL);
+	c->measured = b->est.value;
+	c->ci_lo = b->est.lo;
+	c->ci_hi = b->est.hi;
+	return judged(c, b->limit, unit, op, b->param);
+}
+
+/* The program's checks, then those against a baseline (when given). */
+static int planned(void)
+{
+	return (rp_current_test && rp_current_test->nr_checks > 0 ?
+		rp_current_test->nr_checks : 0) +
+	       (int)rp_baseline_nr_checks();
+}
+
+void rp_ktap_plan(void)
+{
+	ksft_set_plan(planned());
+}
+
+int rp_ktap_planned(void)
+{
+	return planned();
+}
+
+bool rp_ktap_all_reported(void)
+{
+	return (int)ksft_test_num() >= planned();
+}
+
+bool rp_check_reported(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_checks; i++)
+		if (checks[i].name && !strcmp(checks[i].name, name))
+			return true;
+	return false;
+}
+
+#define CMP_LINE \
+	"# %s: measured %s%s %% worse (median %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s)\n"
+#define CMP_NOISY \
+	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
+
+enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
+			     bool higher_is_better, const char *unit,
+			     const char *limit, const char *vs)
+{
+	struct rp_param *p = rp_param(limit);
+	double worse = higher_is_better ? -c->change_pct : c->change_pct;
+	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
+	const char *sp;
+	struct rp_check_rec *rec;
+	enum rp_verdict v;
+
+	if (bad_name(check))
+		return RP_ERROR;
+	if (!p || p->kind != RP_LIMIT_MAX) {
+		check_error(check, format_line("bug: '%s' is not a maximum",
+					       limit ? limit : "(null)"));
+		return RP_ERROR;
+	}
+	unit = unit ? unit : "";
+	sp = *unit ? " " : "";
+	fmt_num(m, sizeof(m), worse);
+	fmt_num(l, sizeof(l), p->value);
+	fmt_num(ma, sizeof(ma), c->a.median);
+	fmt_num(mb, sizeof(mb), c->b.median);
+	fmt_num(mde, sizeof(mde), c->mde_pct);
+	snprintf(pv, sizeof(pv), "%.2g", c->p);
+	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, mb, sp, unit, ma, sp, unit, vs,
+	       pv, mde, l, p->name);
+	switch (c->verdict) {
+	case RP_CMP_REGRESSED:
+		v = RP_FAIL;
+		rec = record(check, v, format_line("regressed against %s (p %s)",
+						   vs, pv));
+		break;
+	case RP_CMP_INCONCLUSIVE:
+		v = RP_SKIP;
+		if (!c->a.n || !c->b.n)
+			rec = record(check, v, format_line("no samples %s",
+							   c->b.n ? "in the baseline" :
+							   "in this run"));
+		else
+			rec = record(check, v, format_line(CMP_NOISY, vs, mde,
+							   l));
+		break;
+	default:
+		v = RP_PASS;
+		rec = record(check, v, rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
+	}
+	rec->measured = worse;
+	return judged(rec, p->value, "%", "<=", p->name);
+}
+
+/*
+ * Report every planned but unreported check as @v with @reason, under the
+ * program's own check names when it listed them: KTAP parsers and scripts
+ * look results up by name.
+ */
+void rp_ktap_fill(enum rp_verdict v, const char *reason)
+{
+	const char * const *names = rp_current_test ?
+				    rp_current_test->checks : NULL;
+	size_t b = 0;
+	char buf[32];
+
+	while ((int)ksft_test_num() < planned()) {
+		const char *name = NULL;
+
+		while (names && *names && !name) {
+			if (!rp_check_reported(*names))
+				name = *names;
+			names++;
+		}
+		while (!name && b < rp_baseline_nr_checks()) {
+			if (!rp_check_reported(rp_baseline_check_name(b)))
+				name = rp_baseline_check_name(b);
+			b++;
+		}
+		if (!name) {
+			snprintf(buf, sizeof(buf), "check_%u",
+				 ksft_test_num() + 1);
+			name = buf;
+		}
+		record(name, v, rp_xstrdup(reason));
+		ktap_result(name, v, reason);
+	}
+}
+
+void rp_skip_rest(const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+
+	va_start(ap, fmt);
+	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	rp_ktap_fill(RP_SKIP, r);
+	free(r);
+}
+
+void rp_ktap_close(void)
+{
+	int extra = (int)ksft_test_num() - planned();
+
+	if (extra < 0) {
+		printf("# error: %d planned check(s) not reported\n", -extra);
+		rp_ktap_fill(RP_ERROR, "not reported (bug in the test)");
+	} else if (extra > 0) {
+		/* The plan is wrong: make it fail so that it gets fixed. */
+		printf("# error: %d check(s) reported beyond the plan of %d\n",
+		       extra, planned());
+		totals[RP_ERROR]++;
+	}
+}
+
+void rp_ktap_count_error(void)
+{
+	totals[RP_ERROR]++;
+}
+
+unsigned int rp_ktap_total(enum rp_verdict v)
+{
+	return totals[v];
+}
+
+void rp_ktap_print_totals(void)
+{
+	ksft_print_cnts();
+}
+
+const struct rp_check_rec *rp_check_records(size_t *n)
+{
+	*n = nr_checks;
+	return checks;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Start-up and exit of every rcu_perf program.
+ *
+ * rp_init() is the one way in: the options (opts.c) and the baseline
+ * (baseline.c) are read before anything is touched, then come the KTAP
+ * header, the guard (knob.c) with --knob settings, the plan (checks.c)
+ * and the start of the results (report.c, system.c).
+ *
+ * rp_finish(), rp_exit_skip() and rp_fatal() are the ways out, and all go
+ * through finish(): the checks against the baseline, every planned check
+ * reported, the JSON results written, every change to the kernel
+ * restored, the totals printed. The exit code:
+ *	0 (KSFT_PASS)	checks passed (some may have been skipped)
+ *	1 (KSFT_FAIL)	a check failed or errored: a skip never hides it
+ *	2		bad usage: options, config, environment, baseline
+ *	4 (KSFT_SKIP)	every check skipped, or rp_exit_skip()/rp_fatal()
+ * Before the plan, rp_exit_skip() prints kselftest's "1..0 # SKIP <why>".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kselftest.h"
+#include "internal.h"
+
+static bool begun, finished;
+static bool whole_skip;		/* rp_exit_skip() or rp_fatal() */
+
+void *rp_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		printf("# error: out of memory\n");
+		rp_guard_restore();
+		exit(KSFT_FAIL);
+	}
+	return p;
+}
+
+char *rp_xstrdup(const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1;
+
+	return memcpy(rp_xrealloc(NULL, n), s ? s : "", n);
+}
+
+void rp_init(const struct rp_test *test, int argc, char **argv)
+{
+	int r;
+
+	r = rp_parse(test, argc, argv);
+	if (rp_opts_help()) {
+		rp_usage(r ? stderr : stdout);
+		exit(r ? 2 : 0);
+	}
+	if (r)
+		exit(2);
+	if (rp_opts_list()) {
+		rp_list_params(stdout);
+		exit(0);
+	}
+	if (rp_baseline_load())
+		exit(2);
+
+	/*
+	 * The header first: the guard may print diagnostics (repairs of a
+	 * killed run), and kselftest sets stdout's buffering here.
+	 */
+	ksft_print_header();
+	if (test->reads_only && !rp_opts.nr_knobs)
+		rp_guard_nowait();
+	r = rp_guard_init();
+	if (r < 0) {
+		/* Another run holds it: nothing can be judged meanwhile. */
+		printf("1..0 # SKIP cannot take the rcu_perf lock: %s\n",
+		       r == -ETIMEDOUT ? "another run held it (RCU_PERF_LOCK_TIMEOUT)" :
+		       strerror(-r));
+		exit(KSFT_SKIP);
+	}
+	if (rp_opts_apply_knobs()) {
+		rp_guard_restore();
+		exit(2);
+	}
+	rp_system_snapshot();
+	rp_report_begin();
+	rp_ktap_plan();
+	begun = true;
+	rp_opts_print();
+	if (rp_opts.quick)
+		printf("# quick: shorter runs\n");
+	rp_baseline_describe();
+}
+
+int rp_exit_code(void)
+{
+	/* A skip never hides a failure. */
+	if (rp_ktap_total(RP_FAIL) || rp_ktap_total(RP_ERROR))
+		return KSFT_FAIL;
+	if (whole_skip || (rp_ktap_total(RP_SKIP) && !rp_ktap_total(RP_PASS)))
+		return KSFT_SKIP;
+	return KSFT_PASS;
+}
+
+/* The end of every run: JSON, restore, totals. */
+static int finish(void)
+{
+	int code;
+
+	if (finished)
+		return rp_exit_code();
+	finished = true;
+	rp_baseline_report();
+	rp_ktap_close();
+	code = rp_exit_code();
+	if (rp_report_save() && code == KSFT_PASS) {
+		rp_ktap_count_error();
+		code = rp_exit_code();
+	}
+	rp_guard_restore();
+	rp_ktap_print_totals();
+	fflush(stdout);
+	return code;
+}
+
+int rp_finish(void)
+{
+	if (!begun) {
+		printf("# error: %s() without rp_init()\n", __func__);
+		return KSFT_FAIL;
+	}
+	return finish();
+}
+
+void rp_exit_skip(const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+
+	va_start(ap, fmt);
+	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	if (!begun) {
+		/* kselftest's whole-program skip: an empty plan. */
+		ksft_print_header();
+		printf("1..0 # SKIP %s\n", r);
+		rp_guard_restore();
+		exit(KSFT_SKIP);
+	}
+	if (!rp_ktap_all_reported())
+		rp_ktap_fill(RP_SKIP, r);
+	else
+		printf("# SKIP %s\n", r);
+	free(r);
+	whole_skip = true;
+	exit(finish());
+}
+
+void rp_fatal(const char *fmt, ...)
+{
+	static bool in_fatal;
+	va_list ap;
+	char *r;
+
+	va_start(ap, fmt);
+	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	if (in_fatal || !begun || finished) {
+		/* Before the plan (or recursively): no KTAP to complete. */
+		fprintf(stderr, "%s: %s\n", rp_test_name(), r);
+		free(r);
+		rp_guard_restore();
+		exit(KSFT_FAIL);
+	}
+	in_fatal = true;
+	printf("# error: %s\n", r);
+	rp_ktap_fill(RP_SKIP, r);
+	free(r);
+	whole_skip = true;
+	exit(finish());
+}

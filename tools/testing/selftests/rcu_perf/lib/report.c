@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JSON results document of a run: its metrics, facts, checks and
+ * verdict, written when the program ends (main.c).
+ *
+ * Results document (schema "rcu_perf-results", version 1; readers must
+ * ignore unknown keys, numbers that could not be measured are null):
+ * {
+ *   "schema": "rcu_perf-results", "version": 1,
+ *   "suite_version": 1,			RP_SUITE_VERSION (absent: older)
+ *   "test": "gp_throttle", "summary": "...",
+ *   "timestamp": "2025-01-31T12:00:00Z",	start of the run, UTC
+ *   "duration_s": 12.3,
+ *   "system": {
+ *     "kernel_release": "6.18.0", "kernel_version": "#1 SMP ...",
+ *     "machine": "x86_64", "cpu_model": "Intel(R) Xeon(R) ...",
+ *     "nr_cpus_online": 2, "nr_cpus_possible": 2,
+ *     "boot_id": "5a1c...",			this boot's random id
+ *     "hz": 250,					0: unknown
+ *     "config": { "CONFIG_HZ": "250", "CONFIG_RCU_LAZY": "y",
+ *		   "CONFIG_PREEMPT_RT": "n", ... },	RCU-relevant symbols
+ *     "cmdline_rcu": [ "rcupdate.rcu_expedited=1", ... ],
+ *     "rcu_sysfs": { "/sys/kernel/rcu_expedited": "0", ... }
+ *					at the start, after --knob
+ *   },
+ *   "options": { "quick": false, "config": "path" | null,
+ *		  "baseline": "dir" | null,		with baseline checks
+ *		  "knobs": [ "/sys/...=50" ] },
+ *   "params": [ { "name", "kind": "max"|"min"|"setting", "unit",
+ *		   "default", "value", "source", "reason" } ],
+ *   "info": { "key": "value" },			strings
+ *   "metrics": [ { "name", "unit", "better": "lower"|"higher",
+ *		    "samples": [ ... ],
+ *		    "summary": { "n", "min", "max", "mean", "stddev", "median",
+ *				 "p10", "p90", "mad", "ci_lo", "ci_hi" },
+ *		    "counters_per_op": { "ctx_switches": 1.5, ... } } ],
+ *						(supported counters only)
+ *   "checks": [ { "name", "verdict": "pass"|"fail"|"skip"|"error",
+ *		   "measured", "ci_lo", "ci_hi", "unit", "op": "<="|">=",
+ *		   "limit", "param", "reason" } ],	unknown fields are null
+ *   "totals": { "planned", "pass", "fail", "skip", "error" },
+ *   "verdict": "pass"|"fail"|"skip",
+ *   "exit_code": 0|1|4
+ * }
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kselftest.h"
+#include "internal.h"
+
+struct info_rec {
+	char *key, *val;
+};
+
+static struct rp_metric **metrics;
+static size_t nr_metrics;
+static struct info_rec *infos;
+static size_t nr_infos;
+static bool started;
+static double start_ms;
+static time_t start_time;
+
+void rp_report_begin(void)
+{
+	start_ms = rp_now_ms();
+	start_time = time(NULL);
+	started = true;
+}
+
+struct rp_metric *rp_metric_add(const char *name, const char *unit,
+				const double *v, size_t n)
+{
+	struct rp_metric *m = rp_xrealloc(NULL, sizeof(*m));
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->name = rp_xstrdup(name);
+	m->unit = rp_xstrdup(unit);
+	m->samples = rp_xrealloc(NULL, n * sizeof(double));
+	if (n)
+		memcpy(m->samples, v, n * sizeof(double));
+	m->n = n;
+	if (n) {
+		rp_summarize(m->samples, n, &m->sum);
+	} else {
+		/* Nothing measured: every statistic is unknown (null). */
+		m->sum = (struct rp_summary){ .min = NAN, .max = NAN,
+			.mean = NAN, .stddev = NAN, .median = NAN, .p10 = NAN,
+			.p90 = NAN, .mad = NAN, .ci_lo = NAN, .ci_hi = NAN };
+	}
+	for (i = 0; i < RP_CTR_NR; i++)
+		m->per_op[i] = NAN;
+	metrics = rp_xrealloc(metrics, (nr_metrics + 1) * sizeof(*metrics));
+	metrics[nr_metrics++] = m;
+	return m;
+}
+
+const struct rp_metric *rp_metric_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < nr_metrics; i++)
+		if (!strcmp(metrics[i]->name, name))
+			return metrics[i];
+	return NULL;
+}
+
+void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
+			double ops)
+{
+	int i;
+
+	if (!m || !c)
+		return;
+	for (i = 0; i < RP_CTR_NR; i++)
+		m->per_op[i] = c->supported[i] && ops > 0 ?
+			(double)c->delta[i] / ops : NAN;
+	m->has_counters = true;
+}
+
+void rp_info(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *val;
+	size_t i;
+
+	va_start(ap, fmt);
+	val = rp_vformat_line(fmt, ap);
+	va_end(ap);
+	printf("# %s: %s\n", key, val);
+	for (i = 0; i < nr_infos; i++) {
+		if (!strcmp(infos[i].key, key)) {
+			free(infos[i].val);
+			infos[i].val = val;
+			return;
+		}
+	}
+	infos = rp_xrealloc(infos, (nr_infos + 1) * sizeof(*infos));
+	infos[nr_infos].key = rp_xstrdup(key);
+	infos[nr_infos++].val = val;
+}
+
+static const char *verdict_name(enum rp_verdict v)
+{
+	static const char * const names[] = { "pass", "fail", "skip", "error" };
+
+	return names[v];
+}
+
+static const char *overall(int code)
+{
+	return code == KSFT_PASS ? "pass" : code == KSFT_SKIP ? "skip" : "fail";
+}
+
+static void write_summary(struct rp_jw *w, const struct rp_summary *s)
+{
+	rp_jw_obj_begin(w, "summary");
+	rp_jw_int(w, "n", s->n);
+	rp_jw_num(w, "min", s->min);
+	rp_jw_num(w, "max", s->max);
+	rp_jw_num(w, "mean", s->mean);
+	rp_jw_num(w, "stddev", s->stddev);
+	rp_jw_num(w, "median", s->median);
+	rp_jw_num(w, "p10", s->p10);
+	rp_jw_num(w, "p90", s->p90);
+	rp_jw_num(w, "mad", s->mad);
+	rp_jw_num(w, "ci_lo", s->ci_lo);
+	rp_jw_num(w, "ci_hi", s->ci_hi);
+	rp_jw_obj_end(w);
+}
+
+static void write_metrics(struct rp_jw *w)
+{
+	size_t i, j;
+	int c;
+
+	rp_jw_arr_begin(w, "metrics");
+	for (i = 0; i < nr_metrics; i++) {
+		const struct rp_metric *m = metrics[i];
+
+		rp_jw_obj_begin(w, NULL);
+		rp_jw_str(w, "name", m->name);
+		rp_jw_str(w, "unit", m->unit);
+		rp_jw_str(w, "better", m->higher_is_better ? "higher" : "lower");
+		rp_jw_arr_begin(w, "samples");
+		for (j = 0; j < m->n; j++)
+			rp_jw_num(w, NULL, m->samples[j]);
+		rp_jw_arr_end(w);
+		write_summary(w, &m->sum);
+		rp_jw_obj_begin(w, "counters_per_op");
+		for (c = 0; c < RP_CTR_NR; c++)
+			if (!isnan(m->per_op[c]))
+				rp_jw_num(w, rp_ctr_name(c), m->per_op[c]);
+		rp_jw_obj_end(w);
+		rp_jw_obj_end(w);
+	}
+	rp_jw_arr_end(w);
+}
+
+static void jw_str_or_null(struct rp_jw *w, const char *key, const char *v)
+{
+	if (v)
+		rp_jw_str(w, key, v);
+	else
+		rp_jw_null(w, key);
+}
+
+static void write_checks(struct rp_jw *w)
+{
+	size_t i, nr_checks;
+	const struct rp_check_rec *checks = rp_check_records(&nr_checks);
+
+	rp_jw_arr_begin(w, "checks");
+	for (i = 0; i < nr_checks; i++) {
+		const struct rp_check_rec *c = &checks[i];
+
+		rp_jw_obj_begin(w, NULL);
+		rp_jw_str(w, "name", c->name);
+		rp_jw_str(w, "verdict", verdict_name(c->verdict));
+		rp_jw_num(w, "measured", c->measured);
+		rp_jw_num(w, "ci_lo", c->ci_lo);
+		rp_jw_num(w, "ci_hi", c->ci_hi);
+		jw_str_or_null(w, "unit", c->unit);
+		jw_str_or_null(w, "op", c->op);
+		rp_jw_num(w, "limit", c->limit);
+		jw_str_or_null(w, "param", c->param);
+		jw_str_or_null(w, "reason", c->reason);
+		rp_jw_obj_end(w);
+	}
+	rp_jw_arr_end(w);
+}
+
+int rp_results_write(FILE *f)
+{
+	const struct rp_test *t = rp_current_test;
+	struct rp_param *p;
+	struct rp_jw w;
+	char ts[32];
+	struct tm tm;
+	time_t now = start_time ? start_time : time(NULL);
+	int i, code = rp_exit_code();
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	rp_jw_init(&w, f);
+	rp_jw_obj_begin(&w, NULL);
+	rp_jw_str(&w, "schema", RP_RESULTS_SCHEMA);
+	rp_jw_int(&w, "version", RP_RESULTS_VERSION);
+	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
+	rp_jw_str(&w, "test", rp_test_name());
+	jw_str_or_null(&w, "summary", t ? t->summary : NULL);
+	rp_jw_str(&w, "timestamp", ts);
+	rp_jw_num(&w, "duration_s", started ? (rp_now_ms() - start_ms) / 1e3 : 0);
+	rp_system_write(&w);
+
+	rp_jw_obj_begin(&w, "options");
+	rp_jw_bool(&w, "quick", rp_opts.quick);
+	jw_str_or_null(&w, "config", rp_opts.config_path);
+	jw_str_or_null(&w, "baseline", rp_baseline_nr_checks() ?
+		       rp_opts.baseline : NULL);
+	rp_jw_arr_begin(&w, "knobs");
+	for (i = 0; i < rp_opts.nr_knobs; i++)
+		rp_jw_str(&w, NULL, rp_opts.knobs[i]);
+	rp_jw_arr_end(&w);
+	rp_jw_obj_end(&w);
+
+	rp_jw_arr_begin(&w, "params");
+	for (p = t ? t->params : NULL; p && p->name; p++) {
+		rp_jw_obj_begin(&w, NULL);
+		rp_jw_str(&w, "name", p->name);
+		rp_jw_str(&w, "kind", p->kind == RP_LIMIT_MAX ? "max" :
+			  p->kind == RP_LIMIT_MIN ? "min" : "setting");
+		jw_str_or_null(&w, "unit", p->unit);
+		rp_jw_num(&w, "default", p->def);
+		rp_jw_num(&w, "value", p->source ? p->value : p->def);
+		rp_jw_str(&w, "source", p->source ? p->source : "default");
+		jw_str_or_null(&w, "reason", p->reason);
+		rp_jw_obj_end(&w);
+	}
+	rp_jw_arr_end(&w);
+
+	rp_jw_obj_begin(&w, "info");
+	for (i = 0; i < (int)nr_infos; i++)
+		rp_jw_str(&w, infos[i].key, infos[i].val);
+	rp_jw_obj_end(&w);
+
+	write_metrics(&w);
+	write_checks(&w);
+
+	rp_jw_obj_begin(&w, "totals");
+	rp_jw_int(&w, "planned", rp_ktap_planned());
+	rp_jw_int(&w, "pass", rp_ktap_total(RP_PASS));
+	rp_jw_int(&w, "fail", rp_ktap_total(RP_FAIL));
+	rp_jw_int(&w, "skip", rp_ktap_total(RP_SKIP));
+	rp_jw_int(&w, "error", rp_ktap_total(RP_ERROR));
+	rp_jw_obj_end(&w);
+	rp_jw_str(&w, "verdict", overall(code));
+	rp_jw_int(&w, "exit_code", code);
+	rp_jw_obj_end(&w);
+	fputc('\n', f);
+	return ferror(f) ? -1 : 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char buf[4096];
+	char *p, c;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return -1;
+	for (p = buf + 1; ; p++) {
+		if (*p != '/' && *p)
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+/* Write to a temporary file and rename it: readers never see half a file. */
+static int write_results_file(const char *path)
+{
+	char *tmp = NULL, *dir = rp_xstrdup(path), *slash;
+	int ret = -1, fd, saved;
+	FILE *f;
+
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir_p(dir))
+			goto out;
+	}
+	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	/* A new file of ours: never through a symlink planted there. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		goto out;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		goto out_unlink;
+	}
+	if (rp_results_write(f) || fflush(f) || fsync(fd)) {
+		saved = errno;
+		fclose(f);
+		errno = saved;
+		goto out_unlink;
+	}
+	if (fclose(f))
+		goto out_unlink;
+	if (rename(tmp, path))
+		goto out_unlink;
+	ret = 0;
+	goto out;
+out_unlink:
+	saved = errno;
+	unlink(tmp);
+	errno = saved;
+out:
+	saved = errno;
+	free(tmp);
+	free(dir);
+	errno = saved;
+	return ret;
+}
+
+int rp_report_save(void)
+{
+	char *path = NULL;
+	int ret = 0;
+
+	if (rp_opts.json_path)
+		path = rp_xstrdup(rp_opts.json_path);
+	else if (rp_opts.outdir && asprintf(&path, "%s/%s.json",
+					    rp_opts.outdir, rp_test_name()) < 0)
+		path = NULL;
+	if (!path)
+		return 0;
+	if (write_results_file(path)) {
+		printf("# error: cannot write results to %s: %s\n", path,
+		       strerror(errno));
+		ret = -1;
+	} else {
+		printf("# results: %s\n", path);
+	}
+	free(path);
+	return ret;
+}
+

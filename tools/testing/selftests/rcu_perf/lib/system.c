@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Facts of the machine and the running kernel: the clock, the tick rate
+ * and the default FQS interval, CPU lists and CPU time (/proc/stat), the
+ * kernel's config, the CPU model, the preemption model; the "system"
+ * object of every results file and the machine key of the baselines.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kselftest.h"
+#include "internal.h"
+
+double rp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static char *kconfig;		/* the whole config text, or NULL */
+static bool kconfig_read;
+
+static char *read_stream(FILE *f)
+{
+	size_t len = 0, cap = 0;
+	char *s = NULL;
+	size_t n;
+
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 65536;
+			s = rp_xrealloc(s, cap);
+		}
+		n = fread(s + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	s[len] = '\0';
+	return s;
+}
+
+static char *read_text_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s;
+
+	if (!f)
+		return NULL;
+	s = read_stream(f);
+	fclose(f);
+	return s;
+}
+
+static char *read_gz(const char *path)
+{
+	char cmd[4200];
+	char *s;
+	FILE *f;
+
+	/* No zlib dependency: gzip is everywhere a kernel builds. */
+	if (access(path, R_OK) || strchr(path, '\''))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "gzip -dc '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	s = read_stream(f);
+	if (pclose(f) != 0 || !*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * The running kernel's config: /proc/config.gz, else
+ * /boot/config-$(uname -r). RCU_PERF_KCONFIG=FILE names another file
+ * (plain or .gz) for tests and for configs kept elsewhere.
+ */
+static const char *kernel_config(void)
+{
+	const char *env = getenv("RCU_PERF_KCONFIG");
+	struct utsname u;
+	char path[512];
+
+	if (kconfig_read)
+		return kconfig;
+	kconfig_read = true;
+	if (env && *env) {
+		size_t n = strlen(env);
+
+		if (n > 3 && !strcmp(env + n - 3, ".gz"))
+			kconfig = read_gz(env);
+		else
+			kconfig = read_text_file(env);
+		return kconfig;
+	}
+	kconfig = read_gz("/proc/config.gz");
+	if (!kconfig && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		kconfig = read_text_file(path);
+	}
+	return kconfig;
+}
+
+/*
+ * Next config entry after *pos: "CONFIG_X=v" or "# CONFIG_X is not set"
+ * (value "n"). 0 at the end.
+ */
+static int next_config(const char **pos, char *sym, size_t slen, char *val,
+		       size_t vlen)
+{
+	const char *s = *pos;
+
+	while (s && *s) {
+		const char *eol = strchr(s, '\n');
+		size_t n = eol ? (size_t)(eol - s) : strlen(s);
+		const char *e;
+
+		*pos = eol ? eol + 1 : s + n;
+		e = strncmp(s, "CONFIG_", 7) ? NULL : memchr(s, '=', n);
+		if (e) {
+			const char *v = e + 1;
+			size_t vn = s + n - v;
+
+			if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') {
+				v++;
+				vn -= 2;
+			}
+			snprintf(sym, slen, "%.*s", (int)(e - s), s);
+			snprintf(val, vlen, "%.*s", (int)vn, v);
+			return 1;
+		}
+		if (!strncmp(s, "# CONFIG_", 9) && n > 13 &&
+		    !strncmp(s + n - 11, " is not set", 11)) {
+			snprintf(sym, slen, "%.*s", (int)(n - 13), s + 2);
+			snprintf(val, vlen, "n");
+			return 1;
+		}
+		s = *pos;
+	}
+	return 0;
+}
+
+int rp_kernel_config(const char *sym, char *buf, size_t len)
+{
+	const char *pos = kernel_config();
+	char s[128], v[256], want[128];
+
+	if (!pos || !sym || !len)
+		return -1;
+	snprintf(want, sizeof(want), "%s%s",
+		 strncmp(sym, "CONFIG_", 7) ? "CONFIG_" : "", sym);
+	while (next_config(&pos, s, sizeof(s), v, sizeof(v)))
+		if (!strcmp(s, want)) {
+			snprintf(buf, len, "%s", v);
+			return 0;
+		}
+	return -1;
+}
+
+int rp_hz(void)
+{
+	struct timespec res;
+	char buf[32];
+	double hz;
+
+	/* LOW_RES_NSEC: TICK_NSEC, (NSEC_PER_SEC + HZ / 2) / HZ */
+	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && !res.tv_sec &&
+	    res.tv_nsec >= 100000 && res.tv_nsec <= 100000000)
+		return (int)(1e9 / res.tv_nsec + 0.5);
+	if (rp_kernel_config("CONFIG_HZ", buf, sizeof(buf)) ||
+	    rp_parse_double(buf, &hz) || hz < 1 || hz > 100000)
+		return 0;
+	return (int)hz;
+}
+
+/* The number of CPUs in a list like "0-3,8" (5), 0 if unreadable. */
+static int count_cpu_list(const char *path)
+{
+	char *s = read_text_file(path), *p;
+	int n = 0;
+
+	if (!s)
+		return 0;
+	for (p = s; *p && *p != '\n';) {
+		char *e;
+		long a = strtol(p, &e, 10), b = a;
+
+		if (e == p)
+			break;
+		if (*e == '-')
+			b = strtol(e + 1, &e, 10);
+		if (b >= a)
+			n += b - a + 1;
+		p = *e == ',' ? e + 1 : e;
+		if (*e != ',')
+			break;
+	}
+	free(s);
+	return n;
+}
+
+int rp_default_fqs_jiffies(void)
+{
+	int hz = rp_hz();
+	int ids = count_cpu_list("/sys/devices/system/cpu/possible");
+
+	if (!hz)
+		return 0;
+	/* RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids / RCU_JIFFIES_FQS_DIV */
+	return 1 + (hz > 250) + (hz > 500) + (ids > 0 ? ids : 1) / 256;
+}
+
+int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
+		 struct rp_cpu_time *all)
+{
+	double tick = 1.0 / sysconf(_SC_CLK_TCK);
+	unsigned long long v[8];
+	struct rp_cpu_time *t;
+	char line[512];
+	int id, n, err = -EINVAL;
+	FILE *f;
+
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3))
+			break;		/* the cpu lines come first */
+		memset(v, 0, sizeof(v));
+		if (line[3] == ' ') {
+			n = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
+				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+				   &v[6], &v[7]);
+			t = all;
+			err = n >= 5 ? 0 : -EINVAL;
+		} else {
+			n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu",
+				   &id, &v[0], &v[1], &v[2], &v[3], &v[4],
+				   &v[5], &v[6], &v[7]);
+			t = n >= 6 && id >= 0 && id < max ? &per_cpu[id] : NULL;
+		}
+		if (!t)
+			continue;
+		t->busy = (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
+		t->idle = (v[3] + v[4]) * tick;
+		t->steal = v[7] * tick;
+	}
+	fclose(f);
+	return err;
+}
+
+void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t)
+{
+	sum->busy += t->busy;
+	sum->idle += t->idle;
+	sum->steal += t->steal;
+}
+
+/* Stolen time counts as busy: the hypervisor ran something else. */
+static double busy_steal(const struct rp_cpu_time *t)
+{
+	return t->busy + t->steal;
+}
+
+double rp_cpu_elapsed(const struct rp_cpu_time *t0,
+		      const struct rp_cpu_time *t1)
+{
+	return busy_steal(t1) + t1->idle - (busy_steal(t0) + t0->idle);
+}
+
+double rp_cpu_others(const struct rp_cpu_time *t0,
+		     const struct rp_cpu_time *t1, double own_s,
+		     double capacity_s)
+{
+	double o = (busy_steal(t1) - busy_steal(t0) - own_s) / capacity_s;
+
+	return o < 0 ? 0 : o;
+}
+
+/* Config symbols that shape RCU performance. */
+static bool config_relevant(const char *sym)
+{
+	static const char * const pfx[] = {
+		"CONFIG_HZ", "CONFIG_PREEMPT", "CONFIG_NO_HZ", "CONFIG_RCU",
+		"CONFIG_TREE_RCU", "CONFIG_TINY_RCU", "CONFIG_TASKS_",
+		"CONFIG_SRCU", "CONFIG_TREE_SRCU", "CONFIG_NR_CPUS",
+		"CONFIG_SMP", "CONFIG_HOTPLUG_CPU", "CONFIG_PROVE_",
+		"CONFIG_DEBUG_LOCK_ALLOC", "CONFIG_LOCKDEP", "CONFIG_KASAN",
+		"CONFIG_KCSAN", "CONFIG_DEBUG_OBJECTS_RCU_HEAD",
+		"CONFIG_CONTEXT_TRACKING", "CONFIG_VIRT_CPU_ACCOUNTING",
+		"CONFIG_IRQ_FORCED_THREADING", "CONFIG_CPU_ISOLATION",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pfx); i++)
+		if (!strncmp(sym, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+/* RCU runtime knobs, as the run started (after --knob). */
+static const char * const rcu_sysfs[] = {
+	"/sys/kernel/rcu_expedited",
+	"/sys/kernel/rcu_normal",
+	"/sys/module/rcutree/parameters/jiffies_till_first_fqs",
+	"/sys/module/rcutree/parameters/jiffies_till_next_fqs",
+	"/sys/module/rcutree/parameters/jiffies_till_sched_qs",
+	"/sys/module/rcutree/parameters/rcu_kick_kthreads",
+	"/sys/module/rcupdate/parameters/rcu_expedited",
+	"/sys/module/rcupdate/parameters/rcu_normal",
+};
+
+static char *rcu_sysfs_val[ARRAY_SIZE(rcu_sysfs)];
+static bool frozen;	/* by rp_system_snapshot() */
+
+static void snapshot_rcu_sysfs(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++) {
+		free(rcu_sysfs_val[i]);
+		rcu_sysfs_val[i] = read_text_file(rcu_sysfs[i]);
+		if (rcu_sysfs_val[i])
+			rcu_sysfs_val[i][strcspn(rcu_sysfs_val[i], "\n")] = '\0';
+	}
+}
+
+void rp_system_snapshot(void)
+{
+	snapshot_rcu_sysfs();
+	frozen = true;
+}
+
+/*
+ * The CPU's model as /proc/cpuinfo names it: "model name" (x86), "cpu
+ * model" (MIPS), "Processor"/"Model" (Arm), "cpu" (POWER), "uarch"
+ * (RISC-V); NULL if none. Malloc'd.
+ */
+static char *cpu_model(void)
+{
+	static const char * const keys[] = {
+		"model name", "cpu model", "Processor", "Model", "cpu", "uarch",
+	};
+	char *text = read_text_file("/proc/cpuinfo"), *found = NULL;
+	size_t k;
+
+	for (k = 0; text && !found && k < ARRAY_SIZE(keys); k++) {
+		size_t n = strlen(keys[k]);
+		char *line, *next;
+
+		for (line = text; line && !found; line = next) {
+			char *colon, *end = strchr(line, '\n');
+
+			next = end ? end + 1 : NULL;
+			if (strncmp(line, keys[k], n) ||
+			    (line[n] != '\t' && line[n] != ' ' && line[n] != ':'))
+				continue;
+			colon = strchr(line, ':');
+			if (!colon || (end && colon > end))
+				continue;
+			for (colon++; *colon == ' ' || *colon == '\t'; colon++)
+				;
+			if (end && end > colon)
+				found = strndup(colon, end - colon);
+			else if (!end && *colon)
+				found = strdup(colon);
+		}
+	}
+	free(text);
+	return found;
+}
+
+void rp_system_write(struct rp_jw *w)
+{
+	char sym[128], val[256];
+	const char *pos;
+	struct utsname u;
+	char *cmd, *tok, *save, *cpu;
+	size_t i;
+
+	rp_jw_obj_begin(w, "system");
+	if (!uname(&u)) {
+		rp_jw_str(w, "kernel_release", u.release);
+		rp_jw_str(w, "kernel_version", u.version);
+		rp_jw_str(w, "machine", u.machine);
+	}
+	cpu = cpu_model();
+	if (cpu)
+		rp_jw_str(w, "cpu_model", cpu);
+	free(cpu);
+	cpu = read_text_file("/proc/sys/kernel/random/boot_id");
+	if (cpu) {
+		cpu[strcspn(cpu, "\n")] = '\0';
+		rp_jw_str(w, "boot_id", cpu);
+	}
+	free(cpu);
+	rp_jw_int(w, "nr_cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+	rp_jw_int(w, "nr_cpus_possible",
+		  count_cpu_list("/sys/devices/system/cpu/possible"));
+	rp_jw_int(w, "hz", rp_hz());
+
+	rp_jw_obj_begin(w, "config");
+	pos = kernel_config();
+	while (pos && next_config(&pos, sym, sizeof(sym), val, sizeof(val)))
+		if (config_relevant(sym))
+			rp_jw_str(w, sym, val);
+	rp_jw_obj_end(w);
+
+	rp_jw_arr_begin(w, "cmdline_rcu");
+	cmd = read_text_file("/proc/cmdline");
+	for (tok = cmd ? strtok_r(cmd, " \t\n", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (!strcmp(tok, "--"))	/* the rest is for init */
+			break;
+		if (rp_rcu_param(tok, strlen(tok)))
+			rp_jw_str(w, NULL, tok);
+	}
+	free(cmd);
+	rp_jw_arr_end(w);
+
+	/* Programs restore their own changes early: use the snapshot. */
+	if (!frozen)
+		snapshot_rcu_sysfs();
+	rp_jw_obj_begin(w, "rcu_sysfs");
+	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
+		if (rcu_sysfs_val[i])
+			rp_jw_str(w, rcu_sysfs[i], rcu_sysfs_val[i]);
+	rp_jw_obj_end(w);
+	rp_jw_obj_end(w);
+}
+
+struct rp_jval *rp_system_facts(void)
+{
+	struct rp_jval *doc = NULL;
+	char *text = NULL, err[128];
+	size_t len = 0;
+	struct rp_jw w;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	rp_jw_init(&w, f);
+	rp_jw_obj_begin(&w, NULL);
+	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
+	rp_system_write(&w);
+	rp_jw_obj_end(&w);
+	if (!fclose(f))
+		doc = rp_json_parse(text, err, sizeof(err));
+	free(text);
+	return doc;
+}
+
+static bool config_yes(const char *sym)
+{
+	char v[8];
+
+	return !rp_kernel_config(sym, v, sizeof(v)) && !strcmp(v, "y");
+}
+
+/* The preemption model: the boot's preempt= choice, or the config's. */
+static const char *preempt_model(void)
+{
+	static char mode[32];
+	char *cmd = read_text_file("/proc/cmdline"), *p;
+
+	p = cmd ? strstr(cmd, "preempt=") : NULL;
+	if (p && (p == cmd || p[-1] == ' ') &&
+	    config_yes("CONFIG_PREEMPT_DYNAMIC")) {
+		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"),
+			 p + 8);
+		free(cmd);
+		return mode;
+	}
+	free(cmd);
+	if (config_yes("CONFIG_PREEMPT_RT"))
+		return "rt";
+	if (config_yes("CONFIG_PREEMPT"))
+		return "full";
+	if (config_yes("CONFIG_PREEMPT_VOLUNTARY"))
+		return "voluntary";
+	if (config_yes("CONFIG_PREEMPT_NONE"))
+		return "none";
+	return "unknown";
+}
+
+int rp_machine_key(char *buf, size_t len)
+{
+	char *cpu = cpu_model(), *s, slug[64] = "";
+	struct utsname u;
+	size_t n = 0;
+
+	/* the model's words in lower case, joined by '-': a path component */
+	for (s = cpu; s && *s && n + 1 < sizeof(slug); s++) {
+		if (isalnum((unsigned char)*s))
+			slug[n++] = tolower((unsigned char)*s);
+		else if (n && slug[n - 1] != '-')
+			slug[n++] = '-';
+	}
+	while (n && slug[n - 1] == '-')
+		n--;
+	slug[n] = '\0';
+	free(cpu);
+	if (uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	n = snprintf(buf, len, "%s-%s-%ldcpu-%dhz-%s", u.machine,
+		     *slug ? slug : "unknown-cpu", sysconf(_SC_NPROCESSORS_ONLN),
+		     rp_hz(), preempt_model());
+	return n < len ? 0 : -1;
+}
+
