@@ -6,10 +6,13 @@
  * binary re-executed with "child MODE"), then the test checks the files.
  */
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 
 #include "unit.h"
 
@@ -960,6 +963,24 @@ TEST_F(knob, online_cpus)
 		EXPECT_GT(cpus[i], cpus[i - 1]);
 }
 
+/* Real ids (sysfs has them), and a short array gets the first. */
+TEST_F(knob, online_cpu_ids_in_sysfs_lists_truncate)
+{
+	int cpus[1024], one[1] = { -1 }, n, i;
+	char p[96];
+
+	n = rp_online_cpus(cpus, 1024);
+	ASSERT_LT(0, n);
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d",
+			 cpus[i]);
+		EXPECT_EQ(0, access(p, F_OK)) TH_LOG("%s: %s", p,
+						     strerror(errno));
+	}
+	EXPECT_EQ(1, rp_online_cpus(one, 1));
+	EXPECT_EQ(cpus[0], one[0]);
+}
+
 TEST_F(knob, cpu_set_online_rejects_bad_cpus)
 {
 	EXPECT_EQ(-EINVAL, rp_cpu_set_online(-1, true));
@@ -972,6 +993,67 @@ static bool hotpluggable(int cpu)
 
 	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	return !access(p, F_OK);
+}
+
+/* Is tracefs in /proc/mounts (at /sys/kernel/tracing: *std)? */
+static bool tracefs_mounted(bool *std)
+{
+	char dev[256], dir[512], type[64], line[1024];
+	FILE *f = fopen("/proc/mounts", "re");
+	bool any = false;
+
+	*std = false;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3 ||
+		    strcmp(type, "tracefs"))
+			continue;
+		any = true;
+		*std |= !strcmp(dir, "/sys/kernel/tracing");
+	}
+	if (f)
+		fclose(f);
+	return any;
+}
+
+/*
+ * Where tracefs is mounted, rp_tracefs() finds it (the standard place
+ * first) and mounts nothing; with none mounted it would mount one at
+ * /sys/kernel/tracing through the guard, which t23_tracefs_gone.sh tests
+ * live: here the test mounts one of its own in its directory instead,
+ * in a mount namespace of the test's process alone: on a shared machine
+ * another program's rp_tracefs() would find it too, and lose it at the
+ * umount. Each test runs in a process of its own, so rp_tracefs() has not
+ * looked yet. No ASSERT: the mount is undone before the teardown, which
+ * does not go into mounts.
+ */
+TEST_F(knob, tracefs_finds_the_mounted_tracefs)
+{
+	char mnt[UNIT_DIR_MAX + 8];
+	bool std, ours = false;
+	struct statfs sfs;
+	const char *t;
+
+	if (!tracefs_mounted(&std)) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			SKIP(return, "rp_tracefs: none mounted, no mount namespace");
+		snprintf(mnt, sizeof(mnt), "%s/tfs", unit_dir);
+		mkdir(mnt, 0755);
+		ours = !mount("nodev", mnt, "tracefs", 0, NULL);
+	}
+	if (!tracefs_mounted(&std))
+		SKIP(return, "rp_tracefs: none mounted, cannot mount one");
+	t = rp_tracefs();
+	TH_LOG("rp_tracefs: %s", t ? t : "(none)");
+	EXPECT_TRUE(t && t == rp_tracefs());
+	if (t) {
+		EXPECT_EQ(0, statfs(t, &sfs));
+		EXPECT_EQ((long)TRACEFS_MAGIC, (long)sfs.f_type);
+		/* mounted elsewhere only: any tracefs will do */
+		EXPECT_STREQ(std ? "/sys/kernel/tracing" : ours ? mnt : t, t);
+	}
+	if (ours)
+		umount2(mnt, MNT_DETACH);
 }
 
 /*
