@@ -172,9 +172,16 @@ while [ $# -gt 0 ]; do
 	shift
 done
 con=${serial[0]} data=${serial[1]}
-# The baseline the guest was given (the reference's tests look).
-cpio -it --quiet <"$initrd" 2>/dev/null | sed 's|^\./||' |
-	grep '^rcu_perf/baseline/.*json$' | sort >"$(dirname "$con")/initrd.list"
+# The baseline the guest was given (the reference's tests look): the
+# results files in the archive guest.sh packs (zeros when there is none).
+bl=$(mktemp -d)
+(cd "$bl" && cpio -id --quiet '*baseline.tar' <"$initrd" 2>/dev/null)
+tar=$(find "$bl" -name baseline.tar | head -n 1)
+if [ -n "$tar" ] && [ -n "$(head -c 512 "$tar" | tr -d '\0')" ]; then
+	tar -tf "$tar" 2>/dev/null
+fi | sed 's|^\./||; s|^|rcu_perf/baseline/|' | grep 'json$' | sort \
+	>"$(dirname "$con")/initrd.list"
+rm -rf "$bl"
 [ "$FAKE" = noboot ] && { echo "[    0.1] Linux" >"$con"; exit 1; }
 if [ "$FAKE" = split ]; then
 	# A kernel message in the middle of the console's boot marker.

@@ -29,8 +29,9 @@
  * after the GP starts; a busy CPU reports its own from a tick that comes
  * within that time too (~1-2 jiffies for a GP either way at the default
  * pace). So on average idle adds less than one first-FQS wait: the mean is
- * judged against that (healthy: 0-0.35 jiffy at HZ=250, 1 FQS jiffy; each
- * jiffy of slower scans adds ~1 jiffy, so FQS 1 -> 3 FAILs). A single GP
+ * judged against that and half a jiffy of tick phase (healthy: 0-0.35
+ * jiffy at HZ=250, 1 FQS jiffy; each jiffy of slower scans adds ~1 jiffy,
+ * so FQS 1 -> 3 FAILs and FQS 1 -> 2 is at the edge). A single GP
  * may still miss the first scan and wait for the next one and a tick of
  * phase: the tail (p90) is judged against first + next FQS + one jiffy.
  * The DEFAULT FQS
@@ -93,8 +94,8 @@
 #include "rcu_perf.h"
 
 static struct rp_param params[] = {
-	RP_SETTING("mean_slack", "jiffies", 0,
-		   "added to one default FQS per GP for the mean: busy GPs wait ~1 tick too"),
+	RP_SETTING("mean_slack", "jiffies", 0.5,
+		   "added to one default FQS per GP for the mean: half a jiffy of tick phase"),
 	RP_SETTING("fqs_slack", "jiffies", 1,
 		   "added to first + next FQS per GP for the tail: GPs start and end on ticks"),
 	RP_SETTING("idle_busy_max", "%", 5,
