@@ -321,7 +321,11 @@ static void watch_op(struct workload *w, int lvl)
 
 static void *watchdog(void *arg)
 {
-	struct timespec tick = { 0, 500 * 1000 * 1000 };
+	/* Every 0.5 s, or a quarter of a shorter timeout: it must see one. */
+	double tick_ms = watch.timeout_ms / 4 < 500 ? watch.timeout_ms / 4 : 500;
+	struct timespec tick = {
+		.tv_sec = 0, .tv_nsec = (long)(tick_ms * 1e6) + 1,
+	};
 	struct workload *w;
 	double ran;
 	char name[64];
