@@ -7,7 +7,10 @@
 #                       also against baselines/<machine-key>/ when recorded
 #   make baseline       record BASELINE_RUNS=3 runs of a known-good kernel
 #                       into baselines/<machine-key>/run-<time>-<i>/
-#   make check          every test of this project (unit, integration, live)
+#   make test           the tests that need no root and leave the kernel alone
+#                       (tests/: unit, style, parsers, fake QEMU, the series)
+#   make check          make test, then the live proofs (selftests/: root,
+#                       guarded kernel changes, QEMU guests)
 #   make asan           the library, unit tests and programs under ASan+UBSan
 #   make fuzz           every input parser under libFuzzer, FUZZ_TIME=60 s each
 #   make soak           the suite N=20 times: plain, with a CPU hog, as nobody
@@ -54,11 +57,11 @@ PKGS_BUILD := gcc make libc6-dev rsync xz-utils
 PKGS_RUN := time
 PKGS_CHECK := qemu-system-x86 busybox-static cpio git python3-ply python3-git
 PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
-APT_INSTALL = $(TOP)/tests/apt-install.sh
+APT_INSTALL = $(TOP)/scripts/apt-install.sh
 
 .PHONY: all deps build stage install run baseline check kernbench report clean distclean \
 	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak \
-	kernel-patch killsweep
+	kernel-patch killsweep test
 
 all: build
 
@@ -131,7 +134,7 @@ CLOUD_KERNEL := $(BUILD)/cloud-kernel/vmlinuz
 cloud-kernel: $(CLOUD_KERNEL)
 
 $(CLOUD_KERNEL):
-	@tests/cloud-kernel.sh $(BUILD)/cloud-kernel
+	@scripts/cloud-kernel.sh $(BUILD)/cloud-kernel
 
 # Test kernels for the matrix: $(KERNELS_OUT)/<name>/{bzImage,expect}, one
 # build directory for all (a variant costs seconds), the tree left pristine.
@@ -140,7 +143,7 @@ KERNELS_OUT := $(BUILD)/kernels
 
 kernels: deps $(TREE_DEP)
 	@$(APT_INSTALL) $(PKGS_KERNEL)
-	@tests/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
+	@scripts/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
 		$(KERNEL_CONFIG)/patches
 
 # The suite as a series for the kernel (tests/kernel-patch.sh): the suite
@@ -182,12 +185,12 @@ fuzz: fuzz-build
 
 # The default suite N times back to back, beside one CPU hog, and as an
 # unprivileged user: counts per check, spread per measurement, kernel
-# state before and after (tests/soak.sh). For a quiet machine.
+# state before and after (selftests/soak.sh). For a quiet machine.
 N ?= 20
 
 soak: build
 	@$(APT_INSTALL) $(PKGS_RUN)
-	@bash tests/soak.sh $(BIN) $(N)
+	@bash selftests/soak.sh $(BIN) $(N)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
 # (t21_guard_live.sh), boot_ab, kernbench and the hotplug sweep
@@ -198,18 +201,29 @@ killsweep:
 	@KILL_SWEEP=$(ROUNDS) $(MAKE) --no-print-directory check \
 		T="t21_guard_live t22_kill_sweep t23_tracefs_gone"
 
+# make test: tests/ only (the unit tests, style, the parsers, rcu_perf_compare
+# and bisect.sh on synthetic results, the matrix with a fake QEMU, the
+# kernel series). make check: also selftests/, the live proofs, which need
+# root and QEMU. T=name runs only the tests whose file name contains name.
+RUN_TESTS = RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
+	RP_SUITE=$(TOP)/$(SUITE) RP_CLOUD_KERNEL=$(CLOUD_KERNEL) \
+	RP_STATIC=$(STATIC_BIN) RP_TOP_CONFIG=$(TOP)/config \
+	RP_ASAN_BIN=$(ASAN_BIN) RP_ASAN_TESTS=$(ASAN_O)/tests \
+	RP_FUZZ=$(FUZZ_O) tests/run.sh $(T)
+
+test: build static fuzz-build
+	@$(APT_INSTALL) $(PKGS_CHECK)
+	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
+		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
+	@$(RUN_TESTS)
+
 check: build static asan fuzz-build
 	@$(APT_INSTALL) $(PKGS_CHECK)
 	@$(MAKE) --no-print-directory cloud-kernel || \
 		echo "  (no cloud kernel: the QEMU boot tests will skip)" >&2
 	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
 		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
-	@RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
-		RP_SUITE=$(TOP)/$(SUITE) RP_CLOUD_KERNEL=$(CLOUD_KERNEL) \
-		RP_STATIC=$(STATIC_BIN) RP_TOP_CONFIG=$(TOP)/config \
-		RP_ASAN_BIN=$(ASAN_BIN) RP_ASAN_TESTS=$(ASAN_O)/tests \
-		RP_FUZZ=$(FUZZ_O) \
-		tests/run.sh $(T)
+	@RP_LIVE=1 $(RUN_TESTS)
 
 # The programs linked statically (libperf is static already) and installed
 # with the scripts, for busybox initramfs guests.
@@ -241,7 +255,7 @@ deb_kernel = $(BUILD)/deb-kernels/$(1)
 $(BUILD)/deb-kernels/%/vmlinuz:
 	@test -n '$(deb_kernel_re.$*)' || \
 		{ echo "unknown kernel $* (known: $(MATRIX_KERNELS))" >&2; exit 2; }
-	@tests/cloud-kernel.sh $(BUILD)/deb-kernels/$* '$(deb_kernel_re.$*)'
+	@scripts/cloud-kernel.sh $(BUILD)/deb-kernels/$* '$(deb_kernel_re.$*)'
 
 matrix: static
 	@$(APT_INSTALL) $(PKGS_CHECK)

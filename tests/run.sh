@@ -1,26 +1,31 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run every test of this project: the unit test binaries built by
-# tests/Makefile, then the test scripts tests/t*.sh in name order. Each
-# prints TAP; its top-level results are counted. A test that exits non-zero
-# without reporting a failure counts as one failure. With arguments, only
-# tests whose name contains one of them run.
+# Run this project's tests: the unit test binaries built by tests/Makefile,
+# then the scripts tests/t*.sh (no root, the kernel untouched), then, with
+# RP_LIVE=1 (make check), the live proofs selftests/t*.sh (root; they
+# change the running kernel through the guard or boot QEMU guests), each
+# directory in name order. Each prints TAP; its top-level results are
+# counted. A test that exits non-zero without reporting a failure counts as
+# one failure. With arguments, only tests whose name contains one of them
+# run.
 #
 # Ends with "N passed, N failed, N skipped"; exit 1 if anything failed.
 
-cd "$(dirname "$0")" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 logdir=$RP_BUILD/test-logs
 mkdir -p "$logdir"
 pass=0 fail=0 skip=0
 
 tests=()
-for t in unit/test_*.c t[0-9]*.sh; do
-	case $t in unit/*) t=$RP_BUILD/tests/$(basename "$t" .c) ;; esac
+scripts=(tests/t[0-9]*.sh)
+[ "${RP_LIVE:-0}" = 1 ] && scripts+=(selftests/t[0-9]*.sh)
+for t in tests/unit/test_*.c "${scripts[@]}"; do
+	case $t in tests/unit/*) t=$RP_BUILD/tests/$(basename "$t" .c) ;; esac
 	[ -e "$t" ] || [[ $t == "$RP_BUILD"/* ]] || continue
 	if [ $# -gt 0 ]; then
 		m=0
-		for pat in "$@"; do [[ $t == *"$pat"* ]] && m=1; done
+		for pat in "$@"; do [[ ${t##*/} == *"$pat"* ]] && m=1; done
 		[ $m = 1 ] || continue
 	fi
 	tests+=("$t")

@@ -8,8 +8,8 @@
 # left out: a busybox initramfs needs none (the serial console, the
 # initramfs and devtmpfs are built into Debian's cloud and rt images).
 #
-#   tests/cloud-kernel.sh DIR [REGEX]
-#   e.g. tests/cloud-kernel.sh build/deb-kernels/6.1-rt \
+#   scripts/cloud-kernel.sh DIR [REGEX]
+#   e.g. scripts/cloud-kernel.sh build/deb-kernels/6.1-rt \
 #	'^linux-image-6\.1\.0-.*-rt-amd64-unsigned$'
 set -e -o pipefail
 dir=${1:?usage: cloud-kernel.sh DIR [REGEX]}

@@ -13,7 +13,7 @@
 # no one, the host's mounts are left as found by construction); tracefs
 # itself is one instance, so what is restored is the host's real tracer.
 # The test holds the suite's lock; its runs use a private state dir.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 nr=6
 if [ -z "${RP_T23_NS:-}" ]; then

@@ -7,7 +7,7 @@
 # SKIP (exit 4) with the reason, so is a malformed one (naming the line); --parse
 # prints "<seconds> <marker>" for scripts (the A/B boot tool's contract).
 # It only reads, so it never waits for another run's lock.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

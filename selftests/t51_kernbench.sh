@@ -10,7 +10,7 @@
 # jobs=1 (make -j1 at every CPU count) FAILs the speedup check (serial
 # fraction ~1). The work directory is removed; bad input exits 2 with one
 # line. A run the machine kept from judging is retried, then skipped.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

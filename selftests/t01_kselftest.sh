@@ -6,7 +6,7 @@
 # kselftest's runner (run_tests, and an installed run_kselftest.sh as
 # "make run" does), every program prints well-formed KTAP, writes a JSON
 # results file, and the kernel is left as it was found.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

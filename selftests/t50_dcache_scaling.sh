@@ -19,7 +19,7 @@
 # Every run leaves the knobs (CPUs online) as found and removes its tree;
 # bad input exits 2 with one line. A run that could not judge what a test
 # needs (the machine busy) is retried, then that test is skipped.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 cg=""

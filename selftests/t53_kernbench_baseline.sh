@@ -15,7 +15,7 @@
 #   tell from noise: MDE 13.5%. Three builds a run and a faster pace.)
 # A baseline or a run that other tasks disturbed is no evidence: SKIP.
 # Six runs of three quick builds of a generated tree: ~2 minutes quiet.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 hog=()

@@ -15,7 +15,7 @@
 # CPUs busy and then skips ("machine busy"). Such a run is retried a few
 # times; a busy machine is no evidence either way. Only outcomes that hold
 # on any machine are asserted, never a measured value.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 prog=$RP_BIN/gp_throttle

@@ -15,7 +15,7 @@
 # Like t21_guard_live.sh, the test holds the suite's lock throughout and
 # its runs use a private state dir (and lock), so that the SIGKILL repair
 # is its own and no other suite program changes knobs meanwhile.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}

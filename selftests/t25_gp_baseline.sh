@@ -13,7 +13,7 @@
 # "too noisy", or a baseline check is too noisy) is no evidence: SKIP.
 # Five default runs: ~2 minutes, more while other suite programs hold the
 # lock.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

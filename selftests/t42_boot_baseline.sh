@@ -11,7 +11,7 @@
 # phase, which any change to the initramfs (the programs' builds) moves:
 # +3.9% and +2.3% in two builds here. Four boots, one at a time, 25-120 s
 # of host time each under TCG with -icount: 2-8 minutes.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,7 +7,7 @@
 # too few samples were taken, and every run - including one
 # killed by SIGTERM in the middle - leaves rcu_expedited and rcu_normal as
 # found. Bad options exit 2 and change nothing.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

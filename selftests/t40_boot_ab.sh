@@ -9,7 +9,7 @@
 # identical A/B as no significant change; a side B that panics where A
 # boots as a FAIL; a boot that hangs as a SKIP, not a verdict. ~45 boots,
 # two at a time: ~2-4 minutes.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -17,7 +17,7 @@
 # A kernel is rebuilt only when the tree, the fragment or its patch changed
 # (OUT/<kernel>/stamp). JOBS=N sets make's parallelism (default: nproc).
 #
-#   tests/kernels.sh TREE OUT CONFIG PATCHDIR
+#   scripts/kernels.sh TREE OUT CONFIG PATCHDIR
 set -e -o pipefail
 die() { echo "kernels: $*" >&2; exit 2; }
 [ $# -eq 4 ] || die "usage: kernels.sh TREE OUT CONFIG PATCHDIR"

@@ -4,7 +4,7 @@
 # The private trees of dcache_scaling (and kernbench, boot_ab) are guarded
 # like knobs: gone after a SIGTERM mid-run, and after a SIGKILL removed by
 # the next suite program.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

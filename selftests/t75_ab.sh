@@ -14,12 +14,12 @@
 # healthy against lookup-slower (~2% per lookup) gives exit 1 too, with
 # or without the cloud kernel.
 # 3 guests, two at a time (+2 with the small kernels): ~2-4 minutes.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ab=$RP_STATIC/ab.sh
-gen=$(cd "$(dirname "$0")" && pwd)/synth_results.awk
+gen=$(cd "$(dirname "$0")/../tests" && pwd)/synth_results.awk
 kernel=${RP_CLOUD_KERNEL:-}
 echo "TAP version 13"
 echo "1..16"

@@ -20,7 +20,7 @@
 # next run's repair) knobs, tracer, tracing_on, online CPUs and temporary
 # trees are as found. Last, a second program started while the lock is
 # held waits at most RCU_PERF_LOCK_TIMEOUT and SKIPs with the reason.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 prog=$RP_BIN/gp_throttle

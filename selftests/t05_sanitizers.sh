@@ -7,7 +7,7 @@
 # normal exit. A program's verdicts are not judged here (on a busy
 # machine they SKIP): exit 0, 1 or 4 all count, a sanitizer's own exit
 # codes (97, 98) or a signal do not.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../tests/lib.sh"
 
 : "${RP_ASAN_BIN:?run through make check}"
 : "${RP_ASAN_TESTS:?}"
@@ -52,7 +52,7 @@ done
 for s in base cand; do
 	mkdir "$tmp/$s"
 	for i in 1 2; do
-		awk -f "$(dirname "$0")/synth_results.awk" -v test=gp_throttle \
+		awk -f "$(dirname "$0")/../tests/synth_results.awk" -v test=gp_throttle \
 			-v metrics="a.latency b.latency" -v n=20 -v mean=10 \
 			-v sd=0.5 -v seed="$i$s" >"$tmp/$s/r$i.json"
 	done
