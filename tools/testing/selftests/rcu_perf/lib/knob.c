@@ -1339,9 +1339,9 @@ void rp_guard_child_done(pid_t pid)
  * debugfs automount tracefs there whenever tracefs is not mounted at
  * /sys/kernel/tracing: a mount made behind the guard, which can then
  * neither undo it nor mount its own private tracefs at /sys/kernel/tracing
- * (selftests/t23_tracefs_gone.sh). Its tracefs__mount() mounts without the
- * guard recording it first, so a SIGKILL would leave it. Reading
- * /proc/mounts changes nothing.
+ * (when tracefs was unmounted under a running program). Its
+ * tracefs__mount() mounts without the guard recording it first, so a
+ * SIGKILL would leave it. Reading /proc/mounts changes nothing.
  */
 static void find_tracefs(char *out, size_t len)
 {
