@@ -60,7 +60,7 @@ unchanged() {
 }
 # A suite program killed by SIGKILL elsewhere leaves knobs changed until
 # the next run: let one (a run without time to measure) repair them first.
-RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set quick_time_budget=0 \
+RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set time_budget=0 \
 	>"$tmp/pre.log" 2>&1
 grep '^# repaired' "$tmp/pre.log"
 before=$(state)
@@ -124,7 +124,7 @@ t_check "healthy runs left the knobs as found" unchanged
 
 # 2. Injected: FQS scans every 50 jiffies make idle GPs slow. The tracer
 # switches then take ~0.4 s each: more time for as many samples.
-run_settled "$tmp/inj.log" "${inject[@]}" --set quick_time_budget=15
+run_settled "$tmp/inj.log" "${inject[@]}" --set time_budget=15
 if grep -qE '^ok [0-9]+ membarrier_idle_mean # SKIP .*machine busy' "$tmp/inj.log"; then
 	t_skip "fqs=50: membarrier idle mean fails, exit 1" "machine busy in 3 runs"
 	t_skip "fqs=50: no idle check passes" "machine busy in 3 runs"
@@ -163,7 +163,7 @@ t_note "op_timeout run: $(($(date +%s) - start)) s"
 
 # 4. Too few samples is no verdict: SKIP, never pass or fail.
 t_run "$tmp/few.log" "$prog" --quick --set min_samples=100000 \
-	--set quick_time_budget=1
+	--set time_budget=1
 t_check "unreachable min_samples: skips, not verdicts, exit 4" eval \
 	'test "$T_RC" = 4 && results "$tmp/few.log" | grep -q =skip &&
 	 ! results "$tmp/few.log" | grep -qE "=(pass|fail|error)"'

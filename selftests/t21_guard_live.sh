@@ -62,7 +62,7 @@ trap cleanup EXIT
 
 # A suite program killed by SIGKILL elsewhere leaves knobs changed until
 # the next run: let one (a run without time to measure) repair them first.
-RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set quick_time_budget=0 \
+RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set time_budget=0 \
 	>"$tmp/pre.log" 2>&1
 grep '^# repaired' "$tmp/pre.log"
 # Then hold the suite's lock ourselves for the whole test (our runs use a
@@ -139,8 +139,8 @@ t_check "SIGKILL mid-run: knobs left changed, state file left" \
 	eval 'test "$(cat $fqs/jiffies_till_first_fqs)" = 50 &&
 	      test -s "$RCU_PERF_STATE_DIR/state.$killed"'
 t_note "after SIGKILL: $(state | tr '\n' ' ')"
-t_run "$tmp/repair.log" "$prog" --quick --set quick_samples=2 \
-	--set min_samples=2 --set quick_time_budget=1 --set idle_busy_max=100
+t_run "$tmp/repair.log" "$prog" --quick --set samples=2 \
+	--set min_samples=2 --set time_budget=1 --set idle_busy_max=100
 t_check "next run says what it repaired in '# repaired' lines" eval \
 	'grep -q "^# repaired $fqs/jiffies_till_first_fqs = 1 (left by pid $killed)" "$tmp/repair.log" &&
 	 grep -q "^# repaired $fqs/jiffies_till_next_fqs = 1 (left by pid $killed)" "$tmp/repair.log"'

@@ -44,7 +44,7 @@ t_check "rcu_normal=1: $check fails, exit 1" \
 t_check "rcu_expedited and rcu_normal left as found" t_knobs_unchanged "$before"
 
 # 3. Soundness: too few samples is no verdict: a SKIP, not a failure.
-t_run "$tmp/few.log" "$prog" --quick --set quick_samples=4
+t_run "$tmp/few.log" "$prog" --quick --set samples=4
 t_check "too few samples: skip result, exit 4" \
 	test "$T_RC" = 4 -a "$(ktap_result "$tmp/few.log" $check)" = skip
 

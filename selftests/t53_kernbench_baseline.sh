@@ -27,7 +27,7 @@ cleanup() {
 dropper=
 trap cleanup EXIT
 prog=$RP_BIN/kernbench
-args=(--quick --set max_cpus=1 --set quick_runs=3)
+args=(--quick --set max_cpus=1 --set runs=3)
 check=kernbench.n1.system_vs_baseline
 echo "TAP version 13"
 echo "1..5"

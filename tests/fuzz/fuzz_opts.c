@@ -15,17 +15,27 @@
 
 #define MAX_ARGS	64
 
-static struct rp_param params[] = {
-	RP_MAX("max_ratio", "ratio", 1.5, "fuzz"),
-	RP_MIN("min_rate", "ops/s", 10, "fuzz"),
-	RP_SETTING("samples", "count", 30, "fuzz"),
-	RP_SETTING("enable", "bool", 0, "fuzz"),
-	{ NULL }
+static struct rp_param p_max_ratio = RP_MAX("max_ratio", "ratio", 1.5, "fuzz");
+static struct rp_param p_min_rate = RP_MIN("min_rate", "ops/s", 10, "fuzz");
+static struct rp_param p_samples =
+	RP_SETTING("samples", "count", 30, "fuzz", RP_QUICK(5), RP_RANGE(1, 100));
+static struct rp_param p_enable = RP_SETTING("enable", "bool", 0, "fuzz");
+
+static struct rp_param *params[] = {
+	&p_max_ratio, &p_min_rate, &p_samples, &p_enable, NULL
 };
+
+/* A rule between parameters, so that the fuzzer reaches the hook too. */
+static const char *check_params(void)
+{
+	return p_samples.value > 10 * p_max_ratio.value + 20 ?
+	       "samples must be at most 10 x max_ratio + 20" : NULL;
+}
 
 static const struct rp_test test = {
 	.name = "fuzz",
 	.params = params,
+	.check_params = check_params,
 };
 
 static char conf_path[64];

@@ -11,17 +11,25 @@
 
 #include "unit.h"
 
-static struct rp_param params[] = {
-	RP_MAX("max_lat", "ms", 100, "a ceiling"),
-	RP_SETTING("seed", "count", 1, "which synthetic run"),
-	RP_SETTING("shift", "count", 0, "jiffies added to each op"),
-	RP_SETTING("skip", "bool", 0, "1: the whole program skips"),
-	RP_SETTING("disturb", "bool", 0, "1: others kept the CPUs busy"),
+static struct rp_param p_max_lat = RP_MAX("max_lat", "ms", 100, "a ceiling");
+static struct rp_param p_seed =
+	RP_SETTING("seed", "count", 1, "which synthetic run");
+static struct rp_param p_shift =
+	RP_SETTING("shift", "count", 0, "jiffies added to each op");
+static struct rp_param p_skip =
+	RP_SETTING("skip", "bool", 0, "1: the whole program skips");
+static struct rp_param p_disturb =
+	RP_SETTING("disturb", "bool", 0, "1: others kept the CPUs busy");
+static struct rp_param p_single =
 	RP_SETTING("single", "bool", 0,
-		   "1: one sample, the same in every run (an exact repeat)"),
-	RP_BASELINE_CHANGE(10, "the unit test's allowed change"),
-	RP_BASELINE_ALPHA,
-	{ }
+		   "1: one sample, the same in every run (an exact repeat)");
+static struct rp_param p_baseline_change =
+	RP_BASELINE_CHANGE(10, "the unit test's allowed change");
+static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+
+static struct rp_param *params[] = {
+	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
+	&p_baseline_change, &p_baseline_alpha, NULL
 };
 
 static const char * const names[] = { "own", NULL };
@@ -45,20 +53,20 @@ static int program(int argc, char **argv)
 	int i;
 
 	rp_init(&test, argc, argv);
-	if (rp_val("skip"))
+	if (p_skip.value)
 		rp_exit_skip("told to skip");
-	if (rp_val("single")) {
+	if (p_single.value) {
 		/*
 		 * 11 us, and twice that shifted: the mean of copies of
 		 * 0.011 is off from it by a rounding error, as a sum of
 		 * real samples can be, and that is no change either.
 		 */
-		v[0] = 0.011 * (1 + rp_val("shift"));
+		v[0] = 0.011 * (1 + p_shift.value);
 		rp_metric_add("op.latency", "ms", v, 1);
-		rp_check("own", v[0], "max_lat");
+		rp_check("own", v[0], &p_max_lat);
 		return rp_finish();
 	}
-	s = 0x9e3779b97f4a7c15ULL * (unsigned long long)rp_val("seed");
+	s = 0x9e3779b97f4a7c15ULL * (unsigned long long)p_seed.value;
 	for (i = 0; i < 50; i++) {
 		double u, k;
 
@@ -67,12 +75,12 @@ static int program(int argc, char **argv)
 		s ^= s << 17;
 		u = (s >> 11) / 9007199254740992.0;
 		k = u < 0.04 ? 1 : u < 0.2 ? 3 : u < 0.23 ? 4 : 2;
-		v[i] = 4 * (k + rp_val("shift")) + 0.02 * u;
+		v[i] = 4 * (k + p_shift.value) + 0.02 * u;
 	}
 	m = rp_metric_add("op.latency", "ms", v, 50);
-	if (rp_val("disturb"))
+	if (p_disturb.value)
 		m->disturbed = "machine busy: a unit test says so";
-	rp_check("own", rp_stat_mean(v, 50), "max_lat");
+	rp_check("own", rp_stat_mean(v, 50), &p_max_lat);
 	return rp_finish();
 }
 

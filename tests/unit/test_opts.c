@@ -2,7 +2,9 @@
 /*
  * Options, settings and thresholds (lib/opts.c): precedence of default,
  * config file, environment and command line; config sections; every kind
- * of bad input is refused with a one-line message. The library keeps
+ * of bad input is refused with a one-line message, values out of a
+ * parameter's range and against the program's own rules included; the
+ * --quick value of a parameter not set by hand. The library keeps
  * global state and exits on bad input, so each parse runs in a child of
  * the test with its stdout and stderr captured (unit_run); nothing here
  * touches the kernel.
@@ -11,14 +13,21 @@
 
 #include "unit.h"
 
-static struct rp_param params[] = {
-	RP_MAX("max_ratio", "ratio", 3.0, "a ceiling"),
-	RP_MIN("min_rate", "ops/s", 1000, "a floor"),
-	RP_SETTING("samples", "count", 30, "how many"),
-	RP_SETTING("use_load", "bool", 1, "a switch"),
-	RP_SETTING("period", "ms", 2.5, "a fraction is fine"),
-	RP_MAX("max_jiffies", "jiffies", 20, "limits may be fractional"),
-	{ }
+static struct rp_param p_max_ratio = RP_MAX("max_ratio", "ratio", 3.0, "a ceiling");
+static struct rp_param p_min_rate = RP_MIN("min_rate", "ops/s", 1000, "a floor");
+static struct rp_param p_samples = RP_SETTING("samples", "count", 30, "how many");
+static struct rp_param p_use_load = RP_SETTING("use_load", "bool", 1, "a switch");
+static struct rp_param p_period =
+	RP_SETTING("period", "ms", 2.5, "a fraction is fine");
+static struct rp_param p_max_jiffies =
+	RP_MAX("max_jiffies", "jiffies", 20, "limits may be fractional");
+static struct rp_param p_rounds =
+	RP_SETTING("rounds", "count", 8, "fewer with --quick",
+		   RP_QUICK(3), RP_RANGE(1, 100));
+
+static struct rp_param *params[] = {
+	&p_max_ratio, &p_min_rate, &p_samples, &p_use_load, &p_period,
+	&p_max_jiffies, &p_rounds, NULL
 };
 
 static int extra_seen;
@@ -38,10 +47,18 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 	return 0;
 }
 
+/* A rule between parameters, seen after every source and --quick. */
+static const char *check_params(void)
+{
+	return p_rounds.value * p_period.value < 5 ?
+	       "rounds x period must be at least 5 ms" : NULL;
+}
+
 static const struct rp_test test = {
 	.name = "unit",
 	.summary = "unit test of the options",
 	.params = params,
+	.check_params = check_params,
 	.nr_checks = 1,
 	.extra_usage = "Own options:\n  --pair A B   two numbers\n",
 	.extra_opt = extra_opt,
@@ -76,15 +93,23 @@ static int do_init(void *cmd)
 	return 100;	/* not reached for --help and --list */
 }
 
+/* rp_init() prints the KTAP preamble: the values not at their default. */
+static int do_init_finish(void *cmd)
+{
+	do_init(cmd);
+	rp_finish();
+	return 0;
+}
+
 /* Parse cmd; on success, print every parameter as "name=value/source". */
 static int do_parse_dump(void *cmd)
 {
-	struct rp_param *p;
+	struct rp_param **pp;
 
 	if (do_parse(cmd))
 		return 2;
-	for (p = params; p->name; p++)
-		printf("%s=%g/%s\n", p->name, p->value, p->source);
+	for (pp = params; *pp; pp++)
+		printf("%s=%g/%s\n", (*pp)->name, (*pp)->value, (*pp)->source);
 	printf("quick=%d verbose=%d json=%s outdir=%s knobs=%d extra=%d\n",
 	       rp_opts.quick, rp_opts.verbose,
 	       rp_opts.json_path ? rp_opts.json_path : "-",
@@ -114,6 +139,7 @@ TEST_F(opts, defaults)
 	EXPECT_HAS(unit_out, "min_rate=1000/default");
 	EXPECT_HAS(unit_out, "samples=30/default");
 	EXPECT_HAS(unit_out, "period=2.5/default");
+	EXPECT_HAS(unit_out, "rounds=8/default");
 	EXPECT_HAS(unit_out, "quick=0 verbose=0 json=- outdir=- knobs=0");
 	EXPECT_STREQ("", unit_err);
 }
@@ -377,6 +403,39 @@ FIXTURE_VARIANT_ADD(bad, missing_config_file) {
 	.msg = "config /nonexistent/rp.conf: No such file or directory",
 };
 
+FIXTURE_VARIANT_ADD(bad, below_range_in_config) {
+	.conf = "[unit]\nrounds = 0\n",
+	.msg = "c.conf:2: bad value '0' for rounds: must be in 1..100",
+};
+
+FIXTURE_VARIANT_ADD(bad, above_range_in_env) {
+	.env = "RCU_PERF_ROUNDS=101",
+	.msg = "environment RCU_PERF_ROUNDS: bad value '101' for rounds: must be in 1..100",
+};
+
+FIXTURE_VARIANT_ADD(bad, above_range_on_cli) {
+	.cmd = "--set rounds=500",
+	.msg = "--set: bad value '500' for rounds: must be in 1..100",
+};
+
+/* Within its range, still a whole number. */
+FIXTURE_VARIANT_ADD(bad, fraction_in_range) {
+	.cmd = "--set rounds=2.5",
+	.msg = "bad value '2.5' for rounds: must be a whole number",
+};
+
+/* Each value in range, together against the program's rule. */
+FIXTURE_VARIANT_ADD(bad, cross_parameter_rule) {
+	.cmd = "--set period=0.5",
+	.msg = "unit: rounds x period must be at least 5 ms",
+};
+
+/* The rule sees the --quick values too. */
+FIXTURE_VARIANT_ADD(bad, cross_parameter_rule_with_quick) {
+	.cmd = "--quick --set period=1.5",
+	.msg = "unit: rounds x period must be at least 5 ms",
+};
+
 FIXTURE_VARIANT_ADD(bad, program_option_error) {
 	.cmd = "--bad",
 	.msg = "unit: --bad is bad",
@@ -446,14 +505,34 @@ TEST_F(opts, common_and_own_options_on_cli)
 
 static int do_table_bug(void *what)
 {
-	static struct rp_param dup[] = {
-		RP_MAX("a", "ms", 1, "x"), RP_MAX("a", "ms", 2, "y"), { }
+	static struct rp_param a1 = RP_MAX("a", "ms", 1, "x");
+	static struct rp_param a2 = RP_MAX("a", "ms", 2, "y");
+	static struct rp_param quick = RP_SETTING("quick", "", 1, "x");
+	static struct rp_param neg = RP_MAX("a", "ms", -1, "x");
+	static struct rp_param out = RP_MAX("a", "ms", 0, "x", RP_RANGE(1, 2));
+	static struct rp_param q = RP_SETTING("a", "count", 1, "x",
+					      RP_QUICK(0.5));
+	static struct rp_param e = RP_MAX("a", "ms", 1, "x", RP_RANGE(2, 1));
+	static struct rp_param *dup[] = { &a1, &a2, NULL };
+	static struct rp_param *rsv[] = { &quick, NULL };
+	static struct rp_param *bad_def[] = { &neg, NULL };
+	static struct rp_param *out_of_range[] = { &out, NULL };
+	static struct rp_param *bad_quick[] = { &q, NULL };
+	static struct rp_param *empty[] = { &e, NULL };
+	static const struct {
+		const char *what;
+		struct rp_param **params;
+	} tables[] = {
+		{ "dup", dup }, { "rsv", rsv }, { "neg", bad_def },
+		{ "out", out_of_range }, { "quick", bad_quick },
+		{ "empty", empty },
 	};
-	static struct rp_param rsv[] = { RP_SETTING("quick", "", 1, "x"), { } };
-	static struct rp_param neg[] = { RP_MAX("a", "ms", -1, "x"), { } };
 	struct rp_test t = { .name = "bug", .nr_checks = 1 };
+	size_t i;
 
-	t.params = !strcmp(what, "dup") ? dup : !strcmp(what, "rsv") ? rsv : neg;
+	for (i = 0; i < ARRAY_SIZE(tables); i++)
+		if (!strcmp(what, tables[i].what))
+			t.params = tables[i].params;
 	unit_split(&args, "unit", "");
 	return rp_parse(&t, args.argc, args.argv) ? 2 : 0;
 }
@@ -467,25 +546,60 @@ TEST_F(opts, table_bugs)
 	EXPECT_HAS(unit_err, "'quick' is reserved");
 	EXPECT_EQ(2, unit_run(do_table_bug, "neg"));
 	EXPECT_HAS(unit_err, "bad default of 'a'");
+	EXPECT_EQ(2, unit_run(do_table_bug, "out"));
+	EXPECT_HAS(unit_err, "bad default of 'a'");
+	EXPECT_EQ(2, unit_run(do_table_bug, "quick"));
+	EXPECT_HAS(unit_err, "bad --quick value of 'a'");
+	EXPECT_EQ(2, unit_run(do_table_bug, "empty"));
+	EXPECT_HAS(unit_err, "empty range of 'a'");
 }
 
-static int do_lookup(void *arg)
+static int do_handles(void *cmd)
 {
-	if (do_parse(""))
+	if (do_parse(cmd))
 		return 2;
-	if (!rp_param("max_ratio") || rp_param("nope") ||
-	    rp_param("max_ratio")->kind != RP_LIMIT_MAX ||
-	    rp_val("samples") != 30)
-		return 3;
-	rp_val("nope");		/* a bug: exits */
-	return 0;
+	return p_samples.value == 12 && p_max_ratio.value == 3 &&
+	       p_rounds.value == 3 && !strcmp(p_rounds.source, "quick") ? 0 : 3;
 }
 
-/* rp_param, rp_val; rp_val of an unknown name is fatal. */
-TEST_F(opts, lookup)
+/* The program reads its handles: no name is looked up. */
+TEST_F(opts, handles)
 {
-	EXPECT_EQ(1, unit_run(do_lookup, NULL));
-	EXPECT_HAS(unit_err, "unknown parameter 'nope'");
+	EXPECT_EQ(0, unit_run(do_handles, "-q --set samples=12"));
+}
+
+/*
+ * --quick (or RCU_PERF_QUICK=1) gives a parameter its --quick value only
+ * where no source set it: a value typed by hand is never overridden.
+ */
+TEST_F(opts, quick_value_unless_set)
+{
+	ASSERT_EQ(0, unit_run(do_parse_dump, "--set period=1.5"));
+	EXPECT_HAS(unit_out, "rounds=8/default");
+	ASSERT_EQ(0, unit_run(do_parse_dump, "--quick"));
+	EXPECT_HAS(unit_out, "rounds=3/quick");
+	EXPECT_HAS(unit_out, "samples=30/default");
+	ASSERT_EQ(0, unit_run(do_parse_dump, "-q --set rounds=5"));
+	EXPECT_HAS(unit_out, "rounds=5/cli");
+	setenv("RCU_PERF_QUICK", "1", 1);
+	ASSERT_EQ(0, unit_run(do_parse_dump, ""));
+	EXPECT_HAS(unit_out, "rounds=3/quick");
+	setenv("RCU_PERF_ROUNDS", "6", 1);
+	ASSERT_EQ(0, unit_run(do_parse_dump, ""));
+	EXPECT_HAS(unit_out, "rounds=6/env");
+	unsetenv("RCU_PERF_ROUNDS");
+	setenv("RCU_PERF_CONFIG", conf("r.conf", "rounds = 8\n"), 1);
+	ASSERT_EQ(0, unit_run(do_parse_dump, ""));
+	EXPECT_HAS(unit_out, "rounds=8/config");
+}
+
+/* The KTAP preamble says which values --quick chose. */
+TEST_F(opts, quick_value_printed)
+{
+	ASSERT_EQ(0, unit_run(do_init_finish, "--quick --set samples=4"));
+	EXPECT_HAS(unit_out, "# rounds = 3 count (--quick)\n");
+	EXPECT_HAS(unit_out, "# samples = 4 count (--set)\n");
+	EXPECT_LACKS(unit_out, "# max_ratio");
 }
 
 /* --help prints usage and parameters, exits 0. */
@@ -506,10 +620,26 @@ TEST_F(opts, list)
 	ASSERT_EQ(0, unit_run(do_init, "--list --set samples=5"));
 	EXPECT_HAS(unit_out, "NAME");
 	EXPECT_HAS(unit_out, "REASON");
-	EXPECT_HAS(unit_out, "max_ratio   max     ratio         3     3 default a ceil");
-	EXPECT_HAS(unit_out, "samples     setting count        30     5 cli     how many\n");
-	EXPECT_EQ(7, unit_lines(unit_out));
+	EXPECT_HAS(unit_out,
+		   "NAME        KIND    UNIT    DEFAULT QUICK  RANGE VALUE SOURCE  REASON\n");
+	EXPECT_HAS(unit_out,
+		   "max_ratio   max     ratio         3     -      -     3 default a ceil");
+	EXPECT_HAS(unit_out,
+		   "samples     setting count        30     -      -     5 cli     how many\n");
+	EXPECT_HAS(unit_out,
+		   "rounds      setting count         8     3 1..100     8 default fewer with --quick\n");
+	EXPECT_EQ(8, unit_lines(unit_out));
 	EXPECT_LACKS(unit_out, "TAP version");
+}
+
+/* With --quick, --list shows the values that apply, and why. */
+TEST_F(opts, list_quick)
+{
+	ASSERT_EQ(0, unit_run(do_init, "--list --quick"));
+	EXPECT_HAS(unit_out,
+		   "rounds      setting count         8     3 1..100     3 quick   fewer");
+	EXPECT_HAS(unit_out,
+		   "samples     setting count        30     -      -    30 default how many\n");
 }
 
 /* --help with bad input: message, usage, exit 2. */

@@ -13,11 +13,17 @@
 
 #include "unit.h"
 
-static struct rp_param params[] = {
-	RP_MAX("max_lat", "ms", 10, "a ceiling"),
-	RP_MIN("min_rate", "ops/s", 100, "a floor"),
-	RP_SETTING("samples", "count", 5, "how many"),
-	{ }
+static struct rp_param p_max_lat = RP_MAX("max_lat", "ms", 10, "a ceiling");
+static struct rp_param p_min_rate = RP_MIN("min_rate", "ops/s", 100, "a floor");
+static struct rp_param p_samples =
+	RP_SETTING("samples", "count", 5, "how many", RP_QUICK(2),
+		   RP_RANGE(1, 50));
+
+/* A limit left out of the table: a bug rp_check() reports. */
+static struct rp_param p_nope = RP_MAX("nope", "ms", 1, "not in the table");
+
+static struct rp_param *params[] = {
+	&p_max_lat, &p_min_rate, &p_samples, NULL
 };
 
 static struct rp_test test = {
@@ -155,18 +161,18 @@ static void sc_checks(void)
 {
 	int i = 0;
 
-	verdicts[i++] = rp_check("lat_ok", 9.5, "max_lat");
-	verdicts[i++] = rp_check("lat_equal", 10, "max_lat");
-	verdicts[i++] = rp_check("lat_bad", 10.01, "max_lat");
-	verdicts[i++] = rp_check("rate_ok", 150, "min_rate");
-	verdicts[i++] = rp_check("rate_equal", 100, "min_rate");
-	verdicts[i++] = rp_check("rate_bad", 99.99, "min_rate");
-	verdicts[i++] = rp_check("lat_nan", NAN, "max_lat");
-	verdicts[i++] = rp_check("lat_inf", INFINITY, "max_lat");
-	verdicts[i++] = rp_check("not_a_limit", 1, "samples");
-	verdicts[i++] = rp_check("unknown_limit", 1, "nope");
-	verdicts[i++] = rp_check("big", 12345.678, "max_lat");
-	verdicts[i++] = rp_check("tiny", 0.000015, "max_lat");
+	verdicts[i++] = rp_check("lat_ok", 9.5, &p_max_lat);
+	verdicts[i++] = rp_check("lat_equal", 10, &p_max_lat);
+	verdicts[i++] = rp_check("lat_bad", 10.01, &p_max_lat);
+	verdicts[i++] = rp_check("rate_ok", 150, &p_min_rate);
+	verdicts[i++] = rp_check("rate_equal", 100, &p_min_rate);
+	verdicts[i++] = rp_check("rate_bad", 99.99, &p_min_rate);
+	verdicts[i++] = rp_check("lat_nan", NAN, &p_max_lat);
+	verdicts[i++] = rp_check("lat_inf", INFINITY, &p_max_lat);
+	verdicts[i++] = rp_check("not_a_limit", 1, &p_samples);
+	verdicts[i++] = rp_check("unknown_limit", 1, &p_nope);
+	verdicts[i++] = rp_check("big", 12345.678, &p_max_lat);
+	verdicts[i++] = rp_check("tiny", 0.000015, &p_max_lat);
 	printf("# verdicts");
 	for (i = 0; i < 12; i++)
 		printf(" %d", verdicts[i]);
@@ -228,8 +234,8 @@ TEST_F(results, check_max_min_nan_bad_limits_number_format)
 
 static void sc_set_limits(void)
 {
-	rp_check("lat", 11, "max_lat");
-	rp_check("rate", 60, "min_rate");
+	rp_check("lat", 11, &p_max_lat);
+	rp_check("rate", 60, &p_min_rate);
 }
 
 /* Limits set by --set and environment apply, exit 0. */
@@ -252,7 +258,7 @@ static void sc_skips(void)
 {
 	rp_check_skip("first", "no %s", "root");
 	rp_check_fail("second", "cannot\nmeasure %d", 2);
-	rp_check("two words", 1, "max_lat");
+	rp_check("two words", 1, &p_max_lat);
 	rp_skip_rest("too few CPUs");
 }
 
@@ -264,7 +270,7 @@ static void sc_all_skip(void)
 
 static void sc_pass_skip(void)
 {
-	rp_check("lat", 1, "max_lat");
+	rp_check("lat", 1, &p_max_lat);
 	rp_skip_rest("not on this kernel");
 }
 
@@ -296,7 +302,7 @@ TEST_F(results, some_passed_rest_skipped_exit_0)
 
 static void sc_bounds(void)
 {
-	struct rp_bound b = { .limit = 3, .unit = "jiffies", .param = "max_lat",
+	struct rp_bound b = { .limit = 3, .unit = "jiffies", .param = &p_max_lat,
 			      .how = "busy + 3" };
 	struct rp_bound m = { .limit = 0.8, .is_min = true, .unit = "ratio" };
 
@@ -361,13 +367,13 @@ TEST_F(results, check_bound)
 
 static void sc_missing(void)
 {
-	rp_check("lat", 1, "max_lat");
+	rp_check("lat", 1, &p_max_lat);
 }
 
 static void sc_extra(void)
 {
-	rp_check("lat", 1, "max_lat");
-	rp_check("lat2", 1, "max_lat");
+	rp_check("lat", 1, &p_max_lat);
+	rp_check("lat2", 1, &p_max_lat);
 }
 
 /* Unreported checks become errors, the plan holds. */
@@ -399,20 +405,20 @@ static const char * const all_names[] = { "lat", "second", "third", NULL };
 static void sc_skip_after_pass(void)
 {
 	test.checks = some_names;
-	rp_check("lat", 1, "max_lat");
+	rp_check("lat", 1, &p_max_lat);
 	rp_exit_skip("no more");
 }
 
 static void sc_skip_after_fail(void)
 {
-	rp_check("lat", 100, "max_lat");
+	rp_check("lat", 100, &p_max_lat);
 	rp_exit_skip("no more");
 }
 
 static void sc_fatal(void)
 {
 	test.checks = all_names;
-	rp_check("lat", 1, "max_lat");
+	rp_check("lat", 1, &p_max_lat);
 	rp_fatal("boom %d", 1);
 }
 
@@ -486,8 +492,8 @@ static void sc_json(void)
 	rp_metric_counters(m, &c, 5);
 	m = rp_metric_add("unit.rate", "ops/s", s, 0);
 	m->higher_is_better = true;
-	rp_check("lat", 3, "max_lat");
-	rp_check("rate", 10, "min_rate");
+	rp_check("lat", 3, &p_max_lat);
+	rp_check("rate", 10, &p_min_rate);
 	rp_check_skip("skipped", "why");
 }
 
@@ -580,10 +586,16 @@ TEST_F(results, results_file_fields)
 	EXPECT_TRUE(jnum(v, "params.0.value", 10));
 	EXPECT_TRUE(jstr(v, "params.0.source", "default"));
 	EXPECT_TRUE(jstr(v, "params.0.reason", "a ceiling"));
+	EXPECT_TRUE(jtype(v, "params.0.quick", RP_JNULL, 0));
+	EXPECT_TRUE(jtype(v, "params.0.min", RP_JNULL, 0));
+	EXPECT_TRUE(jtype(v, "params.0.max", RP_JNULL, 0));
 	EXPECT_TRUE(jstr(v, "params.1.kind", "min"));
 	EXPECT_TRUE(jstr(v, "params.2.kind", "setting"));
 	EXPECT_TRUE(jnum(v, "params.2.value", 7));
 	EXPECT_TRUE(jstr(v, "params.2.source", "cli"));
+	EXPECT_TRUE(jnum(v, "params.2.quick", 2));
+	EXPECT_TRUE(jnum(v, "params.2.min", 1));
+	EXPECT_TRUE(jnum(v, "params.2.max", 50));
 	EXPECT_TRUE(jstr(v, "info.answer", "42"));
 	EXPECT_TRUE(jstr(v, "info.note", "two lines"));
 	EXPECT_TRUE(jtype(v, "metrics", RP_JARR, 2));
@@ -647,7 +659,7 @@ TEST_F(results, directories_created_no_temporary_file_left)
 
 static void sc_pass(void)
 {
-	rp_check("lat", 3, "max_lat");
+	rp_check("lat", 3, &p_max_lat);
 }
 
 /*

@@ -56,27 +56,44 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param params[] = {
+static struct rp_param p_allowed_change =
 	RP_MAX("allowed_change", "%", 2.5,
-	       "boot phase jitter: stddev ~1.6%; rcu_normal=1 costs Debian's 6.12 kernel ~4.5%"),
+	       "boot phase jitter: stddev ~1.6%; rcu_normal=1 costs Debian's 6.12 kernel ~4.5%");
+static struct rp_param p_alpha =
 	RP_MIN("alpha", "p-value", 0.05,
-	       "a change is significant below this (as in rcu_perf_compare)"),
+	       "a change is significant below this (as in rcu_perf_compare)",
+	       RP_RANGE(0, 1));
+static struct rp_param p_runs =
 	RP_SETTING("runs", "count", 8,
-		   "boots per side (--quick: 4); 16 bound a no-change below 2.5% (rank test)"),
+		   "boots per side; 16 bound a no-change below 2.5% (rank test)",
+		   RP_QUICK(4), RP_RANGE(1, 1000));
+static struct rp_param p_dither =
 	RP_SETTING("dither", "bool", 1,
-		   "a different dummy parameter each round: samples the boot's timer phase"),
+		   "a different dummy parameter each round: samples the boot's timer phase");
+static struct rp_param p_boot_timeout =
 	RP_SETTING("boot_timeout", "s", 300,
-		   "a TCG boot of a distro kernel takes ~10 s, several times that on a busy host"),
+		   "a TCG boot of a distro kernel takes ~10 s, several times that on a busy host",
+		   RP_RANGE(0, 86400));
+static struct rp_param p_memory =
 	RP_SETTING("memory", "MiB", 256,
-		   "guest RAM: plenty for a kernel and a busybox initramfs"),
+		   "guest RAM: plenty for a kernel and a busybox initramfs",
+		   RP_RANGE(64, 65536));
+static struct rp_param p_cpus =
 	RP_SETTING("cpus", "count", 2,
-		   "vCPUs in --wall mode (icount mode has one: that is what makes it exact)"),
+		   "vCPUs in --wall mode (icount mode has one: that is what makes it exact)",
+		   RP_RANGE(1, 64));
+static struct rp_param p_jobs =
 	RP_SETTING("jobs", "count", 0,
-		   "parallel icount boots (0: one per online CPU); --wall boots one at a time"),
-	{ }
+		   "parallel icount boots (0: one per online CPU); --wall boots one at a time",
+		   RP_RANGE(0, 64));
+
+static struct rp_param *params[] = {
+	&p_allowed_change, &p_alpha, &p_runs, &p_dither, &p_boot_timeout,
+	&p_memory, &p_cpus, &p_jobs, NULL
 };
 
 static int extra_opt(int argc, char **argv, int i, int *used);
+static const char *check_input(void);
 
 static const char * const check_names[] = { "boot_time_change", NULL };
 
@@ -87,6 +104,7 @@ static const struct rp_test test = {
 	.nr_checks = 1,
 	.checks = check_names,
 	.extra_opt = extra_opt,
+	.check_params = check_input,
 	.extra_usage =
 	"Boot options:\n"
 	"  --kernel IMAGE       kernel of both sides (default: $KERNEL, else\n"
@@ -235,41 +253,31 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 	return 0;
 }
 
-static __printf(1, 2) __noreturn void usage_error(const char *fmt, ...)
+/* The one-line reason of bad input, for rp_parse() to print. */
+static char bad_input[PATH_MAX + 128];
+
+static __printf(1, 2) const char *bad(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "boot_ab: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(bad_input, sizeof(bad_input), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-/* A whole number in [lo, hi], or a usage error. */
-static int int_setting(const char *name, int lo, int hi)
-{
-	double v = rp_val(name);
-
-	if (v != floor(v) || v < lo || v > hi)
-		usage_error("%s must be a whole number from %d to %d, not %g",
-			    name, lo, hi, v);
-	return (int)v;
+	return bad_input;
 }
 
 /* Kernel parameters: printable ASCII, no newline, a sane length. */
-static void check_append(const char *what, const char *s)
+static const char *check_append(const char *what, const char *s)
 {
 	const char *p;
 
-	if (!s)
-		return;
-	if (strlen(s) > MAX_APPEND)
-		usage_error("%s is longer than %d characters", what, MAX_APPEND);
-	for (p = s; *p; p++)
+	if (s && strlen(s) > MAX_APPEND)
+		return bad("%s is longer than %d characters", what, MAX_APPEND);
+	for (p = s; p && *p; p++)
 		if (*p < 0x20 || *p > 0x7e)
-			usage_error("%s has a control or non-ASCII character", what);
+			return bad("%s has a control or non-ASCII character",
+				   what);
+	return NULL;
 }
 
 static bool readable_file(const char *path)
@@ -279,47 +287,49 @@ static bool readable_file(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, R_OK);
 }
 
-static void check_kernel(const char *what, const char *path)
+static const char *check_kernel(const char *what, const char *path)
 {
 	if (path && !readable_file(path))
-		usage_error("%s '%s': not a readable file", what, path);
+		return bad("%s '%s': not a readable file", what, path);
+	return NULL;
 }
 
 static const char *static_x86_64(const char *path);
 
-/* Everything that is bad input: before the KTAP header, exit 2. */
-static void check_input(void)
+/* The rest of the options, and what a range cannot say. */
+static const char *check_options(void)
+{
+	if (o.busybox && !readable_file(o.busybox))
+		return bad("--busybox '%s': not a readable file", o.busybox);
+	if (o.busybox && static_x86_64(o.busybox))
+		return bad("--busybox '%s' %s", o.busybox,
+			   static_x86_64(o.busybox));
+	if (o.logdir && (!*o.logdir || strlen(o.logdir) >= sizeof(dir)))
+		return bad("--logdir needs a directory name (shorter than %zu)",
+			   sizeof(dir));
+	if (!(p_boot_timeout.value > 0))
+		return bad("boot_timeout must be in (0, 86400] s, not %g",
+			   p_boot_timeout.value);
+	if (!(p_alpha.value > 0 && p_alpha.value < 1))
+		return bad("alpha must be in (0, 1), not %g", p_alpha.value);
+	return NULL;
+}
+
+/*
+ * Everything that is bad input beyond the parameters' ranges: rp_parse()
+ * prints it as one line and rp_init() exits 2, before the KTAP header.
+ */
+static const char *check_input(void)
 {
 	const char *env = getenv("KERNEL");
 
-	check_kernel("--kernel", o.kernel[A]);
-	check_kernel("--kernel-b", o.kernel[B]);
-	if (!o.kernel[A] && env && *env)
-		check_kernel("$KERNEL", env);
-	check_append("--append-a", o.append[A]);
-	check_append("--append-b", o.append[B]);
-	check_append("--append", o.common);
-	if (o.busybox && !readable_file(o.busybox))
-		usage_error("--busybox '%s': not a readable file", o.busybox);
-	if (o.busybox && static_x86_64(o.busybox))
-		usage_error("--busybox '%s' %s", o.busybox,
-			    static_x86_64(o.busybox));
-	if (o.logdir && (!*o.logdir || strlen(o.logdir) >= sizeof(dir)))
-		usage_error("--logdir needs a directory name (shorter than %zu)",
-			    sizeof(dir));
-	int_setting("runs", 1, 1000);
-	int_setting("memory", 64, 65536);
-	int_setting("cpus", 1, 64);
-	int_setting("jobs", 0, 64);
-	int_setting("dither", 0, 1);
-	if (!(rp_val("boot_timeout") > 0 && rp_val("boot_timeout") <= 86400))
-		usage_error("boot_timeout must be in (0, 86400] s, not %g",
-			    rp_val("boot_timeout"));
-	if (!(rp_val("alpha") > 0 && rp_val("alpha") < 1))
-		usage_error("alpha must be in (0, 1), not %g", rp_val("alpha"));
-	if (!(rp_val("allowed_change") >= 0))
-		usage_error("allowed_change must be >= 0 %%, not %g",
-			    rp_val("allowed_change"));
+	return check_kernel("--kernel", o.kernel[A]) ?:
+	       check_kernel("--kernel-b", o.kernel[B]) ?:
+	       check_kernel("$KERNEL", !o.kernel[A] && env && *env ? env : NULL) ?:
+	       check_append("--append-a", o.append[A]) ?:
+	       check_append("--append-b", o.append[B]) ?:
+	       check_append("--append", o.common) ?:
+	       check_options();
 }
 
 /* ------------------------------------------------------------------ */
@@ -551,9 +561,9 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	int n = 0, fd;
 	pid_t parent;
 
-	snprintf(mem, sizeof(mem), "%d", int_setting("memory", 64, 65536));
+	snprintf(mem, sizeof(mem), "%d", (int)p_memory.value);
 	snprintf(smp, sizeof(smp), "%d",
-		 accel == ACCEL_ICOUNT ? 1 : int_setting("cpus", 1, 64));
+		 accel == ACCEL_ICOUNT ? 1 : (int)p_cpus.value);
 	snprintf(serial, sizeof(serial), "file:%s", b->serial);
 	boot_cmdline(b);
 	argv[n++] = qemu;
@@ -645,7 +655,7 @@ static void judge_boot(struct boot *b)
 		return;
 	if (b->timed_out) {
 		snprintf(b->err, sizeof(b->err), "timed out after %g s",
-			 rp_val("boot_timeout"));
+			 p_boot_timeout.value);
 		goto why;
 	}
 	if (!WIFEXITED(b->status) || WEXITSTATUS(b->status)) {
@@ -825,7 +835,7 @@ static void set_paths(struct boot *b, const char *what)
 static enum accel warm_up(const char *qemu)
 {
 	struct boot b = { .side = A };
-	double t = rp_val("boot_timeout");
+	double t = p_boot_timeout.value;
 	int i;
 
 	set_paths(&b, "warmup-kvm");
@@ -873,7 +883,7 @@ static bool panic_repeats(const struct boot *failed, const char *qemu,
 		 side_name[c.side]);
 	set_paths(&c, what);
 	fprintf(stderr, "boot_ab: booting %s once more\n", side_name[c.side]);
-	if (run_boots(&c, 1, 1, qemu, accel, rp_val("boot_timeout"), false) < 0)
+	if (run_boots(&c, 1, 1, qemu, accel, p_boot_timeout.value, false) < 0)
 		return false;
 	printf("# repeated: %s\n", c.err);
 	return strstr(c.err, "Kernel panic");
@@ -904,7 +914,7 @@ static void print_side(int s, const struct rp_summary *sum)
 static void report(const struct rp_cmp *c)
 {
 	double ch = c->change_pct;
-	double alpha = rp_val("alpha");
+	double alpha = p_alpha.value;
 	char phrase[64];
 
 	print_side(A, &c->a);
@@ -922,7 +932,7 @@ static void report(const struct rp_cmp *c)
 	rp_info("change", "%+.3f %%", ch);
 	rp_info("verdict", "%s (p %.3g, min. detectable effect %.3g %%, allowed %g %%, alpha %g)",
 		rp_cmp_verdict_name(c->verdict), c->p, c->mde_pct,
-		rp_val("allowed_change"), alpha);
+		p_allowed_change.value, alpha);
 
 	/*
 	 * The KTAP result follows the verdict, as in rcu_perf_compare: a
@@ -935,9 +945,9 @@ static void report(const struct rp_cmp *c)
 			      "the minimum detectable effect exceeds the allowed change" :
 			      "fewer than 2 boots on a side");
 	else if (c->p < alpha)
-		rp_check(CHECK, ch, "allowed_change");
+		rp_check(CHECK, ch, &p_allowed_change);
 	else
-		rp_check(CHECK, c->p, "alpha");
+		rp_check(CHECK, c->p, &p_alpha);
 }
 
 static void cleanup(struct boot *boots, int n)
@@ -971,18 +981,12 @@ int main(int argc, char **argv)
 	int runs, n, jobs, i, failed;
 	struct rp_cmp c;
 
-	/* Bad input ends here, before the KTAP header (rp_init() parses again). */
-	if (rp_parse(&test, argc, argv))
-		exit(2);
-	check_input();
 	rp_init(&test, argc, argv);
 	resolve(qemu, sizeof(qemu), bb, sizeof(bb));
 
-	runs = int_setting("runs", 1, 1000);
-	if (rp_opts.quick && !strcmp(rp_param("runs")->source, "default"))
-		runs = 4;
-	dither = int_setting("dither", 0, 1);
-	jobs = int_setting("jobs", 0, 64);
+	runs = p_runs.value;
+	dither = p_dither.value;
+	jobs = p_jobs.value;
 	if (!jobs)
 		jobs = rp_nr_online_cpus() > 0 ? rp_nr_online_cpus() : 1;
 	if (o.wall)
@@ -1040,9 +1044,9 @@ int main(int argc, char **argv)
 		"virtual time (TCG -icount shift=0,sleep=off, 1 vCPU)" :
 		accel == ACCEL_KVM ? "wall clock (KVM)" : "wall clock (TCG)");
 	fprintf(stderr, "boot_ab: %d boots (ABAB...), %d at a time, timeout %g s, logs in %s\n",
-		n, jobs, rp_val("boot_timeout"), dir);
+		n, jobs, p_boot_timeout.value, dir);
 
-	failed = run_boots(boots, n, jobs, qemu, accel, rp_val("boot_timeout"),
+	failed = run_boots(boots, n, jobs, qemu, accel, p_boot_timeout.value,
 			   true);
 	if (failed >= 0) {
 		printf("# boot %d (%s) failed: %s\n", failed + 1,
@@ -1094,7 +1098,7 @@ int main(int argc, char **argv)
 	rp_metric_add("a.time_to_user", "s", t[A].v, t[A].n);
 	rp_metric_add("b.time_to_user", "s", t[B].v, t[B].n);
 	rp_compare(t[A].v, t[A].n, t[B].v, t[B].n, false,
-		   rp_val("allowed_change"), rp_val("alpha"), &c);
+		   p_allowed_change.value, p_alpha.value, &c);
 	report(&c);
 	cleanup(boots, n);
 	for (i = 0; i < NR_SIDES; i++)

@@ -22,13 +22,16 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param params[] = {
+static struct rp_param p_boot_budget =
 	RP_MAX("boot_budget", "s", 60,
-	       "<1 s in VMs, seconds on big servers: 60 s flags only pathological boots"),
+	       "<1 s in VMs, seconds on big servers: 60 s flags only pathological boots");
+static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(1,
-			   "rcu_normal=1 costs a 6.12 boot 2-5%; icount boots repeat exactly"),
-	RP_BASELINE_ALPHA,
-	{ }
+			   "rcu_normal=1 costs a 6.12 boot 2-5%; icount boots repeat exactly");
+static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+
+static struct rp_param *params[] = {
+	&p_boot_budget, &p_baseline_change, &p_baseline_alpha, NULL
 };
 
 static const char *log_path;	/* --log FILE, NULL: this boot */
@@ -212,6 +215,6 @@ int main(int argc, char **argv)
 	free(log);
 
 	rp_metric_add("boot.time_to_user", "s", &m.t, 1);
-	rp_check(CHECK, m.t, "boot_budget");
+	rp_check(CHECK, m.t, &p_boot_budget);
 	return rp_finish();
 }

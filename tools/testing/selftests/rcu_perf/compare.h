@@ -83,6 +83,9 @@ struct compare_opts {
 };
 
 extern struct compare_opts opts;
+/* The parameters (rcu_perf_compare.c): --set NAME=VALUE, --list */
+extern struct rp_param p_allowed_change, p_alpha, p_repeat_budget;
+extern struct rp_param p_repeat_min_rounds, p_repeat_max_rounds;
 
 /* compare_input.c: what the results files hold, merged per side */
 extern struct metric *metrics;

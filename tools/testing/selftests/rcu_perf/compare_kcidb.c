@@ -187,7 +187,7 @@ void write_kcidb(bool compare)
 		kcidb_num(&w, "p_value", c->p);
 		kcidb_num(&w, "mde_pct", c->mde_pct);
 		kcidb_num(&w, "allowed_change_pct", m->allowed);
-		kcidb_num(&w, "alpha", rp_val("alpha"));
+		kcidb_num(&w, "alpha", p_alpha.value);
 		if (kernel_release[BASE][0])
 			rp_jw_str(&w, "baseline_kernel", kernel_release[BASE]);
 		rp_jw_obj_end(&w);

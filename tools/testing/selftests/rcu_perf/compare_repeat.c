@@ -98,9 +98,9 @@ static void run_one(int side, int nn)
 
 int repeat_until_conclusive(void)
 {
-	double budget = rp_val("repeat_budget") * 1000, t0 = rp_now_ms();
-	int min_rounds = rp_val("repeat_min_rounds");
-	int max_rounds = rp_val("repeat_max_rounds");
+	double budget = p_repeat_budget.value * 1000, t0 = rp_now_ms();
+	int min_rounds = p_repeat_min_rounds.value;
+	int max_rounds = p_repeat_max_rounds.value;
 	int next[NR_SIDES], round, side, k, i;
 	double round_ms = 0;
 	struct tally t;

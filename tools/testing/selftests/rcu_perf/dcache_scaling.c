@@ -126,52 +126,77 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param params[] = {
+static struct rp_param p_parallel_efficiency_min =
 	RP_MIN("parallel_efficiency_min", "ratio", 0.75,
-	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips"),
+	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips");
+static struct rp_param p_serial_fraction_min =
 	RP_MIN("serial_fraction_min", "ratio", 0.5,
-	       "one global lock: ~1 (efficiency 1/N); lower, the harness runs nothing serially"),
+	       "one global lock: ~1 (efficiency 1/N); lower, the harness runs nothing serially");
+static struct rp_param p_stat_private_serial_max =
 	RP_MAX("stat_private_serial_max", "share", 0.5,
-	       "rcu-walk of private paths stores to nothing shared: ~0; halfway to one lock fails"),
+	       "rcu-walk of private paths stores to nothing shared: ~0; halfway to one lock fails");
+static struct rp_param p_stat_shared_serial_max =
 	RP_MAX("stat_shared_serial_max", "share", 0.9,
-	       "one lockref on the shared final dentry is a part of each op, not all of it"),
+	       "one lockref on the shared final dentry is a part of each op, not all of it");
+static struct rp_param p_negative_serial_max =
 	RP_MAX("negative_serial_max", "share", 0.5,
-	       "rcu-walk finds cached negative dentries taking no reference: ~0"),
+	       "rcu-walk finds cached negative dentries taking no reference: ~0");
+static struct rp_param p_open_shared_serial_max =
 	RP_MAX("open_shared_serial_max", "share", 0.9,
-	       "lockref + struct file: a few bounced lines per op, not the whole op"),
+	       "lockref + struct file: a few bounced lines per op, not the whole op");
+static struct rp_param p_dotdot_symlink_serial_max =
 	RP_MAX("dotdot_symlink_serial_max", "share", 0.5,
-	       "\"..\" and fast symlinks stay in rcu-walk: ~0"),
+	       "\"..\" and fast symlinks stay in rcu-walk: ~0");
+static struct rp_param p_baseline_ratio_min =
 	RP_MIN("baseline_ratio_min", "ratio", 0.85,
-	       "1-CPU stat ops/s vs baseline_stat_ops: repeat runs agree within ~5%"),
+	       "1-CPU stat ops/s vs baseline_stat_ops: repeat runs agree within ~5%");
+static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10,
-			   "1-CPU lookup rates of repeat runs agree within ~5%"),
-	RP_BASELINE_ALPHA,
+			   "1-CPU lookup rates of repeat runs agree within ~5%");
+static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+static struct rp_param p_serialize_lookups =
 	RP_SETTING("serialize_lookups", "bool", 0,
-		   "1: one global lock around each lookup, as dcache_lock did (proves the checks)"),
+		   "1: one global lock around each lookup, as dcache_lock did (proves the checks)");
+static struct rp_param p_baseline_stat_ops =
 	RP_SETTING("baseline_stat_ops", "ops/s", 0,
-		   "stat_private ops/s at N=1 of a known-good kernel on this machine; 0 = none"),
+		   "stat_private ops/s at N=1 of a known-good kernel on this machine; 0 = none");
+static struct rp_param p_sample_ms =
 	RP_SETTING("sample_ms", "ms", 150,
-		   "one sample; x reps x 2 points x 7 workloads ~ 12 s on 2 CPUs"),
-	RP_SETTING("quick_sample_ms", "ms", 100,
-		   "one sample with --quick; /proc/stat's 10 ms ticks need ~100"),
+		   "one sample; x reps x 2 points x 7 workloads ~ 12 s on 2 CPUs; --quick: /proc/stat's 10 ms ticks need ~100",
+		   RP_QUICK(100), RP_RANGE(1, 60000));
+static struct rp_param p_reps =
 	RP_SETTING("reps", "count", 5,
-		   "samples per point; the best stands, interference only slows"),
-	RP_SETTING("quick_reps", "count", 4,
-		   "samples per point with --quick; N=1: two on each of 2 CPUs"),
+		   "samples per point; the best stands, interference only slows; --quick: N=1 two on each of 2 CPUs",
+		   RP_QUICK(4), RP_RANGE(1, 1000));
+static struct rp_param p_max_disturbance =
 	RP_SETTING("max_disturbance", "ratio", 0.1,
-		   "other tasks' share of the workers' CPUs above which a sample is re-taken"),
+		   "other tasks' share of the workers' CPUs above which a sample is re-taken");
+static struct rp_param p_time_budget =
 	RP_SETTING("time_budget", "s", 50,
-		   "sampling stops after this; bounds a run on a busy machine below 120 s"),
-	RP_SETTING("quick_time_budget", "s", 20, "the same with --quick"),
+		   "sampling stops after this; bounds a run on a busy machine below 120 s",
+		   RP_QUICK(20));
+static struct rp_param p_confirm_time =
 	RP_SETTING("confirm_time", "s", 15,
-		   "after the budget: re-measure a point before it FAILs (luck of the samples)"),
+		   "after the budget: re-measure a point before it FAILs (luck of the samples)");
+static struct rp_param p_depth =
 	RP_SETTING("depth", "dirs", 8,
-		   "directories in each deep path (>= 6 for the .. and symlink walk)"),
+		   "directories in each deep path (>= 6 for the .. and symlink walk)",
+		   RP_RANGE(6, 64));
+static struct rp_param p_max_cpus =
 	RP_SETTING("max_cpus", "CPUs", 0,
-		   "largest N of the sweep; 0 = all online CPUs"),
+		   "largest N of the sweep; 0 = all online CPUs");
+static struct rp_param p_hotplug_sweep =
 	RP_SETTING("hotplug_sweep", "bool", 0,
-		   "1: offline the CPUs beyond N for each point (guarded) instead of pinning only"),
-	{ }
+		   "1: offline the CPUs beyond N for each point (guarded) instead of pinning only");
+
+static struct rp_param *params[] = {
+	&p_parallel_efficiency_min, &p_serial_fraction_min,
+	&p_stat_private_serial_max, &p_stat_shared_serial_max,
+	&p_negative_serial_max, &p_open_shared_serial_max,
+	&p_dotdot_symlink_serial_max, &p_baseline_ratio_min, &p_baseline_change,
+	&p_baseline_alpha, &p_serialize_lookups, &p_baseline_stat_ops,
+	&p_sample_ms, &p_reps, &p_max_disturbance, &p_time_budget,
+	&p_confirm_time, &p_depth, &p_max_cpus, &p_hotplug_sweep, NULL
 };
 
 static const char * const checks[] = {
@@ -230,7 +255,7 @@ struct worker {
 
 struct workload {
 	const char *name;
-	const char *limit;	/* serial share limit parameter; NULL: a control */
+	const struct rp_param *limit;	/* serial share limit; NULL: a control */
 	int (*op)(struct worker *w);
 	void (*prepare)(struct worker *w);
 	bool serial;		/* one global lock around each op */
@@ -320,7 +345,7 @@ enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
 	W_OPEN_SHARED, W_DOTDOT_SYMLINK, NR_WORKLOADS };
 
 #define LOOKUP(n, fn, prep) \
-	{ .name = #n, .limit = #n "_serial_max", .op = (fn), \
+	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), \
 	  .prepare = (prep), .lookup = true }
 
 /* Indexed by the enum; the serial slot may be replaced (--control). */
@@ -374,36 +399,6 @@ static int opt_extra(int argc, char **argv, int i, int *used)
 	return 1;
 }
 
-/*
- * Settings out of range are bad input like a bad option: one line and
- * exit 2 before anything is changed (rp_init() applies --knob).
- */
-static void validate(int argc, char **argv)
-{
-	const char *bad = NULL;
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
-		    !strcmp(argv[i], "--list"))
-			return;
-	if (rp_parse(&test, argc, argv))
-		exit(2);
-	if (rp_val("depth") < 6 || rp_val("depth") > 64)
-		bad = "depth must be 6..64";
-	else if (rp_val("sample_ms") < 1 || rp_val("sample_ms") > 60000 ||
-		 rp_val("quick_sample_ms") < 1 ||
-		 rp_val("quick_sample_ms") > 60000)
-		bad = "sample_ms and quick_sample_ms must be 1..60000";
-	else if (rp_val("reps") < 1 || rp_val("reps") > 1000 ||
-		 rp_val("quick_reps") < 1 || rp_val("quick_reps") > 1000)
-		bad = "reps and quick_reps must be 1..1000";
-	if (bad) {
-		fprintf(stderr, "dcache_scaling: %s\n", bad);
-		exit(2);
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* The tree                                                            */
 /* ------------------------------------------------------------------ */
@@ -421,7 +416,7 @@ static int make_deep(const char *base)
 	snprintf(p, sizeof(p), "%s", base);
 	if (mkdir(p, 0700))
 		return -errno;
-	for (i = 0; i < (int)rp_val("depth"); i++) {
+	for (i = 0; i < (int)p_depth.value; i++) {
 		len = strlen(p);
 		snprintf(p + len, sizeof(p) - len, "/d%d", i);
 		if (mkdir(p, 0700))
@@ -479,7 +474,7 @@ static const char *fs_name(long type)
 static const char *make_tree(int nworkers)
 {
 	static char why[160];
-	int depth = (int)rp_val("depth"), i, err;
+	int depth = (int)p_depth.value, i, err;
 	struct statfs sfs;
 	const char *fs;
 	size_t len;
@@ -925,7 +920,7 @@ static bool suspect(int w, int p)
 		return false;
 	share = rp_serial_share(res[w][p].n, eff_now(w, p),
 				eff_now(W_PARALLEL, p), eff_now(W_SERIAL, p));
-	return share > rp_val(wls[w].limit);
+	return share > wls[w].limit->value;
 }
 
 /*
@@ -936,7 +931,7 @@ static bool suspect(int w, int p)
  */
 static void confirm(void)
 {
-	double until = rp_now_ms() + 1000 * rp_val("confirm_time");
+	double until = rp_now_ms() + 1000 * p_confirm_time.value;
 	int w, p, round, left = 1;
 
 	for (round = 0; left && round < reps && rp_now_ms() < until; round++) {
@@ -1045,8 +1040,8 @@ static const char *summarize(int w, char *why, size_t len)
  */
 static int judge_points(bool *judged, char *why, size_t len)
 {
-	double par_min = rp_val("parallel_efficiency_min");
-	double ser_min = rp_val("serial_fraction_min");
+	double par_min = p_parallel_efficiency_min.value;
+	double ser_min = p_serial_fraction_min.value;
 	const char *r;
 	char buf[320];
 	int p, nr = 0;
@@ -1074,7 +1069,8 @@ static int judge_points(bool *judged, char *why, size_t len)
  * out of bounds says the machine or the harness cannot judge those N, and
  * judge_points() turns that into the SKIP reason of the checks.
  */
-static void control_report(int w, const char *lim, const char *disturbed)
+static void control_report(int w, const struct rp_param *lim,
+			   const char *disturbed)
 {
 	double v = NAN, x;
 	int p, at = 0;
@@ -1089,7 +1085,7 @@ static void control_report(int w, const char *lim, const char *disturbed)
 
 		/* The serial control only where the machine runs N at once. */
 		if (w == W_SERIAL &&
-		    !(res[W_PARALLEL][p].eff >= rp_val("parallel_efficiency_min")))
+		    !(res[W_PARALLEL][p].eff >= p_parallel_efficiency_min.value))
 			continue;
 		x = w == W_PARALLEL ? pt->eff :
 			rp_serial_fraction(pt->n * pt->eff / res[W_PARALLEL][p].eff,
@@ -1106,8 +1102,8 @@ static void control_report(int w, const char *lim, const char *disturbed)
 	}
 	printf("# %s control: lowest %s %.3f at N=%d vs %s %.2f%s\n",
 	       wls[w].name, w == W_PARALLEL ? "efficiency" : "serial fraction",
-	       v, at, lim, rp_val(lim),
-	       v >= rp_val(lim) ? "" : ": out of bounds, the N concerned are not judged");
+	       v, at, lim->name, lim->value,
+	       v >= lim->value ? "" : ": out of bounds, the N concerned are not judged");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1123,8 +1119,8 @@ static int plan_cpus(bool hotplug, int *maxn)
 	if (ncpus < 1)
 		rp_exit_skip("cannot read the online CPUs");
 	*maxn = ncpus;
-	if (rp_val("max_cpus") >= 1 && rp_val("max_cpus") < ncpus)
-		*maxn = (int)rp_val("max_cpus");
+	if (p_max_cpus.value >= 1 && p_max_cpus.value < ncpus)
+		*maxn = (int)p_max_cpus.value;
 	cpus = calloc(ncpus, sizeof(*cpus));
 	workers = calloc(ncpus, sizeof(*workers));
 	if (!cpus || !workers ||
@@ -1158,7 +1154,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 			   const char *ctl_why, const char *disturbed,
 			   const char *neg_skip)
 {
-	double v = NAN, share, par, ser, lim = rp_val(wls[w].limit);
+	double v = NAN, share, par, ser, lim = wls[w].limit->value;
 	const char *name = wls[w].name;
 	char check[64];
 	int p, at = 0;
@@ -1226,16 +1222,15 @@ static void setup(void)
 		printf("# serial control replaced by %s, unlocked (--control)\n",
 		       opt_control);
 	}
-	serialize_lookups = rp_val("serialize_lookups") != 0;
+	serialize_lookups = p_serialize_lookups.value != 0;
 	if (serialize_lookups)
 		printf("# serialize_lookups=1: one global lock around each lookup (injected)\n");
 	if (pthread_spin_init(&big_lock, PTHREAD_PROCESS_PRIVATE))
 		rp_fatal("pthread_spin_init failed");
-	sample_ms = rp_val(rp_opts.quick ? "quick_sample_ms" : "sample_ms");
-	reps = (int)rp_val(rp_opts.quick ? "quick_reps" : "reps");
-	max_disturbance = rp_val("max_disturbance");
-	deadline_ms = rp_now_ms() +
-		1000 * rp_val(rp_opts.quick ? "quick_time_budget" : "time_budget");
+	sample_ms = p_sample_ms.value;
+	reps = (int)p_reps.value;
+	max_disturbance = p_max_disturbance.value;
+	deadline_ms = rp_now_ms() + 1000 * p_time_budget.value;
 }
 
 int main(int argc, char **argv)
@@ -1247,10 +1242,9 @@ int main(int argc, char **argv)
 	bool hotplug;
 	double v;
 
-	validate(argc, argv);
 	rp_init(&test, argc, argv);
 	setup();
-	hotplug = rp_val("hotplug_sweep") != 0;
+	hotplug = p_hotplug_sweep.value != 0;
 	hotplug_mode = hotplug;
 	ncpus = plan_cpus(hotplug, &maxn);
 	nr_pts = rp_sweep_points(maxn, pts, 32);
@@ -1269,9 +1263,9 @@ int main(int argc, char **argv)
 
 	/* The controls first: the verdicts depend on them. */
 	if (nr_pts >= 2) {
-		control_report(W_PARALLEL, "parallel_efficiency_min",
+		control_report(W_PARALLEL, &p_parallel_efficiency_min,
 			       disturbed[W_PARALLEL]);
-		control_report(W_SERIAL, "serial_fraction_min",
+		control_report(W_SERIAL, &p_serial_fraction_min,
 			       disturbed[W_PARALLEL] ? disturbed[W_PARALLEL] :
 			       disturbed[W_SERIAL]);
 		nr_judged = judge_points(judged, ctl_why, sizeof(ctl_why));
@@ -1285,7 +1279,7 @@ int main(int argc, char **argv)
 		workload_check(w, judged, nr_judged, ctl_why, disturbed[w],
 			       neg_skip);
 
-	v = rp_val("baseline_stat_ops");
+	v = p_baseline_stat_ops.value;
 	if (v <= 0) {
 		rp_check_skip("single_cpu_vs_baseline",
 			      "no baseline: set baseline_stat_ops to the 1-CPU stat_private ops/s of a known-good kernel");
@@ -1296,7 +1290,7 @@ int main(int argc, char **argv)
 		printf("# stat_private at N=1: %.4g ops/s vs baseline %.4g ops/s\n",
 		       res[W_STAT_PRIVATE][0].best, v);
 		rp_check("single_cpu_vs_baseline",
-			 res[W_STAT_PRIVATE][0].best / v, "baseline_ratio_min");
+			 res[W_STAT_PRIVATE][0].best / v, &p_baseline_ratio_min);
 	}
 	if (ctr_open)
 		rp_counters_close(&ctr);

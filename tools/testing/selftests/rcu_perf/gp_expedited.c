@@ -41,25 +41,33 @@
 #define NORMAL		"/sys/kernel/rcu_normal"
 #define AFTER_BOOT	"/sys/module/rcupdate/parameters/rcu_normal_after_boot"
 
-static struct rp_param params[] = {
+static struct rp_param p_expedited_ratio =
 	RP_MAX("expedited_ratio", "ratio", 0.7,
-	       "expedited waits for IPIs, normal ones for jiffies: ~0.005 (VM), ~0.3 (TCG)"),
+	       "expedited waits for IPIs, normal ones for jiffies: ~0.005 (VM), ~0.3 (TCG)");
+static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(20,
-			   "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run"),
-	RP_BASELINE_ALPHA,
+			   "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run");
+static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+static struct rp_param p_samples =
 	RP_SETTING("samples", "count", 100,
-		   "GPs timed per mode: ~1 s of normal GPs at ~10 ms each"),
-	RP_SETTING("quick_samples", "count", 30,
-		   "samples with --quick: the median's CI still holds 20x margins"),
+		   "GPs timed per mode: ~1 s of normal GPs at ~10 ms each; --quick: the CI still holds 20x margins",
+		   RP_QUICK(30));
+static struct rp_param p_block =
 	RP_SETTING("block", "count", 10,
-		   "GPs per mode before switching: drift hits both modes"),
+		   "GPs per mode before switching: drift hits both modes");
+static struct rp_param p_min_samples =
 	RP_SETTING("min_samples", "count", 10,
-		   "fewer GPs per mode give no usable confidence interval: SKIP"),
+		   "fewer GPs per mode give no usable confidence interval: SKIP");
+static struct rp_param p_time_budget =
 	RP_SETTING("time_budget", "s", 40,
-		   "then stop timing and judge what was measured: ends well within 120 s"),
+		   "then stop timing and judge what was measured: ends well within 120 s");
+static struct rp_param p_confidence =
 	RP_SETTING("confidence", "ratio", 0.9,
-		   "two-sided interval: each end is a one-sided 95% bound"),
-	{ }
+		   "two-sided interval: each end is a one-sided 95% bound");
+
+static struct rp_param *params[] = {
+	&p_expedited_ratio, &p_baseline_change, &p_baseline_alpha, &p_samples,
+	&p_block, &p_min_samples, &p_time_budget, &p_confidence, NULL
 };
 
 #define CHECK	"expedited_gp_ratio"
@@ -233,10 +241,10 @@ static void estimate(struct mode_data *d, struct rp_bound *b)
 {
 	rp_bootstrap(d[EXPEDITED_GP].lat.v, d[EXPEDITED_GP].lat.n, rp_stat_mean,
 		     d[NORMAL_GP].lat.v, d[NORMAL_GP].lat.n, rp_stat_mean,
-		     RP_BOOT_RATIO, rp_val("confidence"), &b->est);
-	b->limit = rp_val("expedited_ratio");
+		     RP_BOOT_RATIO, p_confidence.value, &b->est);
+	b->limit = p_expedited_ratio.value;
 	b->unit = "ratio";
-	b->param = "expedited_ratio";
+	b->param = &p_expedited_ratio;
 	b->how = "mean expedited / mean normal GP";
 }
 
@@ -256,13 +264,13 @@ int main(int argc, char **argv)
 		rp_exit_skip("%s", why);
 	report_setup();
 
-	want = rp_val(rp_opts.quick ? "quick_samples" : "samples");
-	block = rp_val("block") >= 1 ? rp_val("block") : 1;
-	min = rp_val("min_samples");
+	want = p_samples.value;
+	block = p_block.value >= 1 ? p_block.value : 1;
+	min = p_min_samples.value;
 	cpus = rp_nr_online_cpus();
 	rp_counters_open(&c);
 
-	deadline = rp_now_ms() + rp_val("time_budget") * 1e3;
+	deadline = rp_now_ms() + p_time_budget.value * 1e3;
 	for (;;) {
 		collect(d, want, block, deadline, &c);
 		if (d[NORMAL_GP].lat.n < min || d[EXPEDITED_GP].lat.n < min)

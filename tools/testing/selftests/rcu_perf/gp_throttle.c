@@ -93,32 +93,44 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param params[] = {
+static struct rp_param p_mean_slack =
 	RP_SETTING("mean_slack", "jiffies", 0.5,
-		   "added to one default FQS per GP for the mean: half a jiffy of tick phase"),
+		   "added to one default FQS per GP for the mean: half a jiffy of tick phase");
+static struct rp_param p_fqs_slack =
 	RP_SETTING("fqs_slack", "jiffies", 1,
-		   "added to first + next FQS per GP for the tail: GPs start and end on ticks"),
+		   "added to first + next FQS per GP for the tail: GPs start and end on ticks");
+static struct rp_param p_idle_busy_max =
 	RP_SETTING("idle_busy_max", "%", 5,
-		   "others' CPU use in an idle block: ~1% if quiet; 20% hides 25x slower GPs"),
+		   "others' CPU use in an idle block: ~1% if quiet; 20% hides 25x slower GPs");
+static struct rp_param p_samples =
 	RP_SETTING("samples", "count", 50,
-		   "ops per load level (half at one busy CPU): ~1 s per level if healthy"),
-	RP_SETTING("quick_samples", "count", 20,
-		   "ops per load level with --quick"),
+		   "ops per load level (half at one busy CPU): ~1 s per level if healthy",
+		   RP_QUICK(20));
+static struct rp_param p_min_samples =
 	RP_SETTING("min_samples", "count", 10,
-		   "fewer idle or all-busy ops give no usable interval: SKIP, unless all failed"),
+		   "fewer idle or all-busy ops give no usable interval: SKIP, unless all failed");
+static struct rp_param p_time_budget =
 	RP_SETTING("time_budget", "s", 12,
-		   "per workload: with 25x slower idle GPs a run still ends within ~30 s"),
-	RP_SETTING("quick_time_budget", "s", 8, "per workload with --quick"),
+		   "per workload: with 25x slower idle GPs a run still ends within ~30 s",
+		   RP_QUICK(8));
+static struct rp_param p_block =
 	RP_SETTING("block", "ms", 300,
-		   "of one level before the next: interleaves levels, /proc/stat resolves it"),
+		   "of one level before the next: interleaves levels, /proc/stat resolves it");
+static struct rp_param p_op_timeout =
 	RP_SETTING("op_timeout", "s", 10,
-		   "one op that has not returned by then (~1000 healthy GPs) is a FAIL"),
+		   "one op that has not returned by then (~1000 healthy GPs) is a FAIL");
+static struct rp_param p_confidence =
 	RP_SETTING("confidence", "ratio", 0.9,
-		   "two-sided interval: each end is a one-sided 95% bound"),
+		   "two-sided interval: each end is a one-sided 95% bound");
+static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10,
-			   "FQS 1 -> 2 jiffies makes idle GPs +50%; healthy runs move <1%"),
-	RP_BASELINE_ALPHA,
-	{ }
+			   "FQS 1 -> 2 jiffies makes idle GPs +50%; healthy runs move <1%");
+static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+
+static struct rp_param *params[] = {
+	&p_mean_slack, &p_fqs_slack, &p_idle_busy_max, &p_samples,
+	&p_min_samples, &p_time_budget, &p_block, &p_op_timeout, &p_confidence,
+	&p_baseline_change, &p_baseline_alpha, NULL
 };
 
 #define NR_CHECKS_PER_WORKLOAD	2
@@ -559,12 +571,12 @@ static void skip_workload(struct workload *w, const char *why)
 /* What idle may add over all-busy per op, in jiffies: see the header. */
 static double mean_allowance(const struct workload *w, int fqs)
 {
-	return w->gps_per_op * (fqs + rp_val("mean_slack"));
+	return w->gps_per_op * (fqs + p_mean_slack.value);
 }
 
 static double tail_allowance(const struct workload *w, int fqs)
 {
-	return w->gps_per_op * (2.0 * fqs + rp_val("fqs_slack"));
+	return w->gps_per_op * (2.0 * fqs + p_fqs_slack.value);
 }
 
 /*
@@ -577,8 +589,8 @@ static double tail_allowance(const struct workload *w, int fqs)
 static void estimate(struct workload *w, double jiffy_ms, int fqs,
 		     struct rp_bound *b)
 {
-	static const char * const param[NR_CHECKS_PER_WORKLOAD] = {
-		"mean_slack", "fqs_slack",
+	static const struct rp_param * const param[NR_CHECKS_PER_WORKLOAD] = {
+		&p_mean_slack, &p_fqs_slack,
 	};
 	static const rp_stat_fn stat[NR_CHECKS_PER_WORKLOAD] = {
 		rp_stat_mean, rp_stat_p90,
@@ -590,7 +602,7 @@ static void estimate(struct workload *w, double jiffy_ms, int fqs,
 		struct rp_estimate *e = &b[i].est;
 
 		rp_bootstrap(idle->v, idle->n, stat[i], all->v, all->n,
-			     rp_stat_median, RP_BOOT_DIFF, rp_val("confidence"), e);
+			     rp_stat_median, RP_BOOT_DIFF, p_confidence.value, e);
 		e->value /= jiffy_ms;
 		e->lo /= jiffy_ms;
 		e->hi /= jiffy_ms;
@@ -724,11 +736,11 @@ static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
 	snprintf(how[0], sizeof(how[0]),
 		 "idle - all-busy median; %d GP%s x (default FQS %d + slack %g) jiffies",
 		 w->gps_per_op, w->gps_per_op > 1 ? "s" : "", fqs,
-		 rp_val("mean_slack"));
+		 p_mean_slack.value);
 	snprintf(how[1], sizeof(how[1]),
 		 "idle - all-busy median; %d GP%s x (2 x default FQS %d + slack %g) jiffies",
 		 w->gps_per_op, w->gps_per_op > 1 ? "s" : "", fqs,
-		 rp_val("fqs_slack"));
+		 p_fqs_slack.value);
 	for (i = 0; i < NR_CHECKS_PER_WORKLOAD; i++) {
 		snprintf(name, sizeof(name), "%s_%s", w->name,
 			 i ? "idle_tail" : "idle_mean");
@@ -773,12 +785,12 @@ int main(int argc, char **argv)
 	if (nr_cpus < 2)
 		skip_all("1 CPU online: synchronize_rcu() waits for no GP");
 
-	target = rp_val(rp_opts.quick ? "quick_samples" : "samples");
-	budget_ms = 1000 * rp_val(rp_opts.quick ? "quick_time_budget" : "time_budget");
-	min_samples = rp_val("min_samples");
-	block_ms = rp_val("block");
-	idle_busy_max = rp_val("idle_busy_max");
-	watch.timeout_ms = 1000 * rp_val("op_timeout");
+	target = p_samples.value;
+	budget_ms = 1000 * p_time_budget.value;
+	min_samples = p_min_samples.value;
+	block_ms = p_block.value;
+	idle_busy_max = p_idle_busy_max.value;
+	watch.timeout_ms = 1000 * p_op_timeout.value;
 	if (target < min_samples)
 		target = min_samples;
 

@@ -75,34 +75,59 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param params[] = {
+#define MAX_RUNS	100
+#define HDRS_PER_DIR	16
+
+static struct rp_param p_parallel_efficiency_min =
 	RP_MIN("parallel_efficiency_min", "ratio", 0.75,
-	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips"),
+	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips");
+static struct rp_param p_serial_fraction_max =
 	RP_MAX("serial_fraction_max", "ratio", 0.5,
-	       "independent compiles: make's and ar's steps only (~0.1); -j1 everywhere gives 1"),
+	       "independent compiles: make's and ar's steps only (~0.1); -j1 everywhere gives 1");
+static struct rp_param p_control_ms =
 	RP_SETTING("control_ms", "ms", 200,
-		   "the parallel control's work on one CPU; it runs after every timed build"),
-	RP_SETTING("runs", "count", 3, "timed builds per CPU count (the seed: 5)"),
-	RP_SETTING("quick_runs", "count", 2, "timed builds per CPU count with --quick"),
+		   "the parallel control's work on one CPU; it runs after every timed build",
+		   RP_RANGE(10, 10000));
+static struct rp_param p_runs =
+	RP_SETTING("runs", "count", 3, "timed builds per CPU count (the seed: 5)",
+		   RP_QUICK(2), RP_RANGE(1, MAX_RUNS));
+static struct rp_param p_files =
 	RP_SETTING("files", "count", 600,
-		   "C files of the generated tree: ~30 s per build on 1 CPU, minutes in all"),
-	RP_SETTING("quick_files", "count", 60, "C files with --quick: ~3 s per build on 1 CPU"),
+		   "C files of the generated tree: ~30 s per build on 1 CPU (--quick: ~3 s), minutes in all",
+		   RP_QUICK(60), RP_RANGE(1, 100000));
+static struct rp_param p_include_dirs =
 	RP_SETTING("include_dirs", "count", 32,
-		   "-I directories: each #include misses in ~half of them"),
-	RP_SETTING("includes", "count", 64, "project headers included by each C file"),
+		   "-I directories: each #include misses in ~half of them",
+		   RP_RANGE(1, 1000));
+static struct rp_param p_includes =
+	RP_SETTING("includes", "count", 64,
+		   "project headers included by each C file; at most include_dirs x 16",
+		   RP_RANGE(1, 1000 * HDRS_PER_DIR));
+static struct rp_param p_jobs =
 	RP_SETTING("jobs", "count", 0,
-		   "make -j value; 0 = the CPU count of the point"),
+		   "make -j value; 0 = the CPU count of the point");
+static struct rp_param p_warmup =
 	RP_SETTING("warmup", "count", 1,
-		   "untimed builds first: page cache and dentries warm"),
-	RP_SETTING("max_cpus", "CPUs", 0, "largest CPU count; 0 = all online CPUs"),
+		   "untimed builds first: page cache and dentries warm",
+		   RP_RANGE(0, 100));
+static struct rp_param p_max_cpus =
+	RP_SETTING("max_cpus", "CPUs", 0, "largest CPU count; 0 = all online CPUs");
+static struct rp_param p_hotplug =
 	RP_SETTING("hotplug", "bool", 0,
-		   "1: offline the CPUs beyond N (guarded) instead of restricting affinity"),
+		   "1: offline the CPUs beyond N (guarded) instead of restricting affinity");
+static struct rp_param p_max_disturbance =
 	RP_SETTING("max_disturbance", "ratio", 0.15,
-		   "other tasks' share of the build's CPUs above which a run is left out"),
+		   "other tasks' share of the build's CPUs above which a run is left out");
+static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(5,
-			   "the seed's dcache regression: +10% system time; builds repeat to ~2%"),
-	RP_BASELINE_ALPHA,
-	{ }
+			   "the seed's dcache regression: +10% system time; builds repeat to ~2%");
+static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+
+static struct rp_param *params[] = {
+	&p_parallel_efficiency_min, &p_serial_fraction_max, &p_control_ms,
+	&p_runs, &p_files, &p_include_dirs, &p_includes, &p_jobs, &p_warmup,
+	&p_max_cpus, &p_hotplug, &p_max_disturbance, &p_baseline_change,
+	&p_baseline_alpha, NULL
 };
 
 static const char * const checks[] = {
@@ -115,6 +140,7 @@ static const char * const baseline_metrics[] = {
 };
 
 static int opt_extra(int argc, char **argv, int i, int *used);
+static const char *check_input(void);
 
 static const struct rp_test test = {
 	.name = "kernbench",
@@ -128,12 +154,11 @@ static const struct rp_test test = {
 		"  --workdir DIR          where the generated tree or kernel objects go (default $TMPDIR or /tmp)\n"
 		"  --keep                 keep the work directory\n",
 	.extra_opt = opt_extra,
+	.check_params = check_input,
 };
 
 #define GNU_TIME	"/usr/bin/time"
 #define MAX_POINTS	32
-#define MAX_RUNS	100
-#define HDRS_PER_DIR	16
 
 static const char *opt_tree, *opt_workdir;
 static bool opt_keep;
@@ -167,48 +192,29 @@ static int opt_extra(int argc, char **argv, int i, int *used)
 	return 1;
 }
 
-/* Bad input: one line and exit 2 before anything is changed. */
-static void validate(int argc, char **argv)
+/*
+ * Bad input beyond the parameters' ranges: rp_parse() prints the reason
+ * as one line and rp_init() exits 2 before anything is changed.
+ */
+static const char *check_input(void)
 {
-	const char *tree, *bad = NULL;
+	static char why[PATH_MAX + 64];
+	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
 	char kbuild[PATH_MAX];
 	struct stat st;
-	int i;
 
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
-		    !strcmp(argv[i], "--list"))
-			return;
-	if (rp_parse(&test, argc, argv))
-		exit(2);
-	tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
 	if (tree && *tree) {
 		snprintf(kbuild, sizeof(kbuild), "%s/Kbuild", tree);
 		if (stat(kbuild, &st)) {
-			fprintf(stderr, "kernbench: %s is not a kernel source tree (no Kbuild)\n",
-				tree);
-			exit(2);
+			snprintf(why, sizeof(why),
+				 "%s is not a kernel source tree (no Kbuild)",
+				 tree);
+			return why;
 		}
 	}
-	if (rp_val("runs") < 1 || rp_val("runs") > MAX_RUNS ||
-	    rp_val("quick_runs") < 1 || rp_val("quick_runs") > MAX_RUNS)
-		bad = "runs and quick_runs must be 1..100";
-	else if (rp_val("files") < 1 || rp_val("files") > 100000 ||
-		 rp_val("quick_files") < 1 || rp_val("quick_files") > 100000)
-		bad = "files and quick_files must be 1..100000";
-	else if (rp_val("include_dirs") < 1 || rp_val("include_dirs") > 1000)
-		bad = "include_dirs must be 1..1000";
-	else if (rp_val("includes") < 1 ||
-		 rp_val("includes") > rp_val("include_dirs") * HDRS_PER_DIR)
-		bad = "includes must be 1..include_dirs * 16";
-	else if (rp_val("warmup") > 100)
-		bad = "warmup must be 0..100";
-	else if (rp_val("control_ms") < 10 || rp_val("control_ms") > 10000)
-		bad = "control_ms must be 10..10000";
-	if (bad) {
-		fprintf(stderr, "kernbench: %s\n", bad);
-		exit(2);
-	}
+	if (p_includes.value > p_include_dirs.value * HDRS_PER_DIR)
+		return "includes must be 1..include_dirs * 16";
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -622,7 +628,6 @@ static void set_online(int n)
 static void setup_tree(void)
 {
 	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
-	bool quick = rp_opts.quick;
 	int err;
 
 	err = rp_tmpdir(opt_workdir, "kernbench", workdir, sizeof(workdir));
@@ -651,11 +656,11 @@ static void setup_tree(void)
 	}
 	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
 	make_dir("%s", srcdir);
-	generate((int)rp_val(quick ? "quick_files" : "files"),
-		 (int)rp_val("include_dirs"), (int)rp_val("includes"));
+	generate((int)p_files.value,
+		 (int)p_include_dirs.value, (int)p_includes.value);
 	rp_info("tree", "generated: %d C files, %d -I directories, %d includes each (%s)",
-		(int)rp_val(quick ? "quick_files" : "files"),
-		(int)rp_val("include_dirs"), (int)rp_val("includes"), srcdir);
+		(int)p_files.value,
+		(int)p_include_dirs.value, (int)p_includes.value, srcdir);
 }
 
 /*
@@ -679,7 +684,7 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 
 	make_untimed("clean", 0);
 	fprintf(stderr, "kernbench: %d CPU(s), make -j%d, run %d/%d (%d of %d)\n",
-		p->n, p->jobs, p->nr + 1, (int)rp_val(rp_opts.quick ? "quick_runs" : "runs"),
+		p->n, p->jobs, p->nr + 1, (int)p_runs.value,
 		idx, total);
 	rp_knob_read(ONLINE, on0, sizeof(on0));
 	one_cpu_turn(p, p->nr, hotplug);
@@ -771,7 +776,7 @@ static double control_run(int n, int ncpus)
 /* Work that takes about control_ms on one CPU, the best of three tries. */
 static void control_calibrate(void)
 {
-	double t, best = INFINITY, want = rp_val("control_ms") / 1000;
+	double t, best = INFINITY, want = p_control_ms.value / 1000;
 	int i;
 
 	for (ctl_iters = 1000; ctl_iters < (1UL << 40); ctl_iters *= 2) {
@@ -818,7 +823,7 @@ static char ctl_why[200];
 
 static void control_report(void)
 {
-	double v = INFINITY, min = rp_val("parallel_efficiency_min");
+	double v = INFINITY, min = p_parallel_efficiency_min.value;
 	int p, at = 0;
 
 	for (p = 0; p < nr_pts; p++) {
@@ -855,7 +860,7 @@ static const char *clean_times(char *why, size_t len)
 	for (p = 0; p < nr_pts; p++) {
 		pt[p].clean_elapsed = INFINITY;
 		for (r = ok = 0; r < pt[p].nr; r++) {
-			if (pt[p].others[r] > rp_val("max_disturbance"))
+			if (pt[p].others[r] > p_max_disturbance.value)
 				continue;
 			if (pt[p].run[r].elapsed < pt[p].clean_elapsed)
 				pt[p].clean_elapsed = pt[p].run[r].elapsed;
@@ -866,7 +871,7 @@ static const char *clean_times(char *why, size_t len)
 		if (!ok && !disturbed) {
 			snprintf(why, len,
 				 "machine busy: other tasks used more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance); run it on a quiet machine",
-				 100 * rp_val("max_disturbance"), pt[p].n);
+				 100 * p_max_disturbance.value, pt[p].n);
 			disturbed = why;
 		}
 		if (ok < pt[p].nr)
@@ -882,7 +887,7 @@ static const char *clean_times(char *why, size_t len)
  */
 static void speedup_check(void)
 {
-	double v = NAN, speedup, rel, e, min = rp_val("parallel_efficiency_min");
+	double v = NAN, speedup, rel, e, min = p_parallel_efficiency_min.value;
 	const char *disturbed;
 	char why[200];
 	int p, at = 0;
@@ -913,7 +918,7 @@ static void speedup_check(void)
 		return;
 	}
 	printf("# highest serial fraction at %d CPUs\n", at);
-	rp_check("kernbench_speedup", v, "serial_fraction_max");
+	rp_check("kernbench_speedup", v, &p_serial_fraction_max);
 }
 
 int main(int argc, char **argv)
@@ -923,11 +928,10 @@ int main(int argc, char **argv)
 	bool hotplug;
 	int sweep[MAX_POINTS];
 
-	validate(argc, argv);
 	rp_init(&test, argc, argv);
-	runs = (int)rp_val(rp_opts.quick ? "quick_runs" : "runs");
-	jobs = (int)rp_val("jobs");
-	hotplug = rp_val("hotplug") != 0;
+	runs = (int)p_runs.value;
+	jobs = (int)p_jobs.value;
+	hotplug = p_hotplug.value != 0;
 	if (!exe_ok(GNU_TIME))
 		rp_exit_skip("%s not found (Debian package \"time\")", GNU_TIME);
 	if (!exe_ok("make") || !exe_ok(cc_name()))
@@ -938,8 +942,8 @@ int main(int argc, char **argv)
 	if (nr_online < 1)
 		rp_exit_skip("cannot read the online CPUs");
 	maxn = nr_online;
-	if (rp_val("max_cpus") >= 1 && rp_val("max_cpus") < maxn)
-		maxn = (int)rp_val("max_cpus");
+	if (p_max_cpus.value >= 1 && p_max_cpus.value < maxn)
+		maxn = (int)p_max_cpus.value;
 	if (hotplug) {
 		int fixed;
 
@@ -962,7 +966,7 @@ int main(int argc, char **argv)
 	       runs);
 
 	setup_tree();
-	for (i = 0; i < (int)rp_val("warmup"); i++) {
+	for (i = 0; i < (int)p_warmup.value; i++) {
 		struct rp_time t;
 
 		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
@@ -1011,7 +1015,7 @@ int main(int argc, char **argv)
 		 * the checks against a baseline SKIP.
 		 */
 		for (r = nr = 0; r < pt[p].nr; r++) {
-			if (pt[p].others[r] > rp_val("max_disturbance"))
+			if (pt[p].others[r] > p_max_disturbance.value)
 				continue;
 			e[nr] = pt[p].run[r].elapsed;
 			u[nr] = pt[p].run[r].user;
@@ -1027,7 +1031,7 @@ int main(int argc, char **argv)
 			nr = pt[p].nr;
 			snprintf(pt[p].busy_why, sizeof(pt[p].busy_why),
 				 "machine busy: other tasks used more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance)",
-				 100 * rp_val("max_disturbance"), pt[p].n);
+				 100 * p_max_disturbance.value, pt[p].n);
 			busy = pt[p].busy_why;
 		}
 		add_metric(pt[p].n, "elapsed", "s", e, nr)->disturbed = busy;

@@ -37,18 +37,29 @@
 
 #include "compare.h"
 
-static struct rp_param params[] = {
+/* Shared with compare_*.c through compare.h. */
+struct rp_param p_allowed_change =
 	RP_MAX("allowed_change", "%", 10,
-	       "healthy runs of GP latency differ by ~5%; smaller changes are noise"),
+	       "healthy runs of GP latency differ by ~5%; smaller changes are noise");
+struct rp_param p_alpha =
 	RP_MIN("alpha", "p-value", 0.05,
-	       "a change is significant below this: 1 false alarm in 20 per metric"),
+	       "a change is significant below this: 1 false alarm in 20 per metric",
+	       RP_RANGE(0, 1));
+struct rp_param p_repeat_budget =
 	RP_SETTING("repeat_budget", "s", 600,
-		   "--repeat stops starting rounds after this much time"),
+		   "--repeat stops starting rounds after this much time");
+struct rp_param p_repeat_min_rounds =
 	RP_SETTING("repeat_min_rounds", "count", 2,
-		   "a single run per side says nothing about run-to-run noise"),
+		   "a single run per side says nothing about run-to-run noise",
+		   RP_RANGE(1, INFINITY));
+struct rp_param p_repeat_max_rounds =
 	RP_SETTING("repeat_max_rounds", "count", 10,
-		   "beyond this the metric is too noisy for the allowed change"),
-	{ }
+		   "beyond this the metric is too noisy for the allowed change",
+		   RP_RANGE(1, INFINITY));
+
+static struct rp_param *params[] = {
+	&p_allowed_change, &p_alpha, &p_repeat_budget, &p_repeat_min_rounds,
+	&p_repeat_max_rounds, NULL
 };
 
 struct compare_opts opts = {
@@ -334,11 +345,9 @@ static void parse_options(int argc, char **argv)
 	if (rp_opts.baseline && !strcmp(rp_opts.baseline_from, "--baseline"))
 		die("--baseline %s: the baseline's results are inputs here: --base %s",
 		    rp_opts.baseline, rp_opts.baseline);
-	alpha = rp_val("alpha");
+	alpha = p_alpha.value;
 	if (!(alpha > 0 && alpha < 1))
 		die("alpha %g: must be between 0 and 1", alpha);
-	if (rp_val("repeat_min_rounds") < 1 || rp_val("repeat_max_rounds") < 1)
-		die("repeat_min_rounds and repeat_max_rounds must be >= 1");
 	if (!valid_origin(opts.origin))
 		die("--origin %s: KCIDB origins are [a-z0-9_]+", opts.origin);
 	if (opts.build_id && !strchr(opts.build_id, ':'))
@@ -373,7 +382,7 @@ bool selected(const char *key)
 
 static double allowed_for(const char *key)
 {
-	double pct = rp_val("allowed_change");
+	double pct = p_allowed_change.value;
 	int i;
 
 	for (i = 0; i < opts.nr_allows; i++)
@@ -404,7 +413,7 @@ void compare_all(struct tally *t)
 		m->allowed = allowed_for(m->key);
 		rp_compare(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v,
 			   m->v[CAND].n, m->higher_is_better, m->allowed,
-			   rp_val("alpha"), &m->cmp);
+			   p_alpha.value, &m->cmp);
 		m->compared = true;
 		t->n[m->cmp.verdict]++;
 	}
@@ -515,7 +524,7 @@ static void print_compared(const struct metric *m, int *ktap_nr)
 	printf("# %s: measured %+.1f %% worse vs limit <= %.4g %% (allowed_change);",
 	       m->key, (m->higher_is_better ? -1 : 1) * c->change_pct,
 	       m->allowed);
-	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, rp_val("alpha"),
+	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, p_alpha.value,
 	       c->mde_pct);
 	++*ktap_nr;
 	switch (c->verdict) {
@@ -551,9 +560,9 @@ int report_compare(void)
 	printf("%s%s: %d baseline and %d candidate results files;", pfx(), PROG,
 	       nr_files[BASE], nr_files[CAND]);
 	printf(" allowed change %.4g %%%s, alpha %.4g\n",
-	       rp_val("allowed_change"),
+	       p_allowed_change.value,
 	       opts.nr_allows ? " (--allow: per metric below)" : "",
-	       rp_val("alpha"));
+	       p_alpha.value);
 	if (opts.table)
 		print_table_header(w);
 	for (i = 0; i < nr_metrics; i++) {

@@ -56,6 +56,14 @@ static struct {
 	char *why;		/* not usable: why; NULL if usable */
 	char first[32], last[32];	/* timestamps of the runs */
 	char kernel[128];	/* kernel_release of the first run */
+	/*
+	 * The limits of the checks, baseline_change and baseline_alpha:
+	 * every program with a baseline declares the two under these names
+	 * (RP_BASELINE_CHANGE, RP_BASELINE_ALPHA), which the results and
+	 * the config files use too, so they are looked up once, here,
+	 * rather than each program pointing rp_test at its handles.
+	 */
+	const struct rp_param *change, *alpha;
 } bl;
 
 static __printf(1, 2) int berr(const char *fmt, ...)
@@ -410,7 +418,7 @@ int rp_baseline_load(void)
 {
 	const struct rp_test *t = rp_current_test;
 	const char *dir = rp_opts.baseline;
-	struct rp_param *ch, *al;
+	struct rp_param * const *pp;
 	struct rp_jval *cur;
 	struct stat st;
 	size_t i, n = 0;
@@ -419,13 +427,17 @@ int rp_baseline_load(void)
 	rp_baseline_free();
 	if (!t || !t->baseline || !dir)
 		return 0;
-	ch = rp_param("baseline_change");
-	al = rp_param("baseline_alpha");
-	if (!ch || ch->kind != RP_LIMIT_MAX || !al)
+	for (pp = t->params; pp && *pp; pp++) {
+		if (!strcmp((*pp)->name, "baseline_change"))
+			bl.change = *pp;
+		else if (!strcmp((*pp)->name, "baseline_alpha"))
+			bl.alpha = *pp;
+	}
+	if (!bl.change || bl.change->kind != RP_LIMIT_MAX || !bl.alpha)
 		return berr("bug: rp_test.baseline without its limits");
-	if (!(al->value > 0 && al->value < 1))
+	if (!(bl.alpha->value > 0 && bl.alpha->value < 1))
 		return berr("baseline_alpha %g: must be between 0 and 1",
-			    al->value);
+			    bl.alpha->value);
 	if (stat(dir, &st))
 		return berr("baseline %s (%s): %s", dir, rp_opts.baseline_from,
 			    strerror(errno));
@@ -508,9 +520,9 @@ void rp_baseline_report(void)
 			continue;
 		}
 		rp_compare(b->v.v, b->v.n, m->samples, m->n,
-			   m->higher_is_better, rp_val("baseline_change"),
-			   rp_val("baseline_alpha"), &c);
+			   m->higher_is_better, bl.change->value,
+			   bl.alpha->value, &c);
 		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,
-			     "baseline_change", vs);
+			     bl.change, vs);
 	}
 }

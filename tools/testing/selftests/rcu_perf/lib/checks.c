@@ -151,10 +151,24 @@ static enum rp_verdict judged(struct rp_check_rec *c, double limit,
 	return c->verdict;
 }
 
-enum rp_verdict rp_check(const char *check, double measured,
-			 const char *limit)
+/*
+ * Is @p a parameter of this program (in its table, parsed)? A handle left
+ * out of the table would keep a value no option can change.
+ */
+static bool in_table(const struct rp_param *p)
 {
-	struct rp_param *p = rp_param(limit);
+	struct rp_param * const *pp;
+
+	for (pp = rp_current_test ? rp_current_test->params : NULL;
+	     p && pp && *pp; pp++)
+		if (*pp == p)
+			return true;
+	return false;
+}
+
+enum rp_verdict rp_check(const char *check, double measured,
+			 const struct rp_param *p)
+{
 	char m[32], l[32];
 	const char *unit, *op;
 	struct rp_check_rec *c;
@@ -162,9 +176,9 @@ enum rp_verdict rp_check(const char *check, double measured,
 
 	if (bad_name(check))
 		return RP_ERROR;
-	if (!p || p->kind == RP_SETTING) {
+	if (!in_table(p) || p->kind == RP_SETTING) {
 		check_error(check, format_line("bug: '%s' is not a limit parameter",
-					       limit ? limit : "(null)"));
+					       p ? p->name : "(null)"));
 		return RP_ERROR;
 	}
 	unit = p->unit ? p->unit : "";
@@ -263,7 +277,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	printf("# %s: measured %s%s%s (90%% CI %s..%s) vs limit %s %s%s%s (%s%s%s)\n",
 	       check, m, *unit ? " " : "", unit, lo, hi, op, l,
 	       *unit ? " " : "", unit, b->how ? b->how : "",
-	       b->how && b->param ? "; " : "", b->param ? b->param : "");
+	       b->how && b->param ? "; " : "", b->param ? b->param->name : "");
 	v = rp_bound_verdict(b);
 	if (v == RP_SKIP && !isfinite(b->est.value))
 		c = record(check, v, rp_xstrdup("no valid measurement"));
@@ -274,7 +288,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	c->measured = b->est.value;
 	c->ci_lo = b->est.lo;
 	c->ci_hi = b->est.hi;
-	return judged(c, b->limit, unit, op, b->param);
+	return judged(c, b->limit, unit, op, b->param ? b->param->name : NULL);
 }
 
 /* The program's checks, then those against a baseline (when given). */
@@ -317,9 +331,8 @@ bool rp_check_reported(const char *name)
 
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
-			     const char *limit, const char *vs)
+			     const struct rp_param *p, const char *vs)
 {
-	struct rp_param *p = rp_param(limit);
 	double worse = higher_is_better ? -c->change_pct : c->change_pct;
 	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
 	const char *sp;
@@ -328,9 +341,9 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 
 	if (bad_name(check))
 		return RP_ERROR;
-	if (!p || p->kind != RP_LIMIT_MAX) {
+	if (!in_table(p) || p->kind != RP_LIMIT_MAX) {
 		check_error(check, format_line("bug: '%s' is not a maximum",
-					       limit ? limit : "(null)"));
+					       p ? p->name : "(null)"));
 		return RP_ERROR;
 	}
 	unit = unit ? unit : "";

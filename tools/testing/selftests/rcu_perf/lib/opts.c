@@ -19,7 +19,10 @@
  * Names under another program's [section] are ignored; an unknown name in
  * the global scope or in this program's section is an error, as is any
  * malformed line or value, so that a typo never silently leaves a default
- * in place. Values are finite, non-negative decimal numbers.
+ * in place. Values are finite, non-negative decimal numbers, within the
+ * parameter's range when it has one (RP_RANGE). With --quick, a parameter
+ * that none of these set takes its --quick value (RP_QUICK) instead of its
+ * default. Rules between parameters are the program's check_params().
  *
  * Nothing in the kernel is touched until everything parsed.
  */
@@ -129,25 +132,27 @@ int rp_parse_double(const char *s, double *out)
 	return 0;
 }
 
-struct rp_param *rp_param(const char *name)
+/*
+ * The parameter called @name, for the config file, the environment and
+ * --set only: the programs and the library hold handles.
+ */
+static struct rp_param *find_param(const char *name)
 {
-	struct rp_param *p;
+	struct rp_param * const *pp;
 
-	if (!rp_current_test || !rp_current_test->params || !name)
-		return NULL;
-	for (p = rp_current_test->params; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p;
+	for (pp = rp_current_test->params; pp && *pp; pp++)
+		if (!strcmp((*pp)->name, name))
+			return *pp;
 	return NULL;
 }
 
-double rp_val(const char *name)
+static size_t param_index(const struct rp_param *p)
 {
-	struct rp_param *p = rp_param(name);
+	size_t i;
 
-	if (!p)
-		rp_fatal("bug: unknown parameter '%s'", name);
-	return p->value;
+	for (i = 0; rp_current_test->params[i] != p; i++)
+		;
+	return i;
 }
 
 static const char *kind_name(enum rp_param_kind k)
@@ -162,12 +167,14 @@ static const char *kind_name(enum rp_param_kind k)
 	}
 }
 
-/* Units whose values are whole numbers; "bool" is 0 or 1. */
+/*
+ * Units whose values are whole numbers; "bool" is 0 or 1. Not jiffies:
+ * a slack of half a jiffy (gp_throttle's mean_slack) is a tick's phase.
+ */
 static bool integer_unit(const char *unit)
 {
 	static const char * const units[] = {
-		"count", "cpus", "threads", "jiffies", "iterations", "loops",
-		"bool",
+		"count", "cpus", "threads", "iterations", "loops", "MiB", "bool",
 	};
 	size_t i;
 
@@ -177,14 +184,26 @@ static bool integer_unit(const char *unit)
 	return false;
 }
 
-/* Parse and validate a value for @p; NULL if fine, else why not. */
-static const char *check_value(const struct rp_param *p, const char *s,
-			       double *out)
+/* Shortest readable form of a parameter value. */
+static void fmt_val(char *buf, size_t len, double v)
 {
-	double v;
+	snprintf(buf, len, "%.10g", v);
+}
 
-	if (rp_parse_double(s, &v))
-		return "not a finite decimal number";
+/* "MIN..MAX" of a parameter with a range. */
+static void fmt_range(char *buf, size_t len, const struct rp_param *p)
+{
+	char lo[32], hi[32];
+
+	fmt_val(lo, sizeof(lo), p->min);
+	fmt_val(hi, sizeof(hi), p->max);
+	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+/* Is @v a value of @p? NULL if so, else why not (in buf, or static). */
+static const char *check_number(const struct rp_param *p, double v,
+				char *buf, size_t len)
+{
 	if (v < 0)
 		return "must not be negative";
 	/* Limits may be fractional in any unit: measurements are. */
@@ -193,24 +212,33 @@ static const char *check_value(const struct rp_param *p, const char *s,
 	if (p->kind == RP_SETTING && p->unit && !strcmp(p->unit, "bool") &&
 	    v > 1)
 		return "must be 0 or 1";
-	*out = v;
+	if (p->has_range && !(v >= p->min && v <= p->max)) {
+		char r[80];
+
+		fmt_range(r, sizeof(r), p);
+		snprintf(buf, len, "must be in %s", r);
+		return buf;
+	}
 	return NULL;
 }
 
 static int set_param(struct rp_param *p, const char *val, const char *source,
 		     const char *where)
 {
-	const char *why;
+	const char *why = "not a finite decimal number";
+	size_t i = param_index(p);
+	char buf[100];
 	double v;
 
-	why = check_value(p, val, &v);
+	if (!rp_parse_double(val, &v))
+		why = check_number(p, v, buf, sizeof(buf));
 	if (why)
 		return perr("%s: bad value '%s' for %s: %s", where, val,
 			    p->name, why);
 	p->value = v;
 	p->source = source;
-	free(origins[p - rp_current_test->params]);
-	origins[p - rp_current_test->params] = strdup(where);
+	free(origins[i]);
+	origins[i] = strdup(where);
 	return 0;
 }
 
@@ -230,22 +258,33 @@ static bool valid_name(const char *s, size_t n)
 /* The params table is code: complain loudly about mistakes in it. */
 static int check_table(const struct rp_test *t)
 {
-	struct rp_param *p, *q;
+	struct rp_param * const *pp, * const *qq;
+	char buf[100];
 	size_t i;
 
-	for (p = t->params; p && p->name; p++) {
-		if (!valid_name(p->name, strlen(p->name)))
-			return perr("bug: bad parameter name '%s'", p->name);
-		for (q = t->params; q < p; q++)
-			if (!strcmp(p->name, q->name))
+	for (pp = t->params; pp && *pp; pp++) {
+		const struct rp_param *p = *pp;
+
+		if (!p->name || !valid_name(p->name, strlen(p->name)))
+			return perr("bug: bad parameter name '%s'",
+				    p->name ? p->name : "(null)");
+		for (qq = t->params; qq < pp; qq++)
+			if (!strcmp(p->name, (*qq)->name))
 				return perr("bug: parameter '%s' twice",
 					    p->name);
 		for (i = 0; i < ARRAY_SIZE(reserved); i++)
 			if (!strcmp(p->name, reserved[i]))
 				return perr("bug: parameter name '%s' is reserved",
 					    p->name);
-		if (!isfinite(p->def) || p->def < 0)
+		if (p->has_range && !(p->min <= p->max))
+			return perr("bug: empty range of '%s'", p->name);
+		if (!isfinite(p->def) || check_number(p, p->def, buf,
+						      sizeof(buf)))
 			return perr("bug: bad default of '%s'", p->name);
+		if (p->has_quick && (!isfinite(p->quick) ||
+				     check_number(p, p->quick, buf,
+						  sizeof(buf))))
+			return perr("bug: bad --quick value of '%s'", p->name);
 	}
 	return 0;
 }
@@ -329,7 +368,7 @@ static int load_config(const char *path)
 			}
 			continue;
 		}
-		p = rp_param(key);
+		p = find_param(key);
 		if (!p) {
 			ret = perr("%s: unknown parameter '%s' for %s", where,
 				   key, name);
@@ -433,10 +472,11 @@ static const char *env_str(const char *var)
 static int load_env(void)
 {
 	char var[128], where[160];
-	struct rp_param *p;
+	struct rp_param * const *pp;
 	size_t i;
 
-	for (p = rp_current_test->params; p && p->name; p++) {
+	for (pp = rp_current_test->params; pp && *pp; pp++) {
+		struct rp_param *p = *pp;
 		const char *s;
 
 		snprintf(var, sizeof(var), "RCU_PERF_");
@@ -468,7 +508,7 @@ static int cli_set(const char *arg)
 		return perr("--set %s: bad parameter name", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	p = rp_param(name);
+	p = find_param(name);
 	if (!p)
 		return perr("--set %s: unknown parameter '%s' (see --list)",
 			    arg, name);
@@ -578,8 +618,9 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	const char *sets[64];
 	int nr_sets = 0;
 	const char *config = NULL, *baseline = NULL;
+	struct rp_param * const *pp;
 	bool config_cli = false;
-	struct rp_param *p;
+	const char *why;
 	int a;
 
 	rp_current_test = test;
@@ -593,9 +634,9 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 
 	free_origins();
 	nr_params = 0;
-	for (p = test->params; p && p->name; p++) {
-		p->value = p->def;
-		p->source = "default";
+	for (pp = test->params; pp && *pp; pp++) {
+		(*pp)->value = (*pp)->def;
+		(*pp)->source = "default";
 		nr_params++;
 	}
 	origins = calloc(nr_params + 1, sizeof(*origins));
@@ -685,6 +726,16 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	for (a = 0; a < nr_sets; a++)
 		if (cli_set(sets[a]))
 			return -1;
+	/* What was not set by hand takes its --quick value. */
+	for (pp = test->params; rp_opts.quick && pp && *pp; pp++) {
+		if ((*pp)->has_quick && !strcmp((*pp)->source, "default")) {
+			(*pp)->value = (*pp)->quick;
+			(*pp)->source = "quick";
+		}
+	}
+	why = test->check_params ? test->check_params() : NULL;
+	if (why)
+		return perr("%s", why);
 	return 0;
 }
 
@@ -734,42 +785,62 @@ void rp_usage(FILE *f)
 	rp_list_params(f);
 }
 
-/* Shortest readable form of a parameter value. */
-static void fmt_val(char *buf, size_t len, double v)
+/* The cells of one --list row that are numbers. */
+struct list_row {
+	char d[32], q[32], r[72], v[32];
+};
+
+static void list_row(const struct rp_param *p, struct list_row *r)
 {
-	snprintf(buf, len, "%.10g", v);
+	fmt_val(r->d, sizeof(r->d), p->def);
+	if (p->has_quick)
+		fmt_val(r->q, sizeof(r->q), p->quick);
+	else
+		snprintf(r->q, sizeof(r->q), "-");
+	if (p->has_range)
+		fmt_range(r->r, sizeof(r->r), p);
+	else
+		snprintf(r->r, sizeof(r->r), "-");
+	fmt_val(r->v, sizeof(r->v), p->source ? p->value : p->def);
+}
+
+static int max_len(int w, const char *s)
+{
+	return s && (int)strlen(s) > w ? (int)strlen(s) : w;
 }
 
 void rp_list_params(FILE *f)
 {
-	int wn = 4, wu = 4, wd = 7, wv = 5, ws = 6;
+	int wn = 4, wu = 4, wd = 7, wq = 5, wr = 5, wv = 5, ws = 6;
 	const struct rp_test *t = rp_current_test;
-	char d[32], v[32];
-	struct rp_param *p;
+	struct rp_param * const *pp;
+	struct list_row r;
 
-	if (!t || !t->params || !t->params->name) {
+	if (!t || !t->params || !*t->params) {
 		fputs("(no parameters)\n", f);
 		return;
 	}
-	for (p = t->params; p->name; p++) {
-		fmt_val(d, sizeof(d), p->def);
-		fmt_val(v, sizeof(v), p->source ? p->value : p->def);
-		wn = (int)strlen(p->name) > wn ? (int)strlen(p->name) : wn;
-		if (p->unit && (int)strlen(p->unit) > wu)
-			wu = strlen(p->unit);
-		wd = (int)strlen(d) > wd ? (int)strlen(d) : wd;
-		wv = (int)strlen(v) > wv ? (int)strlen(v) : wv;
-		if (p->source && (int)strlen(p->source) > ws)
-			ws = strlen(p->source);
+	for (pp = t->params; *pp; pp++) {
+		list_row(*pp, &r);
+		wn = max_len(wn, (*pp)->name);
+		wu = max_len(wu, (*pp)->unit);
+		wd = max_len(wd, r.d);
+		wq = max_len(wq, r.q);
+		wr = max_len(wr, r.r);
+		wv = max_len(wv, r.v);
+		ws = max_len(ws, (*pp)->source);
 	}
-	fprintf(f, "%-*s %-7s %-*s %*s %*s %-*s %s\n", wn, "NAME", "KIND",
-		wu, "UNIT", wd, "DEFAULT", wv, "VALUE", ws, "SOURCE", "REASON");
-	for (p = t->params; p->name; p++) {
-		fmt_val(d, sizeof(d), p->def);
-		fmt_val(v, sizeof(v), p->source ? p->value : p->def);
-		fprintf(f, "%-*s %-7s %-*s %*s %*s %-*s %s\n", wn, p->name,
-			kind_name(p->kind), wu, p->unit ? p->unit : "", wd, d,
-			wv, v, ws, p->source ? p->source : "default",
+	fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", wn, "NAME",
+		"KIND", wu, "UNIT", wd, "DEFAULT", wq, "QUICK", wr, "RANGE",
+		wv, "VALUE", ws, "SOURCE", "REASON");
+	for (pp = t->params; *pp; pp++) {
+		const struct rp_param *p = *pp;
+
+		list_row(p, &r);
+		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", wn,
+			p->name, kind_name(p->kind), wu, p->unit ? p->unit : "",
+			wd, r.d, wq, r.q, wr, r.r, wv, r.v, ws,
+			p->source ? p->source : "default",
 			p->reason ? p->reason : "");
 	}
 }
@@ -803,10 +874,11 @@ int rp_opts_apply_knobs(void)
 void rp_opts_print(void)
 {
 	const struct rp_test *test = rp_current_test;
-	struct rp_param *p;
+	struct rp_param * const *pp;
 	int i;
 
-	for (p = test->params; p && p->name; p++) {
+	for (pp = test->params; pp && *pp; pp++) {
+		const struct rp_param *p = *pp;
 		char v[32];
 
 		if (!strcmp(p->source, "default"))
@@ -814,7 +886,8 @@ void rp_opts_print(void)
 		fmt_val(v, sizeof(v), p->value);
 		printf("# %s = %s%s%s (%s)\n", p->name, v,
 		       p->unit && *p->unit ? " " : "", p->unit ? p->unit : "",
-		       origins[p - test->params] ?: p->source);
+		       origins[pp - test->params] ?:
+		       !strcmp(p->source, "quick") ? "--quick" : p->source);
 	}
 	for (i = 0; i < rp_opts.nr_knobs; i++) {
 		const char *eq = strchr(rp_opts.knobs[i], '=');

@@ -17,13 +17,18 @@
  * baseline.c (checks against earlier results of the same machine).
  * internal.h is what these files tell each other, not the programs.
  *
- * A test program reads top-down:
+ * A test program reads top-down. Each parameter is a handle declared once,
+ * with its unit, default, reason, and optionally its --quick value and
+ * accepted range; the code reads p_samples.value, never a name, and a
+ * NULL-terminated table lists the handles for the library (as a driver's
+ * attribute group lists its device attributes):
  *
- *	static struct rp_param params[] = {
- *		RP_MAX("idle_penalty", "ratio", 3.0, "why this limit"),
- *		RP_SETTING("samples", "count", 30, "why this many"),
- *		{ }
- *	};
+ *	static struct rp_param p_idle_penalty =
+ *		RP_MAX("idle_penalty", "ratio", 3.0, "why this limit");
+ *	static struct rp_param p_samples =
+ *		RP_SETTING("samples", "count", 30, "why this many",
+ *			   RP_QUICK(10), RP_RANGE(1, 1000));
+ *	static struct rp_param *params[] = { &p_idle_penalty, &p_samples, NULL };
  *	static const struct rp_test test = {
  *		.name = "gp_throttle", .summary = "...", .params = params,
  *		.nr_checks = 3,
@@ -32,7 +37,8 @@
  *	int main(int argc, char **argv)
  *	{
  *		rp_init(&test, argc, argv);
- *		... measure, rp_metric_add(), rp_check() ...
+ *		... measure p_samples.value times, rp_metric_add(),
+ *		rp_check("idle", measured, &p_idle_penalty) ...
  *		return rp_finish();
  *	}
  */
@@ -176,30 +182,58 @@ struct rp_param {
 	double def;
 	const char *reason;	/* one line: why this default */
 	enum rp_param_kind kind;
-	/* filled in by rp_init() */
+	/*
+	 * RP_QUICK(): the value with --quick, unless the parameter was set
+	 * (config, environment, --set), so that one name serves both.
+	 */
+	bool has_quick;
+	double quick;
+	/*
+	 * RP_RANGE(): the accepted values, inclusive; without it any
+	 * non-negative number. A value from any source outside is bad input.
+	 */
+	bool has_range;
+	double min, max;
+	/* filled in by rp_parse() */
 	double value;
-	const char *source;	/* "default", "config", "env" or "cli" */
+	const char *source;	/* "default", "quick", "config", "env", "cli" */
 };
 
-#define RP_PARAM(n, u, d, r, k) \
-	{ .name = (n), .unit = (u), .def = (d), .reason = (r), .kind = (k) }
-#define RP_MAX(n, u, d, r)	RP_PARAM(n, u, d, r, RP_LIMIT_MAX)
-#define RP_MIN(n, u, d, r)	RP_PARAM(n, u, d, r, RP_LIMIT_MIN)
-#define RP_SETTING(n, u, d, r)	RP_PARAM(n, u, d, r, RP_SETTING)
+/*
+ * Declare a parameter: RP_MAX/RP_MIN (a limit) or RP_SETTING (a knob of
+ * the measurement), optionally followed by RP_QUICK(v) and RP_RANGE(lo, hi).
+ */
+#define RP_PARAM(n, u, d, r, k, ...) \
+	{ .name = (n), .unit = (u), .def = (d), .reason = (r), .kind = (k), \
+	  __VA_ARGS__ }
+#define RP_MAX(n, u, d, r, ...)	RP_PARAM(n, u, d, r, RP_LIMIT_MAX, __VA_ARGS__)
+#define RP_MIN(n, u, d, r, ...)	RP_PARAM(n, u, d, r, RP_LIMIT_MIN, __VA_ARGS__)
+#define RP_SETTING(n, u, d, r, ...) \
+	RP_PARAM(n, u, d, r, RP_SETTING, __VA_ARGS__)
+#define RP_QUICK(v)		.has_quick = true, .quick = (v)
+#define RP_RANGE(lo, hi)	.has_range = true, .min = (lo), .max = (hi)
 /*
  * The two limits of the checks against a baseline (rp_test.baseline): how
  * much worse (% of the baseline's median) a metric may get, and the
- * significance level of a change.
+ * significance level of a change. Their names are part of the results
+ * format: the library finds them by name once, when it loads a baseline.
  */
 #define RP_BASELINE_CHANGE(pct, why)	RP_MAX("baseline_change", "%", pct, why)
 #define RP_BASELINE_ALPHA						\
 	RP_MIN("baseline_alpha", "p-value", 0.05,			\
-	       "a change is significant below this: 1 false alarm in 20 per metric")
+	       "a change is significant below this: 1 false alarm in 20 per metric", \
+	       RP_RANGE(0, 1))
 
 struct rp_test {
 	const char *name;	/* program name, JSON "test", config section */
 	const char *summary;	/* one line for --help */
-	struct rp_param *params;	/* terminated by { } */
+	struct rp_param * const *params;	/* handles, NULL-terminated */
+	/*
+	 * Optional: rules between parameters that a range cannot express,
+	 * called by rp_parse() once every source is applied. NULL if fine,
+	 * else the one-line reason, printed as "<name>: <reason>" (exit 2).
+	 */
+	const char *(*check_params)(void);
 	int nr_checks;		/* KTAP plan */
 	/* Extra options of this program: handled before the common ones. */
 	const char *extra_usage;
@@ -221,7 +255,8 @@ struct rp_test {
 	 * "<metric>_vs_baseline" after the program's own, judged by
 	 * rp_compare() against the same metric of the baseline's runs with
 	 * the limit "baseline_change" and "baseline_alpha" (declare them with
-	 * RP_BASELINE_CHANGE and RP_BASELINE_ALPHA). Without a baseline these checks do not exist.
+	 * RP_BASELINE_CHANGE and RP_BASELINE_ALPHA, in params). Without a
+	 * baseline these checks do not exist.
 	 */
 	const char * const *baseline;
 	/*
@@ -256,8 +291,6 @@ extern const struct rp_test *rp_current_test;
 
 /* Parse-only part of rp_init() for unit tests: 0 or -1 (error printed). */
 int rp_parse(const struct rp_test *test, int argc, char **argv);
-struct rp_param *rp_param(const char *name);	/* NULL if unknown */
-double rp_val(const char *name);		/* aborts on unknown name */
 void rp_usage(FILE *f);
 void rp_list_params(FILE *f);
 /* Strict number parsing: whole string, finite. 0 or -1. */
@@ -421,11 +454,12 @@ enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
  * malformed check name), never for a machine that cannot judge.
  *
  * rp_check() compares measured against the limit parameter @limit
- * (RP_LIMIT_MAX/MIN), prints "# check: measured X unit vs limit <= Y unit
- * (param)" and the KTAP result, and records it in the JSON.
+ * (RP_LIMIT_MAX/MIN, in the program's table), prints "# check: measured X
+ * unit vs limit <= Y unit (param)" and the KTAP result, and records it in
+ * the JSON.
  */
 enum rp_verdict rp_check(const char *check, double measured,
-			 const char *limit);
+			 const struct rp_param *limit);
 
 /*
  * A limit derived at run time (from a control measured in the same run,
@@ -440,7 +474,7 @@ struct rp_bound {
 	double limit;
 	bool is_min;		/* limit is a minimum (default: a maximum) */
 	const char *unit;
-	const char *param;	/* the parameter that tunes the limit */
+	const struct rp_param *param;	/* the one that tunes the limit */
 	const char *how;	/* one line: how the limit was derived */
 };
 
@@ -465,7 +499,7 @@ __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
  */
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
-			     const char *limit, const char *vs);
+			     const struct rp_param *limit, const char *vs);
 
 /* ------------------------------------------------------------------ */
 /* report.c: the JSON results document                                 */

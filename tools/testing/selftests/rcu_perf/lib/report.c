@@ -27,7 +27,9 @@
  *		  "baseline": "dir" | null,		with baseline checks
  *		  "knobs": [ "/sys/...=50" ] },
  *   "params": [ { "name", "kind": "max"|"min"|"setting", "unit",
- *		   "default", "value", "source", "reason" } ],
+ *		   "default", "quick", "min", "max", "value", "source",
+ *		   "reason" } ],	no --quick value or range: null;
+ *					source "quick": --quick's value applied
  *   "info": { "key": "value" },			strings
  *   "metrics": [ { "name", "unit", "better": "lower"|"higher",
  *		    "samples": [ ... ],
@@ -240,7 +242,7 @@ static void write_checks(struct rp_jw *w)
 int rp_results_write(FILE *f)
 {
 	const struct rp_test *t = rp_current_test;
-	struct rp_param *p;
+	struct rp_param * const *pp;
 	struct rp_jw w;
 	char ts[32];
 	struct tm tm;
@@ -273,13 +275,18 @@ int rp_results_write(FILE *f)
 	rp_jw_obj_end(&w);
 
 	rp_jw_arr_begin(&w, "params");
-	for (p = t ? t->params : NULL; p && p->name; p++) {
+	for (pp = t ? t->params : NULL; pp && *pp; pp++) {
+		const struct rp_param *p = *pp;
+
 		rp_jw_obj_begin(&w, NULL);
 		rp_jw_str(&w, "name", p->name);
 		rp_jw_str(&w, "kind", p->kind == RP_LIMIT_MAX ? "max" :
 			  p->kind == RP_LIMIT_MIN ? "min" : "setting");
 		jw_str_or_null(&w, "unit", p->unit);
 		rp_jw_num(&w, "default", p->def);
+		rp_jw_num(&w, "quick", p->has_quick ? p->quick : NAN);
+		rp_jw_num(&w, "min", p->has_range ? p->min : NAN);
+		rp_jw_num(&w, "max", p->has_range ? p->max : NAN);
 		rp_jw_num(&w, "value", p->source ? p->value : p->def);
 		rp_jw_str(&w, "source", p->source ? p->source : "default");
 		jw_str_or_null(&w, "reason", p->reason);
