@@ -146,8 +146,9 @@ kernels: deps $(TREE_DEP)
 	@scripts/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
 		$(KERNEL_CONFIG)/patches
 
-# The suite as a series for the kernel (tests/kernel-patch.sh): the suite
-# with its MAINTAINERS entry, rcu_perf in the default TARGETS, and the
+# The suite as a series for the kernel (tests/kernel-patch.sh): the
+# library with the Makefile and a MAINTAINERS entry, one patch per
+# program, the tools, rcu_perf in the default TARGETS, and the
 # documentation, made from this repository's current files against the
 # tree's own MAINTAINERS, selftests Makefile and dev-tools index.
 # t80_upstream_series.sh applies it to a pristine 6.12 and checks it.

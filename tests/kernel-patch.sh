@@ -2,13 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Write the suite as a `git format-patch` series for the kernel, from this
-# repository's current files (tracked and untracked, not ignored):
+# repository's current files (tracked and untracked, not ignored), one
+# reviewable step per patch:
 #
-#   0001 selftests/rcu_perf: the suite, its .gitignore and a MAINTAINERS entry
-#   0002 selftests: rcu_perf in the default TARGETS
-#   0003 Documentation: rcu_perf.rst, the dev-tools index, MAINTAINERS F:
+#   the library in four patches (the first with the Makefile, .gitignore,
+#   settings, config, rcu_perf.conf's global part and the MAINTAINERS
+#   entry), one patch per program, then bisect.sh, the QEMU scripts,
+#   rcu_perf in the default TARGETS and the documentation,
 #
 # and 0000-cover-letter.patch, which introduces them.
+#
+# Which file goes in which patch is the table below (defpatch): names, or
+# globs such as lib/*, matched exactly first, then as globs. A file of the
+# suite in no patch, or a name that matches no file, stops the script: a
+# new file needs a place and a word in its commit message. The files every
+# step changes are made here from the current ones for the programs added
+# so far: the Makefile's TEST_* lists and its paragraphs (blocks between
+# blank lines) that name no program not added yet - so a program's own
+# rules stay in one paragraph that names it -, .gitignore's lines of those
+# programs and rcu_perf.conf's "[program]" sections. So the tree builds after every patch, and after
+# the last one it holds the suite file for file.
 #
 # The series is made in a scratch repository holding only the kernel files
 # it changes (MAINTAINERS, tools/testing/selftests/Makefile,
@@ -40,11 +53,447 @@ export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 GIT_AUTHOR_DATE=$(git -C "$top" log -1 --format=%ad --date=raw)
 export GIT_AUTHOR_DATE GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 
+# The series: defpatch PATTERN... <<MSG, in order. Only the suite's
+# patches are here; the TARGETS and documentation patches follow them.
+np=0
+p_pats=()
+p_msg=()
+defpatch() {
+	p_pats[np]="$*"
+	p_msg[np]=$(cat)
+	np=$((np + 1))
+}
+
+defpatch Makefile .gitignore settings config rcu_perf.conf \
+	lib/rcu_perf.h lib/internal.h lib/main.c lib/opts.c lib/checks.c \
+	'lib/*' <<'MSG'
+selftests/rcu_perf: Add a library for RCU performance tests
+
+RCU performance regressions have so far been found by people timing
+something by hand: a loop of tracer switches, a boot, a kernel build.
+This series adds a kselftest target that automates such cases and
+turns each into KTAP pass/fail results a CI bot can act on. Its
+programs share one library, added in this and the next three patches;
+the programs follow one per patch.
+
+Start with what every program is made of:
+
+- lib/rcu_perf.h, the library's interface, and lib/internal.h, what its
+  files tell each other;
+- main.c: start-up and exit. rp_init() reads the options before
+  anything is touched; every way out (rp_finish(), rp_exit_skip(),
+  rp_fatal()) reports every planned check, restores what the program
+  changed and prints the KTAP totals;
+- opts.c: the options every program takes and its named thresholds,
+  each with a unit, a default and a one-line reason ("--list"),
+  overridden by rcu_perf.conf, the environment (RCU_PERF_<NAME>) and
+  "--set NAME=VALUE", in that order;
+- checks.c: the KTAP checks. Each result is preceded by what was
+  measured against which limit; "not ok" only when even the favourable
+  end of the confidence interval is past it; whatever prevents a
+  judgement (not root, one CPU, a busy machine, too much noise) is a
+  SKIP with the reason.
+
+The Makefile links the library's objects into every program, with
+libperf and libapi built from tools/lib into the output directory and
+linked statically, so that an installed copy runs anywhere. It lists no
+program yet. settings raises kselftest's timeout to 120 s, config is
+the kernel configuration the tests need, rcu_perf.conf documents the
+global settings (each program's section comes with the program).
+
+Add a MAINTAINERS entry for the directory.
+MSG
+
+defpatch lib/knob.c <<'MSG'
+selftests/rcu_perf: Add a guard that restores what the tests change
+
+The tests change rcu_expedited, rcu_normal, the rcutree FQS parameters,
+the current tracer and the online CPUs. A performance test that leaves
+a machine with slow grace periods or an offline CPU breaks every test
+run after it, and kselftest ends a test that overruns its timeout with
+SIGTERM, a user with ^C and an OOM kill with SIGKILL.
+
+Add the guard every such change goes through: one program at a time
+(an exclusive flock), the original value saved before the first write
+(in memory and, fsync'ed, in a state file under /run/rcu_perf), and
+everything restored in reverse order at exit, on SIGINT, SIGTERM,
+SIGHUP and the other fatal signals, and, after a SIGKILL, by the next
+run. "--knob PATH=VALUE" sets any sysfs or tracefs file for the
+duration of a run through the same guard: that is how a regression is
+injected on purpose, e.g. slower grace-period scans.
+MSG
+
+defpatch lib/load.c lib/counters.c lib/stats.c lib/scaling.c lib/kmsg.c <<'MSG'
+selftests/rcu_perf: Add the library's measurements and statistics
+
+Add what the tests measure with and how they judge it:
+
+- load.c: busy threads pinned to chosen CPUs, a loop without system
+  calls, so that RCU must force their quiescent states: the "busy CPU"
+  of the regressions checked here;
+- counters.c: per-thread software counters through libperf's public
+  API and system-wide tracepoints (grace periods, RCU softirqs, idle
+  entries) through perf_event_open(2), two of them filtered with
+  PERF_EVENT_IOC_SET_FILTER, one per online CPU; a counter that cannot
+  be opened (no PMU in a VM, a missing tracepoint) is reported as
+  unsupported, never a failure;
+- stats.c: summaries of samples, block-bootstrap confidence intervals
+  that stay honest for skewed and bimodal latencies, Mann-Whitney and
+  Welch tests and the minimum detectable effect, and rp_compare(), one
+  before/after verdict (regressed only when significant and beyond the
+  allowed change; inconclusive when the test could not have seen it);
+- scaling.c: CPU-count sweeps and the Karp-Flatt serial fraction of a
+  workload relative to a parallel and a serial control measured in the
+  same run, and kernbench's "Elapsed: User: System: CPU:" reports;
+- kmsg.c: the time the kernel handed over to user space, from the
+  kernel log ("Write protecting the kernel read-only data" and the
+  fallbacks of other architectures and configurations).
+MSG
+
+defpatch lib/system.c lib/report.c lib/json.c lib/baseline.c <<'MSG'
+selftests/rcu_perf: Add machine facts, JSON results and baselines
+
+A KTAP verdict says whether a limit held; to find a regression of a
+few percent, or to bisect one, a maintainer needs the samples and what
+they were measured on. Add:
+
+- system.c: facts of the machine and the running kernel: the clock,
+  HZ and the kernel's default FQS interval (the limits of the tests are
+  derived from them rather than tuned on one machine), CPU lists and
+  CPU time, the kernel configuration, the CPU model and the preemption
+  model; the "system" object of every results file and the key that
+  tells whether a baseline was recorded on the same machine;
+- report.c: the results document of a run, written with --json FILE
+  or --outdir DIR: kernel release and configuration, per metric the
+  samples, summary, unit and counters per operation, and each check's
+  threshold and verdict (schema "rcu_perf-results", version 1);
+- json.c: a small JSON writer and a strict RFC 8259 reader;
+- baseline.c: with --baseline DIR, each metric a program names is also
+  judged against earlier results of known-good kernels on the same
+  machine and configuration ("<metric>_vs_baseline"), with
+  rp_compare(); results recorded on another CPU model, CPU count, HZ,
+  kernel configuration or command line make those checks SKIP.
+
+A limit derived from the kernel's own parameters must hold on every
+machine, so it leaves room for the slowest of them; a baseline of the
+same machine does not need that room.
+MSG
+
+defpatch gp_throttle.c <<'MSG'
+selftests/rcu_perf: Add gp_throttle, grace periods on idle CPUs
+
+After commit c229828ca6bc ("rcu: Throttle rcu_try_advance_all_cbs()
+execution") a loop of ftrace tracer switches took 49 s instead of 35 s
+on an idle 2-CPU machine, while with both CPUs busy it took 20 s on
+either kernel: a busy CPU reports its quiescent states from the tick,
+an idle one is noticed only by the force-quiescent-state (FQS) scans.
+
+gp_throttle times grace-period bound operations one at a time (tracer
+switches, membarrier(MEMBARRIER_CMD_GLOBAL)) with no, one and all CPUs
+busy, in interleaved blocks, and judges what idle adds over the
+all-busy median, in jiffies: the mean (what a loop of them takes in
+total) against one default FQS interval plus half a jiffy of tick
+phase, and the 90th percentile against the first and the next FQS
+interval plus one jiffy. The default FQS interval is the kernel's own
+(1 + (HZ > 250) + (HZ > 500) + nr_cpu_ids / 256), not the current
+value, so a kernel booted or tuned with slower scans shows as the
+regression it is.
+
+How it fails: rcutree.jiffies_till_first_fqs and jiffies_till_next_fqs
+raised from 1 to 3 (e.g. with --knob) make idle grace periods twice as
+slow and the mean check fails; at 50 both fail, while busy ones stay
+fast. An idle block during which other tasks kept the CPUs busy is
+thrown away; a machine with one CPU, a busy or too noisy machine is a
+SKIP.
+MSG
+
+defpatch gp_expedited.c <<'MSG'
+selftests/rcu_perf: Add gp_expedited, expedited grace periods
+
+Expediting grace periods during boot (rcupdate.rcu_expedited=1) cut
+the time to "Write protecting the kernel read-only data" by 18% in a
+KVM guest. Such a change relies on expedited grace periods being much
+faster than normal ones.
+
+gp_expedited times membarrier(MEMBARRIER_CMD_GLOBAL), which waits for
+a synchronize_rcu(), with /sys/kernel/rcu_expedited 0 and 1 in
+alternating blocks, and judges the ratio of the mean expedited latency
+to the mean normal one with a block-bootstrap interval: a normal grace
+period waits for ticks and FQS scans, an expedited one only for IPIs
+to be answered, so a ratio near 1 means expedited grace periods no
+longer expedite.
+
+How it fails: /sys/kernel/rcu_normal=1 (the PREEMPT_RT default after
+boot) turns expedited grace periods into normal ones; the ratio goes
+to about 1 and the check fails. A kernel without the sysfs files
+(TINY_RCU) or a system that disables expedited grace periods on
+purpose is a SKIP.
+MSG
+
+defpatch boot_marker.c <<'MSG'
+selftests/rcu_perf: Add boot_marker, this boot's time to user space
+
+Expediting grace periods during boot (rcupdate.rcu_expedited=1) was
+measured as the time of "Write protecting the kernel read-only data"
+in the kernel log, and the RCU maintainer asked for measurements of
+actual boot time.
+
+boot_marker reads this boot's kernel log (/dev/kmsg, or syslog(2) like
+dmesg), finds that marker or the fallback of other architectures and
+configurations, and reports its time and the RCU boot parameters in
+effect. The check is a boot budget a CI bot sets for its machine
+(boot_budget), with a generous default that only a pathological boot
+exceeds; with a baseline of the machine, the boot time is also judged
+against earlier boots. How it fails: --set boot_budget=S below this
+boot's time. "--parse" prints only the marker's time and name, of this
+boot or of a saved log (--log FILE), for scripts.
+MSG
+
+defpatch boot_ab.c <<'MSG'
+selftests/rcu_perf: Add boot_ab, A/B boot times under QEMU
+
+The 18% boot-time improvement of expedited grace periods was one boot
+each; the RCU maintainer asked for "before-and-after measurements of
+actual boot time". boot_ab makes that measurement repeatable: it boots
+two command lines or two kernel images N times each, interleaved,
+under QEMU with an initramfs it generates (a static busybox), reads
+the time of the marker from each serial console with boot_marker's
+parser and judges B against A with rp_compare().
+
+By default the guests run in deterministic virtual time (TCG with
+-icount shift=0,sleep=off, one vCPU), so their timestamps do not
+depend on the host's load; each round adds a different dummy parameter
+on both sides, so the tick phase a changed command line moves the
+boot by is sampled rather than called significant. --wall boots in
+real time (KVM when it works).
+
+The default comparison is the kernel's default boot (A) against
+rcupdate.rcu_normal=1 (B), which turns off the expedited grace periods
+the kernel uses until the end of boot: B boots slower and is reported
+as regressed. Not run by default (it needs QEMU and a kernel image).
+MSG
+
+defpatch dcache_scaling.c <<'MSG'
+selftests/rcu_perf: Add dcache_scaling, path lookup across CPUs
+
+dcache_rcu (Linux 2.5.62) made dcache lookups lock-free; its evidence
+was kernbench on UP, 2, 4 and 16 CPUs. Path walk has since become
+rcu-walk, and lookups of private paths should still scale nearly
+linearly with CPUs.
+
+dcache_scaling runs path-lookup workloads (stat() of private and shared
+paths, cached negative dentries, open() of a shared file, ".." and
+symlinks) on 1, 2, 4, ... CPUs and judges each workload's Karp-Flatt
+serial fraction against two controls measured at every CPU count in
+the same run: a parallel one (private fstat() and arithmetic, nothing
+shared) and a serial one (the same under one global spinlock). 0
+scales like the parallel control, 1 is as serialized as one global
+lock; the limit is 0.5 for rcu-walk workloads and 0.9 for those that
+end on one shared lockref. A machine that cannot run N workers at once
+(a CPU quota, overcommitted vCPUs) shows in the parallel control and
+that CPU count is a SKIP, not a failure.
+
+How it fails: --set serialize_lookups=1 makes every worker take the
+serial control's lock around each lookup, as dcache_lock serialized
+lookups before dcache_rcu, and the rcu-walk checks fail.
+MSG
+
+defpatch kernbench.c <<'MSG'
+selftests/rcu_perf: Add kernbench, build times across CPU counts
+
+dcache_rcu was merged on kernbench numbers: "make -j" on UP, 2, 4 and
+16 CPUs, five runs each, reported as "Elapsed: User: System: CPU:". A
+build is dominated by path lookups in its kernel part, as the compiler
+searches every -I directory for every #include.
+
+kernbench times builds at each CPU count under GNU time, restricted to
+N CPUs by affinity (or hotplug, through the guard), of a generated
+header-heavy tree by default or of a kernel tree (--tree), prints each
+run and the averages in that format, and judges the build's Karp-Flatt
+serial fraction relative to a parallel control timed beside every
+build. System time is kept in the results for a comparison with a
+baseline of the same machine.
+
+How it fails: --set jobs=1 builds with -j1 at every CPU count and the
+speedup check fails. Too long for kselftest's default run: an extended
+program.
+MSG
+
+defpatch rcu_perf_compare.c 'compare_*.c' compare.h <<'MSG'
+selftests/rcu_perf: Add rcu_perf_compare to compare kernels
+
+Every RCU performance regression found so far was a before/after
+comparison judged by hand in a mail. rcu_perf_compare makes it one
+command with a verdict a bot can act on: it merges the samples of each
+metric over the results files of each side and judges every metric
+with rp_compare(): regressed only when the change is significant and
+worse than the metric's allowed change, "no significant change" only
+when the test could have seen that change, else inconclusive. Exit
+status 0, 1 (regressed), 2 (bad input) or 3 (inconclusive).
+
+One file per other job: compare_input.c reads the results files,
+compare_kcidb.c writes KCIDB v4 test objects (--kcidb), compare_plot.c
+SVG plots without a plotting package (--svg), compare_repeat.c runs
+two commands alternately until the verdict is conclusive (--repeat).
+MSG
+
+defpatch bisect.sh <<'MSG'
+selftests/rcu_perf: Add bisect.sh, a git bisect run helper
+
+Once a regression is seen between two kernels, the commit is found by
+bisection; a performance verdict needs repeated runs and must not mark
+a commit bad because the setup broke. bisect.sh runs a command (a
+suite program, or anything that writes rcu_perf results), compares its
+results with the stored results of a good kernel using
+rcu_perf_compare, runs it again while the verdict is inconclusive, and
+exits as "git bisect run" wants: 0 good, 1 bad, 125 skip, 128 abort.
+MSG
+
+defpatch guest.sh matrix.sh ab.sh <<'MSG'
+selftests/rcu_perf: Add QEMU scripts: a kernel matrix, A/B runs
+
+RCU maintainers validate a change across kernels, CPU counts and
+command lines, as rcutorture's kvm.sh does for correctness. Add the
+scripts that run the suite's statically linked programs in QEMU guests:
+
+- guest.sh boots one kernel image in one QEMU configuration with a
+  busybox initramfs holding the programs, runs them there as
+  run_kselftest.sh would and brings back their KTAP, results and exit
+  codes;
+- matrix.sh boots every kernel in every scenario (a directory of
+  "key: value" files: vCPUs, memory, command line, expected verdicts)
+  and prints a table kernel x scenario x check, failing where a cell
+  misses its expectation, hangs or panics;
+- ab.sh asks whether kernel B is slower than kernel A in
+  instruction-counted guests (one vCPU), where a lookup or a boot costs
+  the same in every boot of one kernel: it runs dcache_scaling's
+  lookups at N=1 and boot_marker, compares them with rcu_perf_compare
+  and prints A's repeatability beside the verdict.
+
+None of them is run by kselftest's default run.
+MSG
+
 work=$out/.work
 rm -rf "$work" "$out"/*.patch
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 g() { git -C "$work" "$@"; }
+
+# The suite's files, relative to $suite, and each one's patch.
+mapfile -t files < <(git -C "$top" ls-files -co --exclude-standard -- "$suite" |
+	while read -r f; do
+		if [ -f "$top/$f" ]; then echo "${f#"$suite"/}"; fi
+	done | LC_ALL=C sort)
+declare -A owner=()
+set -f
+for pass in name glob; do
+	for ((i = 0; i < np; i++)); do
+		for pat in ${p_pats[i]}; do
+			if [[ $pat == *[*?[]* ]]; then
+				[ $pass = glob ] || continue
+			else
+				[ $pass = name ] || continue
+				[ -f "$top/$suite/$pat" ] ||
+					die "patch $((i + 1)) names $pat, not in the suite: update $0"
+			fi
+			for f in "${files[@]}"; do
+				# shellcheck disable=SC2053 # $pat is a glob
+				if [ -z "${owner[$f]}" ] && [[ $f == $pat ]]; then
+					owner[$f]=$i
+				fi
+			done
+		done
+	done
+done
+set +f
+orphans=""
+for f in "${files[@]}"; do
+	[ -n "${owner[$f]}" ] || orphans+=" $f"
+done
+[ -z "$orphans" ] || die "in no patch of the series:$orphans (add them to $0)"
+
+# The programs, as the Makefile lists them; each is added by the patch of
+# its source (X.c or the script X).
+mk=$top/$suite/Makefile
+grep -qE '^TEST_[A-Z_]+ *:=.*\\$' "$mk" && die "$mk: a TEST_* list continues over lines"
+all_progs=" $(sed -nE 's/^TEST(_GEN)?_PROGS(_EXTENDED)? *:= *//p' "$mk" | tr '\n' ' ')"
+declare -A prog_patch=()
+for p in $all_progs; do
+	for f in "$p.c" "$p"; do
+		if [ -n "${owner[$f]}" ]; then
+			prog_patch[$p]=${owner[$f]}
+			break
+		fi
+	done
+	[ -n "${prog_patch[$p]}" ] || die "program $p of $mk has no source in the suite"
+done
+conf=$top/$suite/rcu_perf.conf
+for s in $(sed -nE 's/^#? *\[([^]]*)\].*/\1/p' "$conf"); do
+	[[ $all_progs == *" $s "* ]] || die "$conf: section [$s] is no program of $mk"
+done
+
+# The files each step changes, for the programs in $missing not added yet
+# (" a b "): gen_step SRC DST.
+gen_step() {
+	case ${1##*/} in
+	Makefile)
+		# Each TEST_* list without them (a list left empty goes), and
+		# every other paragraph that names one of them.
+		awk -v missing="$missing" '
+		function named(s,  t, n, i) {
+			n = split(s, t, /[^A-Za-z0-9_.]+/)
+			for (i = 1; i <= n; i++)
+				if (t[i] != "" && index(missing, " " t[i] " "))
+					return 1
+			return 0
+		}
+		function flush(  i) {
+			if (n && (lists || !named(para)))
+				printf "%s", blanks para
+			n = 0; para = ""; blanks = ""; lists = 0
+		}
+		/^$/ { if (n) flush(); blanks = blanks "\n"; next }
+		/^TEST(_GEN)?_PROGS(_EXTENDED)? *:=/ {
+			lists = 1
+			split($0, kv, /:= */)
+			m = split(kv[2], w, / +/)
+			keep = ""
+			for (i = 1; i <= m; i++)
+				if (w[i] != "" && !index(missing, " " w[i] " "))
+					keep = keep " " w[i]
+			n++
+			if (keep != "")
+				para = para kv[1] ":=" keep "\n"
+			next
+		}
+		{ n++; para = para $0 "\n" }
+		END { flush() }' "$1" >"$2"
+		;;
+	.gitignore)
+		awk -v missing="$missing" '{ p = $0; gsub(/^\/|\/$/, "", p) }
+			!index(missing, " " p " ")' "$1" >"$2"
+		;;
+	rcu_perf.conf)
+		# The global part and the sections of the programs added;
+		# no blank line at the end.
+		awk -v missing="$missing" '
+		match($0, /^#? *\[[^]]*\]/) {
+			s = substr($0, RSTART, RLENGTH)
+			sub(/^#? *\[/, "", s)
+			sub(/\]$/, "", s)
+			drop = index(missing, " " s " ")
+		}
+		drop { next }
+		/^$/ { blanks = blanks "\n"; next }
+		{ printf "%s%s\n", blanks, $0; blanks = "" }' "$1" >"$2"
+		;;
+	*)
+		die "gen_step: $1"
+		;;
+	esac
+}
+generated="Makefile .gitignore rcu_perf.conf"
+
 g init -q
 for f in MAINTAINERS $ksft_mk $index; do
 	install -D -m 644 "$tree/$f" "$work/$f"
@@ -83,76 +532,37 @@ maint_entry() {
 	}' "$tree/MAINTAINERS" >"$work/MAINTAINERS"
 }
 
-# Patch 1: the suite as this repository has it now.
-git -C "$top" ls-files -co --exclude-standard -- "$suite" |
-	while read -r f; do
-		[ -f "$top/$f" ] && install -D -m "$(stat -c %a "$top/$f")" "$top/$f" "$work/$f"
+# The suite, patch by patch.
+for ((i = 0; i < np; i++)); do
+	n=0
+	for f in "${files[@]}"; do
+		[ "${owner[$f]}" = "$i" ] || continue
+		install -D -m "$(stat -c %a "$top/$suite/$f")" "$top/$suite/$f" "$work/$suite/$f"
+		n=$((n + 1))
 	done
-maint_entry "$suite/"
-g add -A
-g commit -q -s -F - <<'MSG'
-selftests/rcu_perf: Add RCU performance selftests
+	[ $n -gt 0 ] || die "patch $((i + 1)) of the table has no file"
+	missing=" "
+	for p in $all_progs; do
+		[ "${prog_patch[$p]}" -le $i ] || missing+="$p "
+	done
+	for f in $generated; do
+		if [ -f "$work/$suite/$f" ]; then
+			gen_step "$top/$suite/$f" "$work/$suite/$f"
+		fi
+	done
+	if [ $i = 0 ]; then
+		maint_entry "$suite/"
+	fi
+	g add -A
+	printf '%s\n' "${p_msg[i]}" | g commit -q -s -F -
+done
+# After the last patch of the suite, the suite is this repository's.
+for f in "${files[@]}"; do
+	cmp -s "$top/$suite/$f" "$work/$suite/$f" ||
+		die "$suite/$f: the series does not end with this repository's file"
+done
 
-RCU performance regressions have so far been found by people timing
-something by hand: a loop of tracer switches, a boot, a kernel build.
-Add a kselftest target that automates three such cases and turns each
-into KTAP pass/fail results that a CI bot can act on:
-
-1. gp_throttle: after commit c229828ca6bc ("rcu: Throttle
-   rcu_try_advance_all_cbs() execution") a loop of ftrace tracer
-   switches took 49 s instead of 35 s on an idle 2-CPU machine, while
-   with both CPUs busy it took 20 s on either kernel: an idle CPU is
-   noticed only by the force-quiescent-state scans. The test times
-   grace-period bound operations (tracer switches,
-   membarrier(MEMBARRIER_CMD_GLOBAL)) with no, one and all CPUs busy
-   and fails when the mean or the tail of the idle latency exceeds the
-   all-busy median by more than the kernel's default FQS pace allows.
-
-2. gp_expedited, boot_marker: expediting grace periods during boot cut
-   the time to "Write protecting the kernel read-only data" by 18%.
-   gp_expedited checks that expedited grace periods are faster than
-   normal ones on the running kernel (rcu_normal=1 fails it);
-   boot_marker reports this boot's time to that marker. boot_ab, not
-   run by default, boots two kernels or two command lines under QEMU N
-   times each, for the before-and-after boot times a maintainer asks
-   for.
-
-3. dcache_scaling: dcache_rcu was merged on kernbench numbers from UP
-   to 16 CPUs. The test runs path-lookup workloads on 1, 2, 4, ... CPUs
-   and judges their scaling against a parallel and a serial control
-   measured in the same run; a lookup that takes one global lock
-   fails. kernbench, not run by default, times builds at each CPU
-   count.
-
-Limits derive from a control measured in the same run or from the
-running kernel's own parameters (HZ, the default FQS interval, the CPU
-count), not from constants tuned on one machine. Whatever prevents a
-judgement (not root, a missing feature, one CPU, a busy machine, too
-much noise) is a SKIP with the reason. Every result is preceded by the
-measured value and its limit, and --json writes the samples for
-rcu_perf_compare, which compares kernels, and for bisect.sh, a
-"git bisect run" helper.
-
-The tests change rcu_expedited, rcu_normal, the rcutree FQS parameters,
-the current tracer and online CPUs only through one guard that restores
-them on exit, on the signals of kselftest's timeout and, after a
-SIGKILL, on the next run.
-
-Counters come from libperf's public API (software counters) and from
-perf_event_open(2) with PERF_EVENT_IOC_SET_FILTER (filtered tracepoints,
-one per online CPU); libperf and libapi are built from tools/lib into
-the output directory and linked statically, so an installed copy runs
-anywhere.
-
-Run with:
-
-  make -C tools/testing/selftests TARGETS=rcu_perf run_tests
-
-or a program alone, e.g. "./gp_throttle --quick"; "--list" shows every
-limit with its unit and reason.
-MSG
-
-# Patch 2: the default TARGETS, in their alphabetical place.
+# The default TARGETS, in their alphabetical place.
 awk '!done && /^TARGETS \+= / && $3 > "rcu_perf" {
 	print "TARGETS += rcu_perf"; done = 1 }
 	{ print } END { exit !done }' "$tree/$ksft_mk" >"$work/$ksft_mk"
@@ -170,7 +580,7 @@ SKIP, not a failure, where it cannot judge: without root, on one CPU,
 on a busy or emulated machine that is too noisy.
 MSG
 
-# Patch 3: the documentation, its index entry and MAINTAINERS.
+# The documentation, its index entry and MAINTAINERS.
 install -D -m 644 "$top/$doc" "$work/$doc"
 awk '{ print } /^   kselftest$/ { print "   rcu_perf"; done = 1 } END { exit !done }' \
 	"$tree/$index" >"$work/$index"
@@ -192,8 +602,9 @@ Link it from the dev-tools index next to kselftest and list it in the
 rcu_perf MAINTAINERS entry.
 MSG
 
-# The cover letter: what the series is for; format-patch adds the
-# shortlog and diffstat, and dates it now: HEAD's date instead.
+# The cover letter: what the series is for and how to run it;
+# format-patch adds the shortlog and diffstat, and dates it now: HEAD's
+# date instead.
 g format-patch -q --cover-letter -o "$out" base..HEAD
 cover=$out/0000-cover-letter.patch
 awk -v date="$(g log -1 --format=%aD)" 'FNR == NR { blurb = blurb $0 "\n"; next }
@@ -212,10 +623,21 @@ CPUs (dcache_scaling). Every limit derives from a control measured in
 the same run or from the kernel's own parameters; whatever cannot be
 judged on a machine is a SKIP with the reason.
 
-Patch 1 adds the tests, patch 2 adds them to the default TARGETS, patch
-3 the documentation. Run with:
+The series first adds the tests' shared library (options and limits,
+KTAP checks, the guard that restores every knob a test changes,
+counters, statistics, JSON results and baselines) with the Makefile and
+a MAINTAINERS entry, then one program per patch, each commit message
+naming the regression it checks and how to make its checks fail, then
+the maintainer's tools (rcu_perf_compare, bisect.sh, the QEMU guest
+scripts). The last two patches add rcu_perf to the default TARGETS and
+the documentation. The tree builds after every patch.
+
+Run with:
 
   make -C tools/testing/selftests TARGETS=rcu_perf run_tests
+
+or one program alone, e.g. "./gp_throttle --quick"; "--list" shows every
+limit with its unit and reason.
 BLURB
 mv "$cover.new" "$cover"
 ls "$out"/*.patch

@@ -3,12 +3,16 @@
 #
 # The suite as a maintainer receives it: `make kernel-patch`'s series
 # (tests/kernel-patch.sh) applies with `git am` to a pristine 6.12 tree,
-# every patch is clean under that tree's scripts/checkpatch.pl --strict,
-# the tree then holds this repository's suite unchanged, rcu_perf is in
-# the default kselftest TARGETS (in its sorted place) and builds through
-# that default route without a compiler warning, the suite's .gitignore
-# covers everything the in-tree build leaves, and get_maintainer.pl names
-# the new MAINTAINERS entry for the suite and its documentation.
+# one patch per program (named in its subject, listed in the Makefile by
+# it) after the library, then the TARGETS and documentation patches, each
+# with a commit message and under 100 KB; every patch is clean under that
+# tree's scripts/checkpatch.pl --strict, the tree builds after every patch
+# (bisectable), the tree then holds this repository's suite unchanged,
+# rcu_perf is in the default kselftest TARGETS (in its sorted place) and
+# builds through that default route without a compiler warning, the
+# suite's .gitignore covers everything the in-tree build leaves, and
+# get_maintainer.pl names the new MAINTAINERS entry for the suite and its
+# documentation.
 #
 # The pristine tree is a git repository of Debian's linux-source-6.12
 # tarball (not the staged tree, which carries the suite), made once under
@@ -17,7 +21,10 @@
 # checkpatch runs without UNKNOWN_COMMIT_ID only: the tarball has no
 # history, so the well-formed reference to commit c229828ca6bc in the
 # commit messages cannot be looked up here (GIT_COMMIT_ID, the format
-# check, stays on).
+# check, stays on). A patch that adds files without touching MAINTAINERS
+# also runs without FILE_PATH_CHANGES ("does MAINTAINERS need
+# updating?"): check 10 requires the first patch's entry to cover every
+# file the series adds, which is the answer to that question.
 source "$(dirname "$0")/lib.sh"
 cd "$RP_TOP" || exit 2
 
@@ -25,10 +32,11 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 repo=$RP_BUILD/pristine/linux-6.12
 series=$RP_BUILD/kernel-patch
 suite=tools/testing/selftests/rcu_perf
+doc=Documentation/dev-tools/rcu_perf.rst
 ksft=$repo/tools/testing/selftests
 tmp=$(mktemp -d)
-llvm_pid=""
-trap '[ -z "$llvm_pid" ] || kill "$llvm_pid" 2>/dev/null; wait; rm -rf "$tmp"' EXIT
+steps_pid=""
+trap '[ -z "$steps_pid" ] || kill "$steps_pid" 2>/dev/null; wait; rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 
 # 1. The series, written twice: the same files give the same patches.
@@ -52,9 +60,10 @@ else
 fi
 
 # skip_rest WHY FIRST: the checks from FIRST on (0: git am), skipped.
-rest=("git am" "checkpatch --strict" "the suite as in this repository"
+rest=("git am" "one patch per program" "checkpatch --strict"
+	"the suite as in this repository"
 	"rcu_perf in the default TARGETS" "default-TARGETS build" ".gitignore"
-	"get_maintainer.pl" "LLVM=1 O= build")
+	"get_maintainer.pl" "every patch builds" "LLVM=1 O= build")
 skip_rest() {
 	local d
 	for d in "${rest[@]:$2}"; do
@@ -95,21 +104,84 @@ else
 	skip_rest "the series does not apply" 1
 fi
 
-# The LLVM=1 build of check 10 runs meanwhile, out of tree.
-if command -v clang >/dev/null; then
-	llvm_start=$SECONDS
-	nice -n 10 make -C "$ksft" TARGETS=rcu_perf LLVM=1 O="$tmp/llvm" \
-		>"$tmp/llvm.log" 2>&1 &
-	llvm_pid=$!
-fi
+mapfile -t commits < <(git -C "$repo" rev-list --reverse pristine..HEAD)
 
-# 4. checkpatch --strict on each patch: 0 errors, warnings and checks.
+# The builds of checks 11 and 12 run meanwhile: the tree after every
+# patch, in order, built incrementally into one O= directory, as a
+# bisection would (LLVM=1, else gcc), from a sparse clone of the applied
+# tree (tools/ and scripts/ are all a selftest build reads). The
+# library's patches add no program, so nothing is compiled there: their
+# files are compiled by the first program's patch, each file being added
+# once in its final form. The last step is the LLVM=1 O= build of check
+# 12. Per step: "N RC" and the programs its Makefile lists but that are
+# not built.
+llvm=""
+command -v clang >/dev/null && llvm=LLVM=1
+steps_src=$tmp/steps-src
+steps_out=$tmp/steps
+steps_start=$SECONDS
+(
+	git clone -q --shared --no-checkout "$repo" "$steps_src" &&
+		git -C "$steps_src" sparse-checkout set --cone tools scripts || exit 2
+	k=0
+	for c in "${commits[@]}"; do
+		k=$((k + 1))
+		git -C "$steps_src" checkout -q --detach "$c" || exit 2
+		nice -n 10 make -C "$steps_src/tools/testing/selftests" TARGETS=rcu_perf \
+			$llvm O="$steps_out" >"$tmp/step.$k.log" 2>&1
+		rc=$?
+		missing=""
+		for p in $(make -s -C "$steps_src/$suite" --eval \
+			'rp-progs: ; @echo $(notdir $(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED))' \
+			rp-progs); do
+			[ -x "$steps_out/kselftest/rcu_perf/$p" ] || missing+=" $p"
+		done
+		echo "$k $rc$missing"
+	done >"$tmp/steps.status"
+) >"$tmp/steps.log" 2>&1 &
+steps_pid=$!
+
+# 4. The series' shape: each program of the Makefile is added with its
+# source by one patch that names it in its subject and lists it in the
+# Makefile; the last two patches are the TARGETS and the documentation;
+# every commit has a message of its own and every patch is under 100 KB.
+mk_progs=$(sed -nE 's/^TEST_GEN_PROGS(_EXTENDED)? *:= *//p' "$suite/Makefile")
+bad=""
+for p in $mk_progs; do
+	c=$(git -C "$repo" log --diff-filter=A --format=%H pristine..HEAD -- "$suite/$p.c")
+	s=$(git -C "$repo" log -1 --format=%s "$c" 2>/dev/null)
+	if [ -z "$c" ] || [ "$(echo "$c" | wc -l)" != 1 ] || [[ $s != *"$p"* ]] ||
+	   ! git -C "$repo" show "$c:$suite/Makefile" |
+		grep -qE "^TEST_GEN_PROGS(_EXTENDED)? *:=.* $p( |\$)"; then
+		bad+=" $p"
+	fi
+done
+[ -n "$bad" ] && t_note "no patch of its own that adds, names and lists:$bad"
+subj=$(git -C "$repo" log --reverse --format=%s pristine..HEAD)
+n=${#commits[@]}
+t_note "series: $(echo "$subj" | grep -c '^selftests/rcu_perf: ') patches of the suite, then:" \
+	"$(echo "$subj" | tail -n 2 | paste -sd ';')"
+[ "$(echo "$subj" | tail -n 2)" = "selftests: Add rcu_perf to the default TARGETS
+Documentation: dev-tools: Add rcu_perf" ] || bad+=" (the last two patches)"
+for c in "${commits[@]}"; do
+	body=$(git -C "$repo" log -1 --format=%b "$c" | grep -vc -e '^Signed-off-by:' -e '^$')
+	[ "$body" -ge 5 ] || bad+=" (a commit message of $body lines: $c)"
+done
+for p in "${patches[@]}"; do
+	[ "$(stat -c %s "$p")" -lt 100000 ] || bad+=" $(basename "$p") ($(stat -c %s "$p") bytes)"
+done
+[ -n "$bad" ] && t_note "not as expected:$bad"
+t_check "$n patches: the library, one per program, TARGETS, documentation" test -z "$bad"
+
+# 5. checkpatch --strict on each patch: 0 errors, warnings and checks.
 # spdxcheck.py needs python3's ply and git modules: Debian's python3
 # first, not a python3 of another installation without them.
 start=$SECONDS
 for p in "${patches[@]}"; do
+	ignore=UNKNOWN_COMMIT_ID
+	grep -q '^ MAINTAINERS ' "$p" || ignore+=,FILE_PATH_CHANGES
 	out=$(cd "$repo" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict \
-		--show-types --ignore UNKNOWN_COMMIT_ID "$p" 2>&1)
+		--show-types --ignore $ignore "$p" 2>&1)
 	sum=$(echo "$out" | grep '^total: ')
 	t_note "$(basename "$p"): ${sum#total: }"
 	if [[ $sum == "total: 0 errors, 0 warnings, 0 checks, "* ]] &&
@@ -123,7 +195,7 @@ done
 
 t_note "checkpatch: $((SECONDS - start)) s"
 
-# 5. What the series carries is this repository's suite, file for file.
+# 6. What the series carries is this repository's suite, file for file.
 git ls-files -co --exclude-standard -- "$suite" | sed "s|^$suite/||" | sort >"$tmp/ours"
 git -C "$repo" ls-files -- "$suite" | sed "s|^$suite/||" | sort >"$tmp/theirs"
 bad=$(diff "$tmp/ours" "$tmp/theirs"; while read -r f; do
@@ -132,7 +204,7 @@ done <"$tmp/ours")
 [ -n "$bad" ] && echo "$bad" | sed 's/^/# /'
 t_check "the applied tree holds this repository's suite unchanged" test -z "$bad"
 
-# 6. rcu_perf among the default TARGETS, between its sorted neighbours.
+# 7. rcu_perf among the default TARGETS, between its sorted neighbours.
 targets() {
 	make -s -C "$ksft" SKIP_TARGETS= --eval 'rp-targets: ; @echo $(TARGETS)' rp-targets
 }
@@ -144,7 +216,7 @@ t_check "rcu_perf is in the default TARGETS, in sorted place" \
 	test -n "$(echo "$all" | tr ' ' '\n' | grep -x rcu_perf)" -a \
 	"${prev#TARGETS += }" "<" rcu_perf -a rcu_perf "<" "${next#TARGETS += }"
 
-# 7. The default route (no TARGETS=), every other target skipped: what
+# 8. The default route (no TARGETS=), every other target skipped: what
 # "make -C tools/testing/selftests" builds of rcu_perf, in the tree.
 skip=$(echo "$all" | tr ' ' '\n' | grep -vx rcu_perf | tr '\n' ' ')
 start=$SECONDS
@@ -168,7 +240,7 @@ built_ok() {
 t_check "default-TARGETS build makes all $(echo $progs | wc -w) programs, no warning" \
 	built_ok $rc "$tmp/build.log" "$ksft/rcu_perf"
 
-# 8. The in-tree build's output is ignored by git: the suite's .gitignore
+# 9. The in-tree build's output is ignored by git: the suite's .gitignore
 # and the kernel's own (*.o), asked in a scratch repository because
 # Debian's top-level .gitignore ends by ignoring everything.
 gi=$tmp/gi
@@ -185,23 +257,49 @@ done)
 [ -n "$left" ] && t_note "not ignored by git: $(echo $left)"
 t_check ".gitignore covers the in-tree build's output" test -z "$left"
 
-# 9. The MAINTAINERS entry is found for the suite and its documentation.
+# 10. The MAINTAINERS entry is found for the suite and its documentation,
+# and the first patch's entry covers every file a later patch adds (why
+# checkpatch's FILE_PATH_CHANGES is not asked for them).
 bad=""
 for f in $suite/gp_throttle.c Documentation/dev-tools/rcu_perf.rst; do
 	m=$(cd "$repo" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$f" 2>&1)
 	echo "$m" | grep -q 'RCU PERFORMANCE SELFTESTS' && echo "$m" | grep -q 'rcu@vger' ||
 		bad+=" $f"
 done
+first_f=$(git -C "$repo" show "${commits[0]}:MAINTAINERS" |
+	awk '$0 == "RCU PERFORMANCE SELFTESTS" { e = 1; next } e && /^$/ { exit }
+		e && /^F:/ { print $2 }')
+for c in "${commits[@]:1}"; do
+	git -C "$repo" diff-tree -r --no-commit-id --name-only --diff-filter=A "$c" |
+		while read -r f; do
+			[ "$f" = "$doc" ] && continue
+			for d in $first_f; do [[ $d == */ && $f == "$d"* ]] && continue 2; done
+			echo "$f"
+		done
+done >"$tmp/uncovered"
+[ -s "$tmp/uncovered" ] && bad+=" $(tr '\n' ' ' <"$tmp/uncovered")(not under the first patch's F:)"
 [ -n "$bad" ] && t_note "no rcu_perf MAINTAINERS entry for:$bad"
-t_check "get_maintainer.pl names the rcu_perf entry and rcu@vger" test -z "$bad"
+t_check "get_maintainer.pl names the rcu_perf entry and rcu@vger; it covers every file added" \
+	test -z "$bad"
 
-# 10. LLVM=1, out of tree (O=): the same programs, no warning either.
-if [ -n "$llvm_pid" ]; then
-	wait "$llvm_pid"
-	rc=$?
-	t_note "LLVM=1 build: done $((SECONDS - llvm_start)) s after its start"
+# 11. Every patch builds, with the programs its Makefile lists and no
+# warning; 12. the last is LLVM=1, out of tree (O=).
+wait "$steps_pid"
+rc=$?
+steps_pid=""
+t_note "builds after each of the $n patches: done $((SECONDS - steps_start)) s after their start"
+bad=$(awk -v n=$n '$2 != 0 || NF > 2 { print "patch " $1 ": make " $2 \
+	(NF > 2 ? ", not built:" substr($0, index($0, $3) - 1) : "") } END { if (NR != n) print NR " of " n " steps" }' \
+	"$tmp/steps.status" 2>&1)
+warn=$(cat "$tmp"/step.*.log 2>/dev/null | grep -E 'warning:|error:')
+[ $rc = 0 ] || t_show "$tmp/steps.log"
+[ -n "$bad" ] && echo "$bad" | sed 's/^/# /'
+[ -n "$warn" ] && echo "$warn" | head -n 20 | sed 's/^/# /'
+t_check "the tree builds after every patch (${llvm:-gcc}, incremental O=), no warning" \
+	test $rc = 0 -a -z "$bad" -a -z "$warn"
+if [ -n "$llvm" ]; then
 	t_check "LLVM=1 O= build makes all programs, no warning" \
-		built_ok $rc "$tmp/llvm.log" "$tmp/llvm/kselftest/rcu_perf"
+		built_ok $rc "$tmp/step.$n.log" "$steps_out/kselftest/rcu_perf"
 else
 	t_skip "LLVM=1 O= build" "no clang (apt-get install clang)"
 fi
