@@ -146,7 +146,7 @@ kernels: deps $(TREE_DEP)
 	@scripts/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
 		$(KERNEL_CONFIG)/patches
 
-# The suite as a series for the kernel (tests/kernel-patch.sh): the
+# The suite as a series for the kernel (scripts/kernel-patch.sh): the
 # library with the Makefile and a MAINTAINERS entry, one patch per
 # program, the tools, rcu_perf in the default TARGETS, and the
 # documentation, made from this repository's current files against the
@@ -155,7 +155,7 @@ kernels: deps $(TREE_DEP)
 KERNEL_PATCH_OUT := $(BUILD)/kernel-patch
 
 kernel-patch: $(TREE_DEP)
-	@tests/kernel-patch.sh $(TOP) $(TREE) $(KERNEL_PATCH_OUT)
+	@scripts/kernel-patch.sh $(TOP) $(TREE) $(KERNEL_PATCH_OUT)
 
 # The programs, libperf and the unit tests built with gcc's address and
 # undefined-behaviour sanitizers into $(ASAN_O), for t05_sanitizers.sh.

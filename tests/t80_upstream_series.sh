@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The suite as a maintainer receives it: `make kernel-patch`'s series
-# (tests/kernel-patch.sh) applies with `git am` to a pristine 6.12 tree,
+# (scripts/kernel-patch.sh) applies with `git am` to a pristine 6.12 tree,
 # one patch per program (named in its subject, listed in the Makefile by
 # it) after the library, then the TARGETS and documentation patches, each
 # with a commit message and under 100 KB; every patch is clean under that
@@ -41,7 +41,7 @@ echo "TAP version 13"
 
 # 1. The series, written twice: the same files give the same patches.
 : >"$tmp/diff.log"
-gen() { tests/kernel-patch.sh "$RP_TOP" "$RP_TREE" "$series" >>"$tmp/gen.log" 2>&1; }
+gen() { scripts/kernel-patch.sh "$RP_TOP" "$RP_TREE" "$series" >>"$tmp/gen.log" 2>&1; }
 gen && mkdir "$tmp/again" && cp "$series"/*.patch "$tmp/again/" && gen &&
 	diff -rq "$tmp/again" "$series" >"$tmp/diff.log"
 same=$?

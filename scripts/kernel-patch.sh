@@ -30,7 +30,7 @@
 # and Signed-off-by are this repository's git user, the date that of its
 # HEAD, so the same commit always gives the same series.
 #
-#   tests/kernel-patch.sh TOP TREE OUT     (make kernel-patch)
+#   scripts/kernel-patch.sh TOP TREE OUT     (make kernel-patch)
 set -e -o pipefail
 die() { echo "kernel-patch: $*" >&2; exit 2; }
 [ $# -eq 3 ] || die "usage: kernel-patch.sh TOP TREE OUT"
