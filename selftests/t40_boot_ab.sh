@@ -9,8 +9,9 @@
 # identical A/B as no significant change; a side B that panics where A
 # boots as a FAIL; a boot that hangs as a SKIP, not a verdict. A boot in
 # virtual time repeats exactly, so an identical A/B needs 2 boots a side,
-# not 16: 16 icount boots (~11 s of CPU each, two at a time) and 7 in real
-# time, ~2 minutes on a quiet 2-CPU machine.
+# not 16: 16 icount boots (~11 s of CPU, ~14 s of QEMU each, two at a
+# time) and 7 in real time (~8 s each), ~2.5 minutes on a quiet 2-CPU
+# machine; a busy one slows the boots, not the results.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -18,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 ab=$RP_BIN/boot_ab
 kernel=${RP_CLOUD_KERNEL:-}
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 before=$(t_knob_snapshot)
 # No --quick from the environment: the tests set the number of boots.
 unset RCU_PERF_QUICK KERNEL QEMU
