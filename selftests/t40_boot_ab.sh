@@ -7,8 +7,11 @@
 # rcupdate.rcu_normal=1, which keeps grace periods normal while the kernel
 # boots, is reported as a regression against the default boot (~+4.5%); an
 # identical A/B as no significant change; a side B that panics where A
-# boots as a FAIL; a boot that hangs as a SKIP, not a verdict. ~45 boots,
-# two at a time: ~2-4 minutes.
+# boots as a FAIL; a boot that hangs as a SKIP, not a verdict. A boot in
+# virtual time repeats exactly, so an identical A/B needs 2 boots a side,
+# not 16: 16 icount boots (~11 s of CPU, ~14 s of QEMU each, two at a
+# time) and 7 in real time (~8 s each), ~2.5 minutes on a quiet 2-CPU
+# machine; a busy one slows the boots, not the results.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -16,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 ab=$RP_BIN/boot_ab
 kernel=${RP_CLOUD_KERNEL:-}
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 before=$(t_knob_snapshot)
 # No --quick from the environment: the tests set the number of boots.
 unset RCU_PERF_QUICK KERNEL QEMU
@@ -73,9 +76,13 @@ timeout_ok() {
 }
 t_check "live: boot timeout: a SKIP, not a verdict" timeout_ok
 
-# The injected regression: no expedited grace periods during boot.
-t_run "$tmp/reg.log" "$ab" --kernel "$kernel" --set runs=6 \
-	--json "$tmp/reg.json"
+# The injected regression: no expedited grace periods during boot. Each
+# round's dither is another phase of the tick, the same one in every run:
+# with Debian's 6.12.117 cloud kernel A took 1.570334, 1.566201, 1.522549
+# and 1.570171 s, B 1.618-1.626 s: +3.33% (medians), p 0.011 (Welch).
+runs=4
+t_run "$tmp/reg.log" "$ab" --kernel "$kernel" --set runs=$runs \
+	--json "$tmp/reg.json" --logdir "$tmp/reg"
 reg_ok() {
 	[ "$T_RC" = 1 ] && grep -q '^# verdict: regressed' "$tmp/reg.log" &&
 	grep -q 'which, in percentage, is an\? [0-9.]*% regression' "$tmp/reg.log" &&
@@ -83,24 +90,41 @@ reg_ok() {
 }
 t_check "live: regression: rcupdate.rcu_normal=1 is slower (not ok, exit 1)" reg_ok
 
-# Healthy: the same boot on both sides. 16 boots a side bound the change
-# below allowed_change despite the jitter: the rank test's minimum
-# detectable effect was 1.4% (12 boots: 2.5%, one or two boots of a dozen
-# land a few jiffies early with the tick's phase).
-t_run "$tmp/same.log" "$ab" --kernel "$kernel" --set runs=16 --append-b ""
+# Healthy: the same boot on both sides. With dithering each round is
+# another phase of the tick (a spread of ~1.5%), and 16 rounds bound the
+# change below allowed_change; without it every boot is the same boot,
+# which repeats exactly: no variance, no change, for sure, after 2 rounds.
+# That boot is round 1 of A above: its dither parameter, given to both
+# sides, makes the same command line.
+d1=$(grep -ao -m 1 'boot_ab\.dither=[0-9a-f]*' "$tmp/reg/boot-01-A.serial" 2>/dev/null)
+t_run "$tmp/same.log" "$ab" --kernel "$kernel" --set runs=2 --set dither=0 \
+	--append "$d1" --append-b "" --logdir "$tmp/same"
 same_ok() {
 	[ "$T_RC" = 0 ] && grep -q '^# verdict: no significant change' "$tmp/same.log" &&
 	[ "$(ktap_result "$tmp/same.log" boot_time_change)" = pass ]
 }
 t_check "live: identical A/B: no significant change (ok, exit 0)" same_ok
 
-# Virtual time is exact: the default boots of rounds 1-6 (same command
-# lines) took the same time in both runs, whatever the host was doing.
-a_times() { sed -n 's/^# boot *[0-9]* A: \([0-9.]*\) s .*/\1/p' "$1" | head -n 6; }
+# Virtual time is exact: round 1 of A in the regression run and the 4
+# boots of the identical A/B (two runs, two boots at a time) took the same
+# time and printed the same kernel log, every timestamp to the microsecond,
+# whatever the host was doing; the three runs wrote the same initramfs.
+boot_times() { sed -n 's/^# boot *[0-9]* [AB]: \([0-9.]*\) s .*/\1/p' "$1"; }
 exact_ok() {
-	[ "$(a_times "$tmp/reg.log" | wc -l)" = 6 ] &&
-	[ "$(a_times "$tmp/reg.log")" = "$(a_times "$tmp/same.log")" ]
+	local f
+	[ -n "$d1" ] && [ "$(boot_times "$tmp/same.log" | wc -l)" = 4 ] &&
+	[ "$( (boot_times "$tmp/reg.log" | head -n 1; boot_times "$tmp/same.log") |
+	      sort -u | wc -l)" = 1 ] &&
+	cmp -s "$tmp/panic/initramfs.cpio" "$tmp/same/initramfs.cpio" &&
+	cmp -s "$tmp/reg/initramfs.cpio" "$tmp/same/initramfs.cpio" || return 1
+	for f in "$tmp"/same/boot-0[12]-[AB].serial; do
+		cmp -s "$tmp/reg/boot-01-A.serial" "$f" || return 1
+	done
 }
+t_note "round 1 of A ($d1): $(boot_times "$tmp/reg.log" | head -n 1) s;" \
+	"identical A/B: $(boot_times "$tmp/same.log" | tr '\n' ' ')s;" \
+	"serial logs: $(md5sum "$tmp"/reg/boot-01-A.serial "$tmp"/same/boot-*.serial \
+	2>/dev/null | cut -c1-12 | tr '\n' ' ')"
 t_check "live: icount: the same boot takes the same time in every run" exact_ok
 
 # Both sides' boot times in the results, readable by rcu_perf_compare.
@@ -108,11 +132,11 @@ t_check "live: icount: the same boot takes the same time in every run" exact_ok
 rc=$?
 t_show "$tmp/cmp.log"
 json_ok() {
-	[ $rc = 0 ] && [ "$(grep -cE '^ +results +6 ' "$tmp/cmp.log")" = 2 ] &&
+	[ $rc = 0 ] && [ "$(grep -cE "^ +results +$runs " "$tmp/cmp.log")" = 2 ] &&
 	grep -q '^boot_ab.a.time_to_user ' "$tmp/cmp.log" &&
 	grep -q '^boot_ab.b.time_to_user ' "$tmp/cmp.log"
 }
-t_check "live: json: rcu_perf_compare reads both sides, 6 boots each" json_ok
+t_check "live: json: rcu_perf_compare reads both sides, $runs boots each" json_ok
 
 # Wall-clock mode runs (KVM if it boots here, else TCG); one boot a side
 # cannot decide: a skip.

@@ -633,6 +633,42 @@ TEST_F(stats, cmp_3v3_identical_same)
 	EXPECT_TRUE(verdict_is("constant +5%", &e, RP_CMP_REGRESSED));
 }
 
+/*
+ * Boots in virtual time repeat to the microsecond: every sample of a side
+ * is the same value. Whichever test decides (Welch's below 5 a side, the
+ * rank test from there on, with its MDE from all-tied ranks), the same
+ * value on both sides is no change, for sure (p 1, nothing undetectable),
+ * and a boot 3% slower or faster in every repeat is a change.
+ */
+TEST_F(stats, cmp_exact_repeats_every_n)
+{
+	double a[12], same[12], slow[12], fast[12];
+	struct rp_cmp c, d, e;
+	char what[64];
+	size_t n, i;
+
+	for (i = 0; i < 12; i++) {
+		a[i] = 1.570334;
+		same[i] = 1.570334;
+		slow[i] = 1.570334 * 1.03;
+		fast[i] = 1.570334 * 0.97;
+	}
+	for (n = 2; n <= 12; n++) {
+		rp_compare(a, n, same, n, false, 2.5, 0.05, &c);
+		rp_compare(a, n, slow, n, false, 2.5, 0.05, &d);
+		rp_compare(a, n, fast, n, false, 2.5, 0.05, &e);
+		snprintf(what, sizeof(what), "%zu v %zu exact, same", n, n);
+		EXPECT_TRUE(verdict_is(what, &c, RP_CMP_SAME));
+		EXPECT_TRUE(c.p == 1 && c.change_pct == 0 && c.mde_pct < 0.000001)
+			TH_LOG("%s: p %g change %g mde %g", what, c.p,
+			       c.change_pct, c.mde_pct);
+		snprintf(what, sizeof(what), "%zu v %zu exact, +3%%", n, n);
+		EXPECT_TRUE(verdict_is(what, &d, RP_CMP_REGRESSED));
+		snprintf(what, sizeof(what), "%zu v %zu exact, -3%%", n, n);
+		EXPECT_TRUE(verdict_is(what, &e, RP_CMP_IMPROVED));
+	}
+}
+
 TEST_F(stats, cmp_verdict_names)
 {
 	EXPECT_TRUE(!strcmp(rp_cmp_verdict_name(RP_CMP_SAME),
