@@ -377,6 +377,16 @@ static pid_t spawn(const char *mode, const char *env, const char *out,
 			_exit(91);
 		/* SIGQUIT and SIGABRT dump core by default: not here */
 		setrlimit(RLIMIT_CORE, &nocore);
+		/*
+		 * The guard leaves an inherited SIG_IGN alone (nohup), and a
+		 * shell ignores SIGINT and SIGQUIT in its background jobs:
+		 * the child must see the defaults a program normally starts
+		 * with, whoever started make check.
+		 */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		if (env)
 			putenv((char *)env);
 		if (out) {
