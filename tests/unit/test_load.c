@@ -262,4 +262,26 @@ TEST_F(load, cpu_times_ids_beyond_max_left_alone)
 	EXPECT_EQ(0, t[1].idle);
 }
 
+/*
+ * rp_cpu_others(): busy time less the work's own, at least 0, at most its
+ * run delay when known; stolen time always counts; a share of capacity.
+ */
+TEST(cpu_others_bounded_by_run_delay_steal_counts)
+{
+	struct rp_cpu_time t0 = { .busy = 10, .idle = 5, .steal = 1 };
+	struct rp_cpu_time t1 = { .busy = 14, .idle = 9, .steal = 1 };
+
+	/* 4 s busy, 1 s own: 3 s of 8 by others */
+	EXPECT_EQ(3.0 / 8, rp_cpu_others(&t0, &t1, 1, NAN, 8));
+	/* the work waited 0.5 s only: the rest ran while it slept */
+	EXPECT_EQ(0.5 / 8, rp_cpu_others(&t0, &t1, 1, 0.5, 8));
+	/* the work used more than was busy (tick granularity): 0, not less */
+	EXPECT_EQ(0, rp_cpu_others(&t0, &t1, 6, NAN, 8));
+	/* the hypervisor's 2 s count even then, and past the run delay */
+	t1.steal = 3;
+	EXPECT_EQ(2.0 / 8, rp_cpu_others(&t0, &t1, 6, NAN, 8));
+	EXPECT_EQ(2.5 / 8, rp_cpu_others(&t0, &t1, 1, 0.5, 8));
+	EXPECT_TRUE(isnan(rp_cpu_others(&t0, &t1, NAN, NAN, 8)));
+}
+
 TEST_HARNESS_MAIN

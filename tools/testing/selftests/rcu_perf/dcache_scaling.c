@@ -772,22 +772,13 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 
 	secs = (t1 - t0) / 1000;
 	/*
-	 * A worker was disturbed while it waited to run (run_delay) and
-	 * other tasks used its CPU: the smaller of the two. Either alone
-	 * is not enough: other tasks may use the CPU while the worker
-	 * sleeps on a lock, and a worker throttled by a CPU quota waits
-	 * with its CPU idle; both are what is being measured. Time stolen
-	 * by the hypervisor always counts; a lost CPU spoils the sample.
+	 * Per worker, what other tasks took of its CPU, bounded by its run
+	 * delay (rp_cpu_others()); a lost CPU spoils the sample.
 	 */
 	for (i = 0; i < n; i++) {
 		int c = workers[i].cpu;
-		double o = ct1[c].busy - ct0[c].busy - c0[i];
 
-		if (o < 0)
-			o = 0;
-		if (d0[i] < o)	/* false for NAN: CPU use alone then */
-			o = d0[i];
-		others += o + ct1[c].steal - ct0[c].steal;
+		others += rp_cpu_others(&ct0[c], &ct1[c], c0[i], d0[i], 1);
 		if (workers[i].moved)
 			others += secs;
 	}

@@ -431,7 +431,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 
 		if (ctr.supported[RP_CTR_TASK_CLOCK])
 			own = ctr.delta[RP_CTR_TASK_CLOCK] / 1e9;
-		bg = 100 * rp_cpu_others(&all0, &all1, own,
+		bg = 100 * rp_cpu_others(&all0, &all1, own, NAN,
 					 rp_cpu_elapsed(&all0, &all1));
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s idle block of %zu ops: background CPU %.1f%%%s\n",

@@ -702,7 +702,7 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 	 */
 	used = p->jobs < p->n ? p->jobs : p->n;
 	p->others[p->nr] = rp_cpu_others(&c0, &c1, t->user + t->sys +
-					 (p->n - used) * wall, used * wall);
+					 (p->n - used) * wall, NAN, used * wall);
 	/* Someone else's CPU hotplug during the build: not our run. */
 	if (strcmp(on0, on1) || (!hotplug && strcmp(on1, online_at_start)))
 		p->others[p->nr] = 1;

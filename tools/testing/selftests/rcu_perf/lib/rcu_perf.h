@@ -578,14 +578,17 @@ double rp_cpu_elapsed(const struct rp_cpu_time *t0,
 /*
  * How disturbed was a sample: the share of @capacity_s CPU seconds that
  * other tasks and the hypervisor took between two readings @t0, @t1 of
- * the same CPUs, that is their busy and stolen time less @own_s (what the
- * measured work used itself, or could not use); 0 at least, NAN if a
- * reading is. Where a worker's run delay bounds what others took from
- * it (dcache_scaling), that is judged per CPU instead.
+ * the same CPUs. Other tasks: the CPUs' busy time less @own_s (what the
+ * measured work used itself, or could not use), 0 at least, and at most
+ * @delay_s when the work's run delay is known (NAN if not): other tasks
+ * may use a CPU while the work sleeps on a lock, and work throttled by a
+ * CPU quota waits with its CPU idle; both are what is being measured, so
+ * only what delayed the work counts. Stolen time always counts. NAN if a
+ * reading is.
  */
 double rp_cpu_others(const struct rp_cpu_time *t0,
 		     const struct rp_cpu_time *t1, double own_s,
-		     double capacity_s);
+		     double delay_s, double capacity_s);
 
 /*
  * This machine's facts as a results file records them (its "system"

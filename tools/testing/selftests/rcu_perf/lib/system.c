@@ -278,11 +278,15 @@ double rp_cpu_elapsed(const struct rp_cpu_time *t0,
 
 double rp_cpu_others(const struct rp_cpu_time *t0,
 		     const struct rp_cpu_time *t1, double own_s,
-		     double capacity_s)
+		     double delay_s, double capacity_s)
 {
-	double o = (busy_steal(t1) - busy_steal(t0) - own_s) / capacity_s;
+	double o = t1->busy - t0->busy - own_s;
 
-	return o < 0 ? 0 : o;
+	if (o < 0)
+		o = 0;
+	if (delay_s < o)	/* false for NAN: CPU use alone then */
+		o = delay_s;
+	return (o + t1->steal - t0->steal) / capacity_s;
 }
 
 /* Config symbols that shape RCU performance. */
