@@ -23,13 +23,16 @@ static struct rp_param p_disturb =
 static struct rp_param p_single =
 	RP_SETTING("single", "bool", 0,
 		   "1: one sample, the same in every run (an exact repeat)");
+static struct rp_param p_scale =
+	RP_SETTING("scale", "%", 100,
+		   "each op's time, % of itself: a machine that drifts between runs");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
 static struct rp_param *params[] = {
 	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
-	&p_baseline_change, &p_baseline_alpha, NULL
+	&p_scale, &p_baseline_change, &p_baseline_alpha, NULL
 };
 
 static const char * const names[] = { "own", NULL };
@@ -75,7 +78,7 @@ static int program(int argc, char **argv)
 		s ^= s << 17;
 		u = (s >> 11) / 9007199254740992.0;
 		k = u < 0.04 ? 1 : u < 0.2 ? 3 : u < 0.23 ? 4 : 2;
-		v[i] = 4 * (k + p_shift.value) + 0.02 * u;
+		v[i] = (4 * (k + p_shift.value) + 0.02 * u) * p_scale.value / 100;
 	}
 	m = rp_metric_add("op.latency", "ms", v, 50);
 	if (p_disturb.value)
@@ -236,6 +239,49 @@ TEST_F(baseline, exact_twice_fails)
 		 "--baseline %s --set single=1 --set shift=1", dir);
 	EXPECT_EQ(1, run(args));
 	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +100 % worse");
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+}
+
+/*
+ * Runs of a baseline that differ from each other (the machine drifted by
+ * 15% between runs): a run within that drift is no regression, the limit
+ * widened to the runs' spread says so; far past it still FAILs.
+ */
+static int record_drifting(char *dir, size_t len)
+{
+	char args[600];
+	int i, rc = 0;
+
+	snprintf(dir, len, "%s/drift", unit_dir);
+	for (i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args),
+			 "--json %s/run-%d/unit_baseline.json --set seed=%d --set scale=%d",
+			 dir, i, i + 1, 100 + 15 * i);
+		rc |= run(args);
+	}
+	return rc;
+}
+
+TEST_F(baseline, drift_between_runs_widens_the_limit)
+{
+	char dir[400], args[600];
+
+	ASSERT_EQ(0, record_drifting(dir, sizeof(dir)));
+	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=130",
+		 dir);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "widened to the spread of the baseline's runs");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline\n");
+	/* The same run against steady runs: past 10%, FAIL. */
+	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=130",
+		 self->base);
+	EXPECT_EQ(1, run(args));
+	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)\n");
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	/* Far past the drift: FAIL. */
+	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=250",
+		 dir);
+	EXPECT_EQ(1, run(args));
 	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
 }
 

@@ -778,4 +778,18 @@ TEST_F(stats, bootstrap_refuses_bad_input)
 					RP_BOOT_ONE, 1, &e));
 }
 
+/* One more run's median: t(0.95, r - 1) * sd * sqrt(1 + 1/r), % of mean. */
+TEST(run_spread)
+{
+	const double drift[] = { 1.16, 1.28, 1.18 };
+	const double same[] = { 2, 2, 2, 2 };
+
+	/* t(0.95, 2) = 2.920: 2.920 * 0.0643 * 1.155 / 1.2067 = 17.97% */
+	EXPECT_TRUE(fabs(rp_run_spread_pct(drift, 3, 0.05) - 17.97) < 0.05)
+		TH_LOG("%g", rp_run_spread_pct(drift, 3, 0.05));
+	EXPECT_EQ(0, rp_run_spread_pct(same, 4, 0.05));
+	EXPECT_EQ(0, rp_run_spread_pct(drift, 1, 0.05));
+	EXPECT_EQ(0, rp_run_spread_pct(drift, 3, 0));
+}
+
 TEST_HARNESS_MAIN

@@ -43,6 +43,7 @@ struct base_metric {
 	const char *name;	/* rp_test.baseline[i] */
 	char *check;		/* "<name>_vs_baseline" */
 	struct rp_samples v;	/* merged over the baseline's runs */
+	struct rp_samples run_med;	/* each run's median */
 	int runs;		/* files that had samples of it */
 };
 
@@ -100,6 +101,7 @@ void rp_baseline_free(void)
 	for (i = 0; i < bl.nr; i++) {
 		free(bl.m[i].check);
 		rp_samples_free(&bl.m[i].v);
+		rp_samples_free(&bl.m[i].run_med);
 	}
 	free(bl.m);
 	for (i = 0; i < bl.nr_boots; i++)
@@ -323,6 +325,9 @@ static int load_metric(const char *path, const struct rp_jval *jm)
 			return berr("out of memory");
 		added++;
 	}
+	if (added && rp_samples_add(&m->run_med,
+				    rp_stat_median(m->v.v + m->v.n - added, added)))
+		return berr("out of memory");
 	m->runs += added > 0;
 	return 0;
 }
@@ -497,6 +502,7 @@ void rp_baseline_report(void)
 		const struct base_metric *b = &bl.m[i];
 		const struct rp_metric *m;
 		struct rp_cmp c;
+		double limit;
 
 		if (rp_check_reported(b->check))
 			continue;
@@ -519,10 +525,19 @@ void rp_baseline_report(void)
 			rp_check_skip(b->check, "%s", m->disturbed);
 			continue;
 		}
+		/*
+		 * Runs of the same kernel on the same machine differ by more
+		 * than their samples spread when the machine itself drifts
+		 * (a VM's host, caches, memory): the baseline's own runs tell
+		 * how much, and a change within that is no regression.
+		 */
+		limit = rp_run_spread_pct(b->run_med.v, b->run_med.n,
+					  bl.alpha->value);
+		if (!(limit > bl.change->value))
+			limit = bl.change->value;
 		rp_compare(b->v.v, b->v.n, m->samples, m->n,
-			   m->higher_is_better, bl.change->value,
-			   bl.alpha->value, &c);
+			   m->higher_is_better, limit, bl.alpha->value, &c);
 		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,
-			     bl.change, vs);
+			     bl.change, limit, vs);
 	}
 }

@@ -325,13 +325,14 @@ bool rp_check_reported(const char *name)
 }
 
 #define CMP_LINE \
-	"# %s: measured %s%s %% worse (median %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s)\n"
+	"# %s: measured %s%s %% worse (median %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s)\n"
 #define CMP_NOISY \
 	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
 
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
-			     const struct rp_param *p, const char *vs)
+			     const struct rp_param *p, double limit,
+			     const char *vs)
 {
 	double worse = higher_is_better ? -c->change_pct : c->change_pct;
 	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
@@ -349,13 +350,14 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	unit = unit ? unit : "";
 	sp = *unit ? " " : "";
 	fmt_num(m, sizeof(m), worse);
-	fmt_num(l, sizeof(l), p->value);
+	fmt_num(l, sizeof(l), limit);
 	fmt_num(ma, sizeof(ma), c->a.median);
 	fmt_num(mb, sizeof(mb), c->b.median);
 	fmt_num(mde, sizeof(mde), c->mde_pct);
 	snprintf(pv, sizeof(pv), "%.2g", c->p);
 	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, mb, sp, unit, ma, sp, unit, vs,
-	       pv, mde, l, p->name);
+	       pv, mde, l, p->name,
+	       limit > p->value ? ", widened to the spread of the baseline's runs" : "");
 	switch (c->verdict) {
 	case RP_CMP_REGRESSED:
 		v = RP_FAIL;
@@ -377,7 +379,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 		rec = record(check, v, rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
 	}
 	rec->measured = worse;
-	return judged(rec, p->value, "%", "<=", p->name);
+	return judged(rec, limit, "%", "<=", p->name);
 }
 
 /*

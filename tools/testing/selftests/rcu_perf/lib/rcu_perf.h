@@ -139,6 +139,15 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 		bool higher_is_better, double allowed_pct, double alpha,
 		struct rp_cmp *out);
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
+/*
+ * How far the median of one more run of a known-good kernel may stray
+ * from the mean of @r earlier runs' medians, % of that mean: the upper
+ * bound of a one-sided (1 - @alpha) prediction interval, Student's t
+ * with r - 1 degrees of freedom. Where the machine itself drifts between
+ * runs more than the samples of one run spread, that drift is no
+ * regression. 0 for fewer than 2 runs.
+ */
+double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 
 /*
  * An estimate with a confidence interval from a block bootstrap: whole
@@ -493,13 +502,16 @@ __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
 /*
  * A before/after verdict of rp_compare() as a check: "measured" is the
- * change of the median in the bad direction (%), the limit the parameter
- * @limit (RP_LIMIT_MAX, %); FAIL when REGRESSED, SKIP when INCONCLUSIVE
- * (too noisy, or nothing to compare), else PASS. @vs says against what.
+ * change of the median in the bad direction (%), the limit @limit (%),
+ * the parameter @p's value (RP_LIMIT_MAX) or more where the comparison
+ * allowed more (rp_run_spread_pct()); FAIL when REGRESSED, SKIP when
+ * INCONCLUSIVE (too noisy, or nothing to compare), else PASS. @vs says
+ * against what.
  */
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
-			     const struct rp_param *limit, const char *vs);
+			     const struct rp_param *p, double limit,
+			     const char *vs);
 
 /* ------------------------------------------------------------------ */
 /* report.c: the JSON results document                                 */

@@ -310,6 +310,40 @@ static double student_t_p2(double t, double df)
 	return betai(df / 2, 0.5, df / (df + t * t));
 }
 
+/*
+ * Student's t quantile: the t with one-sided tail probability @p_one (e.g.
+ * 0.05 for a 95% bound) at @df degrees of freedom, by bisection of the
+ * two-sided p-value.
+ */
+static double student_t_quantile(double p_one, double df)
+{
+	double lo = 0, hi = 1e4, mid;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (student_t_p2(mid, df) > 2 * p_one)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double rp_run_spread_pct(const double *run_medians, size_t r, double alpha)
+{
+	double mean, sd;
+
+	if (r < 2 || !(alpha > 0 && alpha < 1))
+		return 0;
+	mean = mean_of(run_medians, r);
+	sd = sqrt(var_of(run_medians, r, mean));
+	if (!(mean != 0) || !isfinite(sd))
+		return 0;
+	return 100 * student_t_quantile(alpha, r - 1) * sd *
+		sqrt(1 + 1.0 / r) / fabs(mean);
+}
+
 /* ------------------------------------------------------------------ */
 /* Two-sample tests                                                    */
 /* ------------------------------------------------------------------ */
