@@ -13,7 +13,10 @@
 #   filesystem again: kernbench.n1.system_vs_baseline FAILs. (Every 0.2 s
 #   cost +10.6% on a quiet machine, which 3 x 2 builds against 2 could not
 #   tell from noise: MDE 13.5%. Three builds a run and a faster pace.)
-# A baseline or a run that other tasks disturbed is no evidence: SKIP.
+# A baseline or a run that other tasks disturbed is no evidence: SKIP; so
+# is a dropped-caches run within the baseline runs' own spread (the limit
+# widens to it: a machine that drifts between runs as much as the
+# injection costs cannot show it).
 # Six runs of three quick builds of a generated tree: ~2 minutes quiet.
 source "$(dirname "$0")/../tests/lib.sh"
 
@@ -95,9 +98,18 @@ else
 	kill "$dropper" 2>/dev/null
 	wait "$dropper" 2>/dev/null
 	dropper=
-	t_note "$(grep -m1 "^# $check:" "$tmp/drop.log")"
+	line=$(grep -m1 "^# $check:" "$tmp/drop.log")
+	t_note "$line"
 	if disturbed "$tmp/drop.log"; then
 		t_skip "caches dropped vs baseline: $check fails" "machine busy"
+	elif [ "$(ktap_result "$tmp/drop.log" "$check")" != fail ] &&
+	     [[ $line == *"widened to the spread of the baseline's runs"* ]]; then
+		# The baseline's own runs drifted apart by more than the
+		# injection cost this time: no verdict can call that a
+		# regression, and the suite rightly does not. Not a proof
+		# either way.
+		t_skip "caches dropped vs baseline: $check fails" \
+			"the baseline's runs spread more than the injection cost: ${line#*vs limit }"
 	else
 		t_check "caches dropped vs baseline: $check fails, exit 1" eval \
 			'test "$T_RC" = 1 &&
