@@ -61,7 +61,7 @@ APT_INSTALL = $(TOP)/scripts/apt-install.sh
 
 .PHONY: all deps build stage install run baseline check kernbench report clean distclean \
 	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak \
-	kernel-patch killsweep test
+	kernel-patch killsweep test test-deps
 
 all: build
 
@@ -212,18 +212,18 @@ RUN_TESTS = RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
 	RP_ASAN_BIN=$(ASAN_BIN) RP_ASAN_TESTS=$(ASAN_O)/tests \
 	RP_FUZZ=$(FUZZ_O) tests/run.sh $(T)
 
-test: build static fuzz-build
+# The unit test binaries and what every test needs installed.
+test-deps: build static fuzz-build
 	@$(APT_INSTALL) $(PKGS_CHECK)
 	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
 		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
+
+test: test-deps
 	@$(RUN_TESTS)
 
-check: build static asan fuzz-build
-	@$(APT_INSTALL) $(PKGS_CHECK)
+check: test-deps asan
 	@$(MAKE) --no-print-directory cloud-kernel || \
 		echo "  (no cloud kernel: the QEMU boot tests will skip)" >&2
-	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
-		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
 	@RP_LIVE=1 $(RUN_TESTS)
 
 # The programs linked statically (libperf is static already) and installed

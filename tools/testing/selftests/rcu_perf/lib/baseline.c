@@ -43,8 +43,7 @@ struct base_metric {
 	const char *name;	/* rp_test.baseline[i] */
 	char *check;		/* "<name>_vs_baseline" */
 	struct rp_samples v;	/* merged over the baseline's runs */
-	struct rp_samples run_med;	/* each run's median */
-	int runs;		/* files that had samples of it */
+	struct rp_samples run_med;	/* the median of each run that had it */
 };
 
 static struct {
@@ -328,7 +327,6 @@ static int load_metric(const char *path, const struct rp_jval *jm)
 	if (added && rp_samples_add(&m->run_med,
 				    rp_stat_median(m->v.v + m->v.n - added, added)))
 		return berr("out of memory");
-	m->runs += added > 0;
 	return 0;
 }
 

@@ -338,7 +338,7 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha)
 		return 0;
 	mean = mean_of(run_medians, r);
 	sd = sqrt(var_of(run_medians, r, mean));
-	if (!(mean != 0) || !isfinite(sd))
+	if (mean == 0 || !isfinite(mean) || !isfinite(sd))
 		return 0;
 	return 100 * student_t_quantile(alpha, r - 1) * sd *
 		sqrt(1 + 1.0 / r) / fabs(mean);
