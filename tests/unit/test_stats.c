@@ -669,6 +669,73 @@ TEST_F(stats, cmp_exact_repeats_every_n)
 	}
 }
 
+/*
+ * A slow tail: every fifth idle GP of 16 ms waits 48 ms more (a throttled
+ * idle CPU). The median cannot move; the mean (+60%) and p90 do.
+ */
+TEST_F(stats, cmp_stat_tail_moves_mean_and_p90_not_median)
+{
+	double a[50], b[50];
+	struct rp_cmp med, mean, p90;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		a[i] = 16 + 0.001 * (i % 3);
+		b[i] = a[i] + (i % 5 == 4 ? 48 : 0);
+	}
+	rp_compare_stat(a, 50, b, 50, RP_CMP_MEDIAN, false, 10, 0.05, &med);
+	rp_compare_stat(a, 50, b, 50, RP_CMP_MEAN, false, 10, 0.05, &mean);
+	rp_compare_stat(a, 50, b, 50, RP_CMP_P90, false, 10, 0.05, &p90);
+	EXPECT_TRUE(verdict_is("median of a slow tail", &med, RP_CMP_SAME));
+	EXPECT_TRUE(verdict_is("mean of a slow tail", &mean, RP_CMP_REGRESSED));
+	EXPECT_TRUE(verdict_is("p90 of a slow tail", &p90, RP_CMP_REGRESSED));
+	EXPECT_TRUE(near("mean change", mean.change_pct, 100 * 9.6 / mean.va, 6));
+	EXPECT_TRUE(mean.vb > mean.va && p90.vb > 60);
+	EXPECT_TRUE(!strcmp(med.test, "Mann-Whitney U"));
+	EXPECT_TRUE(!strcmp(mean.test, "Welch t"));
+	EXPECT_TRUE(!strcmp(p90.test, "bootstrap of p90"));
+	EXPECT_TRUE(mean.stat == RP_CMP_MEAN && p90.stat == RP_CMP_P90);
+}
+
+/* Exact repeats (instruction-counted guests): no spread, no alarm. */
+TEST_F(stats, cmp_stat_exact_repeats)
+{
+	double a[20], late[20];
+	struct rp_cmp c, d;
+	int i, st;
+
+	for (i = 0; i < 20; i++) {
+		a[i] = 16;
+		late[i] = 24;
+	}
+	for (st = RP_CMP_MEDIAN; st <= RP_CMP_P90; st++) {
+		rp_compare_stat(a, 20, a, 20, st, false, 10, 0.05, &c);
+		rp_compare_stat(a, 20, late, 20, st, false, 10, 0.05, &d);
+		EXPECT_TRUE(verdict_is(rp_cmp_stat_name(st), &c, RP_CMP_SAME));
+		EXPECT_TRUE(verdict_is(rp_cmp_stat_name(st), &d,
+				       RP_CMP_REGRESSED));
+		EXPECT_TRUE(near("+50%", d.change_pct, 50, 12));
+	}
+}
+
+TEST_F(stats, cmp_stat_one_vs_many_and_names)
+{
+	double base[] = { 10, 10.01, 9.99 }, slow = 12;
+	enum rp_cmp_stat st;
+	struct rp_cmp c;
+
+	rp_compare_stat(base, 3, &slow, 1, RP_CMP_P90, false, 5, 0.05, &c);
+	EXPECT_TRUE(verdict_is("one slow boot, p90", &c, RP_CMP_REGRESSED));
+	EXPECT_TRUE(!strcmp(c.test, "Student t prediction interval"));
+	rp_compare_stat(base, 1, &slow, 1, RP_CMP_MEAN, false, 5, 0.05, &c);
+	EXPECT_TRUE(verdict_is("1 v 1", &c, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(!rp_cmp_stat_parse("mean", &st) && st == RP_CMP_MEAN);
+	EXPECT_TRUE(!rp_cmp_stat_parse("p90", &st) && st == RP_CMP_P90);
+	EXPECT_TRUE(!rp_cmp_stat_parse("median", &st) && st == RP_CMP_MEDIAN);
+	EXPECT_TRUE(rp_cmp_stat_parse("p99", &st) == -1);
+	EXPECT_TRUE(!strcmp(rp_cmp_stat_name(RP_CMP_P90), "p90"));
+}
+
 TEST_F(stats, cmp_verdict_names)
 {
 	EXPECT_TRUE(!strcmp(rp_cmp_verdict_name(RP_CMP_SAME),

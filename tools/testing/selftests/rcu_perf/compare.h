@@ -80,6 +80,7 @@ struct compare_opts {
 	const char *svg_dir;
 	const char *repeat_dir;
 	const char *cmd[NR_SIDES];
+	enum rp_cmp_stat stat;	/* --stat: the statistic compared */
 };
 
 extern struct compare_opts opts;

@@ -112,6 +112,8 @@ static const char usage_text[] =
 	"                         (fnmatch, repeatable)\n"
 	"  --allow GLOB=PCT       allowed change for matching metrics (overrides\n"
 	"                         allowed_change; repeatable, the last match wins)\n"
+	"  --stat STAT            the statistic compared: median (default), mean\n"
+	"                         (what a loop of operations feels) or p90 (the tail)\n"
 	"Output:\n"
 	"  --ktap                 KTAP: one result per metric (inconclusive: SKIP)\n"
 	"  --table                one row per metric: medians, change, verdict\n"
@@ -198,13 +200,13 @@ static void set_labels(const char *v)
 enum {
 	VO_BASE, VO_CAND, VO_METRIC, VO_ALLOW, VO_KCIDB, VO_ORIGIN,
 	VO_BUILD_ID, VO_RUN_ID, VO_SVG, VO_REPEAT, VO_BASE_CMD, VO_CAND_CMD,
-	VO_LABELS, NR_VOPTS,
+	VO_LABELS, VO_STAT, NR_VOPTS,
 };
 
 static const char * const vopt_name[NR_VOPTS] = {
 	"--base", "--cand", "--metric", "--allow", "--kcidb", "--origin",
 	"--build-id", "--run-id", "--svg", "--repeat", "--base-cmd",
-	"--cand-cmd", "--labels",
+	"--cand-cmd", "--labels", "--stat",
 };
 
 static int extra_opt(int argc, char **argv, int i, int *used)
@@ -291,6 +293,10 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 		break;
 	case VO_LABELS:
 		set_labels(v);
+		break;
+	case VO_STAT:
+		if (rp_cmp_stat_parse(v, &opts.stat))
+			die("--stat %s: median, mean or p90", v);
 		break;
 	default:
 		return 0;	/* a common option, or unknown */
@@ -411,9 +417,9 @@ void compare_all(struct tally *t)
 			continue;
 		}
 		m->allowed = allowed_for(m->key);
-		rp_compare(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v,
-			   m->v[CAND].n, m->higher_is_better, m->allowed,
-			   p_alpha.value, &m->cmp);
+		rp_compare_stat(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v,
+				m->v[CAND].n, opts.stat, m->higher_is_better,
+				m->allowed, p_alpha.value, &m->cmp);
 		m->compared = true;
 		t->n[m->cmp.verdict]++;
 	}
@@ -426,28 +432,6 @@ static int exit_code(const struct tally *t)
 	if (t->n[RP_CMP_INCONCLUSIVE] || t->missing)
 		return EXIT_INCONCL;
 	return 0;
-}
-
-/*
- * rp_compare() picks the test by sample size (Welch below 5 samples on a
- * side, as stats.c says); name the one whose p-value it reports.
- */
-static const char *test_used(const struct metric *m)
-{
-	const struct rp_samples *a = &m->v[BASE], *b = &m->v[CAND];
-	double mw, welch;
-
-	if (a->n < 2 && b->n < 2)
-		return "n < 2 on both sides: no test";
-	if (a->n < 2 || b->n < 2)
-		return "Student t prediction interval";
-	mw = rp_mann_whitney_p(a->v, a->n, b->v, b->n);
-	welch = rp_welch_p(a->v, a->n, b->v, b->n);
-	if (m->cmp.p == mw && m->cmp.p != welch)
-		return "Mann-Whitney U";
-	if (m->cmp.p == welch && m->cmp.p != mw)
-		return "Welch t";
-	return a->n < 5 || b->n < 5 ? "Welch t" : "Mann-Whitney U";
 }
 
 const char *pfx(void)
@@ -501,7 +485,7 @@ static void print_table_row(const struct metric *m, int w)
 
 	snprintf(n, sizeof(n), "%zu/%zu", c->a.n, c->b.n);
 	printf("%-*s %-7s %11.5g %11.5g %+7.2f%% %6.4g%% %5s %7.2g  %s\n", w,
-	       m->key, *m->unit ? m->unit : "-", c->a.median, c->b.median,
+	       m->key, *m->unit ? m->unit : "-", c->va, c->vb,
 	       c->change_pct, m->allowed, n, c->p,
 	       c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct) ?
 	       "inconclusive (too few samples)" :
@@ -515,8 +499,9 @@ static void print_compared(const struct metric *m, int *ktap_nr)
 	print_header(m);
 	print_summary_row("baseline", &c->a, m->runs[BASE]);
 	print_summary_row("candidate", &c->b, m->runs[CAND]);
-	printf("%s  change %+.1f %%  p %.2g (%s)  MDE %.1f %%  allowed %.4g %%: %s\n",
-	       pfx(), c->change_pct, c->p, test_used(m), c->mde_pct,
+	printf("%s  change of the %s %+.1f %%  p %.2g (%s)  MDE %.1f %%  allowed %.4g %%: %s\n",
+	       pfx(), rp_cmp_stat_name(c->stat), c->change_pct, c->p, c->test,
+	       c->mde_pct,
 	       m->allowed, rp_cmp_verdict_name(c->verdict));
 	if (!opts.ktap)
 		return;
@@ -559,10 +544,10 @@ int report_compare(void)
 		printf("TAP version 13\n1..%d\n", nr);
 	printf("%s%s: %d baseline and %d candidate results files;", pfx(), PROG,
 	       nr_files[BASE], nr_files[CAND]);
-	printf(" allowed change %.4g %%%s, alpha %.4g\n",
+	printf(" allowed change %.4g %%%s, alpha %.4g, statistic %s\n",
 	       p_allowed_change.value,
 	       opts.nr_allows ? " (--allow: per metric below)" : "",
-	       p_alpha.value);
+	       p_alpha.value, rp_cmp_stat_name(opts.stat));
 	if (opts.table)
 		print_table_header(w);
 	for (i = 0; i < nr_metrics; i++) {

@@ -325,7 +325,7 @@ bool rp_check_reported(const char *name)
 }
 
 #define CMP_LINE \
-	"# %s: measured %s%s %% worse (median %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s)\n"
+	"# %s: measured %s%s %% worse (%s %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s)\n"
 #define CMP_NOISY \
 	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
 
@@ -351,11 +351,12 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	sp = *unit ? " " : "";
 	fmt_num(m, sizeof(m), worse);
 	fmt_num(l, sizeof(l), limit);
-	fmt_num(ma, sizeof(ma), c->a.median);
-	fmt_num(mb, sizeof(mb), c->b.median);
+	fmt_num(ma, sizeof(ma), c->va);
+	fmt_num(mb, sizeof(mb), c->vb);
 	fmt_num(mde, sizeof(mde), c->mde_pct);
 	snprintf(pv, sizeof(pv), "%.2g", c->p);
-	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, mb, sp, unit, ma, sp, unit, vs,
+	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, rp_cmp_stat_name(c->stat),
+	       mb, sp, unit, ma, sp, unit, vs,
 	       pv, mde, l, p->name,
 	       limit > p->value ? ", widened to the spread of the baseline's runs" : "");
 	switch (c->verdict) {

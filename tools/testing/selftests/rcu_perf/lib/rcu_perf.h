@@ -127,18 +127,33 @@ enum rp_cmp_verdict {
 	RP_CMP_INCONCLUSIVE,	/* too few samples or too noisy to tell */
 };
 
+/*
+ * The statistic compared: the median (robust, the default), the mean
+ * (what a loop of operations feels: Welch's t-test) or the 90th
+ * percentile (the tail: a block bootstrap of the difference).
+ */
+enum rp_cmp_stat { RP_CMP_MEDIAN, RP_CMP_MEAN, RP_CMP_P90 };
+
 struct rp_cmp {
 	struct rp_summary a, b;
-	double change_pct;
+	enum rp_cmp_stat stat;
+	double va, vb;		/* the compared statistic of a and of b */
+	double change_pct;	/* of that statistic, % of va */
 	double p;		/* two-sided p-value of the two-sample test */
-	double mde_pct;		/* minimum detectable effect, % of a's median */
+	double mde_pct;		/* minimum detectable effect, % of va */
+	const char *test;	/* the test that gave p */
 	enum rp_cmp_verdict verdict;
 };
 
 void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 		bool higher_is_better, double allowed_pct, double alpha,
 		struct rp_cmp *out);
+void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
+		     enum rp_cmp_stat stat, bool higher_is_better,
+		     double allowed_pct, double alpha, struct rp_cmp *out);
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
+const char *rp_cmp_stat_name(enum rp_cmp_stat s);
+int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *s);
 /*
  * How far the median of one more run of a known-good kernel may stray
  * from the mean of @r earlier runs' medians, % of that mean: the upper

@@ -623,12 +623,25 @@ static double pct_of(double d, double ref)
 	return 100 * d / fabs(ref);
 }
 
+static double stat_of(const double *v, size_t n, enum rp_cmp_stat st)
+{
+	switch (st) {
+	case RP_CMP_MEAN:
+		return mean_of(v, n);
+	case RP_CMP_P90:
+		return rp_percentile(v, n, 90);
+	default:
+		return rp_percentile(v, n, 50);
+	}
+}
+
 /*
  * One run against several (a boot against earlier boots): is the single
  * value x outside what the many would give? Student's prediction interval,
  * t = (x - mean) / (sd * sqrt(1 + 1/n)) with n - 1 degrees of freedom; the
  * smallest detectable difference is the same with the normal quantiles of
- * rp_min_detectable_effect().
+ * rp_min_detectable_effect(). A single sample is its own median, mean and
+ * percentile: this serves every statistic.
  */
 static void one_vs_many(const double *a, size_t na, const double *b,
 			size_t nb, double alpha, struct rp_cmp *out)
@@ -644,32 +657,65 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	else
 		out->p = student_t_p2((x - m) / se, (double)(n - 1));
 	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
-			      se, out->a.median);
+			      se, out->va);
+	out->test = "Student t prediction interval";
 }
 
+/* The median's test: ranks from CMP_MIN_RANK_N a side, else Welch's. */
+static void median_test(const double *a, size_t na, const double *b,
+			size_t nb, double alpha, struct rp_cmp *out)
+{
+	double mde = INFINITY;
+
+	if (na >= CMP_MIN_RANK_N && nb >= CMP_MIN_RANK_N)
+		mde = rp_rank_min_detectable_effect(a, na, b, nb, alpha,
+						    CMP_POWER);
+	/*
+	 * An infinite rank MDE depends on the sample sizes (and ties) only:
+	 * no shift gives the rank test that power (5 vs 5 with ties). There,
+	 * as for fewer samples, Welch's test decides.
+	 */
+	if (isinf(mde)) {
+		out->p = rp_welch_p(a, na, b, nb);
+		mde = rp_min_detectable_effect(a, na, b, nb, alpha, CMP_POWER);
+		out->test = "Welch t";
+	} else {
+		out->p = rp_mann_whitney_p(a, na, b, nb);
+		out->test = "Mann-Whitney U";
+	}
+	out->mde_pct = pct_of(mde, out->va);
+}
+
+static void p90_test(const double *a, size_t na, const double *b, size_t nb,
+		     double alpha, struct rp_cmp *out);
+
 /*
- * Verdict of b (candidate) against a (baseline):
- *   REGRESSED/IMPROVED: p < alpha and |change of median| > allowed_pct, in
- *	the bad/good direction per higher_is_better;
+ * Verdict of b (candidate) against a (baseline), on the statistic @st:
+ *   REGRESSED/IMPROVED: p < alpha and |change of the statistic| >
+ *	allowed_pct, in the bad/good direction per higher_is_better;
  *   SAME: significant but within allowed_pct, or not significant while the
  *	test could have seen allowed_pct (mde_pct <= allowed_pct at power
- *	0.8: the rank test's own MDE from rp_rank_min_detectable_effect(),
- *	else the normal approximation, optimistic for very small samples);
+ *	0.8: for the median the rank test's own MDE from
+ *	rp_rank_min_detectable_effect(), else the normal approximation,
+ *	optimistic for very small samples);
  *   INCONCLUSIVE: one sample on each side (or none), or not significant
  *	and too noisy to exclude a change of allowed_pct.
  * One sample against several is judged by one_vs_many().
  */
-void rp_compare(const double *a, size_t na, const double *b, size_t nb,
-		bool higher_is_better, double allowed_pct, double alpha,
-		struct rp_cmp *out)
+void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
+		     enum rp_cmp_stat st, bool higher_is_better,
+		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
-	double mde, ch;
+	double ch;
 	bool sig, worse;
 
 	rp_summarize(a, na, &out->a);
 	rp_summarize(b, nb, &out->b);
-	out->change_pct = na && nb ?
-		pct_of(out->b.median - out->a.median, out->a.median) : NAN;
+	out->stat = st;
+	out->va = na ? stat_of(a, na, st) : NAN;
+	out->vb = nb ? stat_of(b, nb, st) : NAN;
+	out->change_pct = na && nb ? pct_of(out->vb - out->va, out->va) : NAN;
+	out->test = "none: too few samples";
 	if (na + nb < 3 || !na || !nb) {
 		out->p = 1;
 		out->mde_pct = INFINITY;
@@ -678,24 +724,16 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 	}
 	if (na == 1 || nb == 1) {
 		one_vs_many(a, na, b, nb, alpha, out);
+	} else if (st == RP_CMP_MEAN) {
+		out->p = rp_welch_p(a, na, b, nb);
+		out->mde_pct = pct_of(rp_min_detectable_effect(a, na, b, nb,
+							       alpha, CMP_POWER),
+				      out->va);
+		out->test = "Welch t";
+	} else if (st == RP_CMP_P90) {
+		p90_test(a, na, b, nb, alpha, out);
 	} else {
-		mde = INFINITY;
-		if (na >= CMP_MIN_RANK_N && nb >= CMP_MIN_RANK_N)
-			mde = rp_rank_min_detectable_effect(a, na, b, nb, alpha,
-							    CMP_POWER);
-		/*
-		 * An infinite rank MDE depends on the sample sizes (and ties)
-		 * only: no shift gives the rank test that power (5 vs 5 with
-		 * ties). There, as for fewer samples, Welch's test decides.
-		 */
-		if (isinf(mde)) {
-			out->p = rp_welch_p(a, na, b, nb);
-			mde = rp_min_detectable_effect(a, na, b, nb, alpha,
-						       CMP_POWER);
-		} else {
-			out->p = rp_mann_whitney_p(a, na, b, nb);
-		}
-		out->mde_pct = pct_of(mde, out->a.median);
+		median_test(a, na, b, nb, alpha, out);
 	}
 
 	ch = out->change_pct;
@@ -707,6 +745,37 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 		out->verdict = RP_CMP_SAME;
 	else
 		out->verdict = RP_CMP_INCONCLUSIVE;
+}
+
+void rp_compare(const double *a, size_t na, const double *b, size_t nb,
+		bool higher_is_better, double allowed_pct, double alpha,
+		struct rp_cmp *out)
+{
+	rp_compare_stat(a, na, b, nb, RP_CMP_MEDIAN, higher_is_better,
+			allowed_pct, alpha, out);
+}
+
+static const char * const stat_names[] = {
+	[RP_CMP_MEDIAN] = "median", [RP_CMP_MEAN] = "mean",
+	[RP_CMP_P90] = "p90",
+};
+
+const char *rp_cmp_stat_name(enum rp_cmp_stat st)
+{
+	return st <= RP_CMP_P90 ? stat_names[st] : "unknown";
+}
+
+int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *st)
+{
+	int i;
+
+	for (i = RP_CMP_MEDIAN; i <= RP_CMP_P90; i++) {
+		if (!strcmp(name, stat_names[i])) {
+			*st = i;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v)
@@ -794,6 +863,51 @@ static double combine(double sa, double sb, enum rp_boot_op op)
 }
 
 #define BOOT_ROUNDS	2000
+
+/*
+ * The tail's test: the 90th percentile of b minus that of a over
+ * BOOT_ROUNDS block resamples of each side. p is twice the share of
+ * resamples on the far side of zero (a percentile bootstrap test), the MDE
+ * the normal quantiles times the resamples' standard deviation. Latencies
+ * that repeat exactly (instruction-counted guests) give a spread of zero:
+ * any change is then significant, none is invisible.
+ */
+static void p90_test(const double *a, size_t na, const double *b, size_t nb,
+		     double alpha, struct rp_cmp *out)
+{
+	double *ra = malloc(na * sizeof(*ra)), *rb = malloc(nb * sizeof(*rb));
+	double sum = 0, sum2 = 0, var;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t r, le = 0, ge = 0;
+
+	out->test = "bootstrap of p90";
+	if (!ra || !rb) {
+		free(ra);
+		free(rb);
+		out->p = 1;
+		out->mde_pct = INFINITY;
+		return;
+	}
+	for (r = 0; r < BOOT_ROUNDS; r++) {
+		double d;
+
+		resample(a, na, ra, &seed);
+		resample(b, nb, rb, &seed);
+		d = rp_percentile(rb, nb, 90) - rp_percentile(ra, na, 90);
+		le += d <= 0;
+		ge += d >= 0;
+		sum += d;
+		sum2 += d * d;
+	}
+	free(ra);
+	free(rb);
+	out->p = 2.0 * (le < ge ? le : ge) / BOOT_ROUNDS;
+	if (out->p > 1)
+		out->p = 1;
+	var = sum2 / BOOT_ROUNDS - (sum / BOOT_ROUNDS) * (sum / BOOT_ROUNDS);
+	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
+			      sqrt(var > 0 ? var : 0), out->va);
+}
 
 int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
 		 const double *b, size_t nb, rp_stat_fn sb,
