@@ -26,17 +26,24 @@ static struct rp_param p_single =
 static struct rp_param p_scale =
 	RP_SETTING("scale", "%", 100,
 		   "each op's time, % of itself: a machine that drifts between runs");
+static struct rp_param p_tail =
+	RP_SETTING("tail", "count", 0, "jiffies added to every fifth op");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change");
+static struct rp_param p_busy_change =
+	RP_MAX("busy_change", "%", 10, "op.busy's own allowed change");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
 static struct rp_param *params[] = {
 	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
-	&p_scale, &p_baseline_change, &p_baseline_alpha, NULL
+	&p_scale, &p_tail, &p_baseline_change, &p_busy_change,
+	&p_baseline_alpha, NULL
 };
 
 static const char * const names[] = { "own", NULL };
-static const char * const base_metrics[] = { "op.latency", NULL };
+/* op.busy: the same samples, judged against its own limit */
+static const char * const base_metrics[] = { "op.latency", "op.busy", NULL };
+static struct rp_param * const base_limits[] = { NULL, &p_busy_change };
 
 static const struct rp_test test = {
 	.name = "unit_baseline",
@@ -45,12 +52,13 @@ static const struct rp_test test = {
 	.nr_checks = 1,
 	.checks = names,
 	.baseline = base_metrics,
+	.baseline_limit = base_limits,
 };
 
 /* The program: 50 ops of 2 jiffies (4 ms), a few of 1, 3 or 4 jiffies. */
 static int program(int argc, char **argv)
 {
-	struct rp_metric *m;
+	struct rp_metric *m, *mb;
 	unsigned long long s;
 	double v[50];
 	int i;
@@ -78,11 +86,15 @@ static int program(int argc, char **argv)
 		s ^= s << 17;
 		u = (s >> 11) / 9007199254740992.0;
 		k = u < 0.04 ? 1 : u < 0.2 ? 3 : u < 0.23 ? 4 : 2;
+		k += i % 5 == 4 ? p_tail.value : 0;
 		v[i] = (4 * (k + p_shift.value) + 0.02 * u) * p_scale.value / 100;
 	}
+	mb = rp_metric_add("op.busy", "ms", v, 50);
 	m = rp_metric_add("op.latency", "ms", v, 50);
-	if (p_disturb.value)
+	if (p_disturb.value) {
 		m->disturbed = "machine busy: a unit test says so";
+		mb->disturbed = m->disturbed;
+	}
 	rp_check("own", rp_stat_mean(v, 50), &p_max_lat);
 	return rp_finish();
 }
@@ -141,7 +153,7 @@ TEST_F(baseline, healthy_passes)
 
 	snprintf(args, sizeof(args), "--baseline %s --set seed=7", self->base);
 	EXPECT_EQ(0, run(args));
-	EXPECT_HAS(unit_out, "1..2");
+	EXPECT_HAS(unit_out, "1..3");
 	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
 	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
 }
@@ -163,10 +175,45 @@ TEST_F(baseline, its_own_limit)
 	char args[600];
 
 	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set baseline_change=60",
+		 "--baseline %s --set seed=8 --set shift=1 --set baseline_change=60 --set busy_change=60",
 		 self->base);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+}
+
+/* A metric with a limit of its own: the others keep baseline_change. */
+TEST_F(baseline, per_metric_limit)
+{
+	char args[600];
+
+	snprintf(args, sizeof(args),
+		 "--baseline %s --set seed=8 --set shift=1 --set busy_change=60",
+		 self->base);
+	EXPECT_EQ(1, run(args));
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "vs limit <= 60 % (busy_change)");
+	EXPECT_HAS(unit_out, "ok 3 op.busy_vs_baseline\n");
+}
+
+/*
+ * Every fifth op 12 jiffies late (a throttled idle CPU): the median
+ * cannot see it, the mean, what a loop of ops feels, doubles.
+ */
+TEST_F(baseline, slow_tail_fails_on_the_mean)
+{
+	char args[600];
+
+	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=12",
+		 self->base);
+	EXPECT_EQ(1, run(args));
+	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +");
+	EXPECT_HAS(unit_out, "% worse (mean ");
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	/* the same samples against the median alone would pass */
+	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=0",
+		 self->base);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "% worse (median ");
 }
 
 TEST_F(baseline, disturbed_run_skips)

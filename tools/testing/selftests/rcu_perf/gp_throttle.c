@@ -125,12 +125,15 @@ static struct rp_param p_confidence =
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10,
 			   "FQS 1 -> 2 jiffies makes idle GPs +50%; healthy runs move <1%");
+static struct rp_param p_baseline_busy_change =
+	RP_MAX("baseline_busy_change", "%", 10,
+	       "all-busy GPs repeat to 0.1% run to run; icount2 guests, whose hogs any code change reshuffles, set 50");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
 static struct rp_param *params[] = {
 	&p_mean_slack, &p_fqs_slack, &p_idle_busy_max, &p_samples,
 	&p_min_samples, &p_time_budget, &p_block, &p_op_timeout, &p_confidence,
-	&p_baseline_change, &p_baseline_alpha, NULL
+	&p_baseline_change, &p_baseline_busy_change, &p_baseline_alpha, NULL
 };
 
 #define NR_CHECKS_PER_WORKLOAD	2
@@ -146,9 +149,14 @@ static const char * const baseline_metrics[] = {
 	"tracer.idle.latency", "tracer.all_busy.latency", NULL
 };
 
+static struct rp_param * const baseline_limits[] = {
+	NULL, &p_baseline_busy_change, NULL, &p_baseline_busy_change,
+};
+
 static const struct rp_test test = {
 	.name = "gp_throttle",
 	.baseline = baseline_metrics,
+	.baseline_limit = baseline_limits,
 	.summary = "idle vs all-busy latency of GP-bound operations (idle CPUs must not delay GPs)",
 	.params = params,
 	.nr_checks = 2 * NR_CHECKS_PER_WORKLOAD,

@@ -284,6 +284,12 @@ struct rp_test {
 	 */
 	const char * const *baseline;
 	/*
+	 * Optional, beside baseline: per metric, its own limit (a maximum in
+	 * params) where baseline_change does not fit it; NULL entries take
+	 * baseline_change.
+	 */
+	struct rp_param * const *baseline_limit;
+	/*
 	 * The metrics measure the boot itself (boot_marker): baseline files
 	 * of one boot count once, and those of this very boot not at all.
 	 */
