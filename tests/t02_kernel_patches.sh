@@ -18,13 +18,13 @@ bad=$(grep -vnE '^(#.*|CONFIG_[A-Z0-9_]+=.+|)$' "$frag")
 [ -n "$bad" ] && t_note "not a Kconfig line: $bad"
 t_check "$frag: only CONFIG_ lines and comments" test -z "$bad"
 
-# expect_ok PATCH: "expect: PROGRAM CHECK-GLOB fail|ok|skip", PROGRAM a test
+# expect_ok PATCH: "expect: PROGRAM CHECK-GLOB fail|ok|skip|any", PROGRAM a test
 expect_ok() {
 	local prog glob verdict extra n=0
 	while read -r prog glob verdict extra; do
 		n=$((n + 1))
 		if [ ! -f "$RP_SUITE/$prog.c" ] || [ -z "$glob" ] || [ -n "$extra" ] ||
-		   [[ ! $verdict =~ ^(fail|ok|skip)$ ]]; then
+		   [[ ! $verdict =~ ^(fail|ok|skip|any)$ ]]; then
 			t_note "bad expectation: expect: $prog $glob $verdict $extra"
 			return 1
 		fi
