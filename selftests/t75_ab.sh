@@ -5,15 +5,20 @@
 # QEMU guests. Bad input is a one-line error (exit 2), a missing emulator a
 # skip (exit 4). The verdict on synthetic guest results (--judge): the
 # same numbers give 0.0% and exit 0, lookups 2% slower exit 1 naming them,
-# an A that does not repeat exit 3. Then real guests of Debian's cloud
+# an A that does not repeat exit 3; grace periods of the 2-vCPU guests a
+# jiffy later exit 1 naming them, a slow tail the median misses exit 1 on
+# the mean. Then real guests of Debian's cloud
 # kernel ($RP_CLOUD_KERNEL): init_on_alloc=1 zeroes the 4 KiB name buffer
 # every path-based system call allocates, a cost of path lookups alone:
 # exit 1 naming the lookup metrics, the fstat() controls unchanged, and
 # two boots of A compared as A and B give exit 0. With the small kernels of
 # `make kernels` in $RP_BUILD/kernels (else SKIP: 8 minutes to build),
 # healthy against lookup-slower (~2% per lookup) gives exit 1 too, with
-# or without the cloud kernel.
-# 3 guests, two at a time (+2 with the small kernels): ~2-4 minutes.
+# or without the cloud kernel, and healthy against gp-end-late (every GP
+# a jiffy later) exit 1 naming the GP metrics, its two boots of A
+# compared as A and B exit 0.
+# 3 guests, two at a time (+8 with the small kernels, 2 of them only
+# the lookups): ~3-5 minutes.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -22,7 +27,7 @@ ab=$RP_STATIC/ab.sh
 gen=$(cd "$(dirname "$0")/../tests" && pwd)/synth_results.awk
 kernel=${RP_CLOUD_KERNEL:-}
 echo "TAP version 13"
-echo "1..16"
+echo "1..22"
 unset KERNEL QEMU RCU_PERF_QUICK
 
 usage_error() { t_usage_error "$1" "ab.sh: " "$ab" "${@:2}"; }
@@ -53,12 +58,59 @@ side() {
 		-v samples="7e5 7.0007e5 7.0014e5 7.0021e5 7.0028e5" >"$d/dcache_scaling.json"
 	awk -f "$gen" -v test=boot_marker -v unit=s -v samples=1.5 >"$d/boot_marker.json"
 }
+# gp DIR LATE TAIL: a GP guest's results: idle GPs of 16 ms (+LATE ms),
+# every fifth one TAIL ms more, busy ones 40 ms, expedited ones 17 us.
+gp() {
+	local d=$1
+	mkdir -p "$d"
+	echo ok >"$d/status"
+	lat() { awk -v base="$1" -v tail="${2:-0}" -v n="${3:-50}" 'BEGIN {
+		for (i = 0; i < n; i++) printf "%.4f ", base + 0.001 * (i % 3) + (i % 5 == 4 ? tail : 0) }'; }
+	awk -f "$gen" -v test=gp_throttle -v metrics="membarrier.idle.latency tracer.idle.latency" \
+		-v samples="$(lat $((16 + $2)) "$3")" >"$d/gp_throttle.json"
+	awk -f "$gen" -v test=gp_throttle \
+		-v metrics="membarrier.all_busy.latency membarrier.one_busy.latency" \
+		-v samples="$(lat 40)" >"$d/gp_busy.json"
+	awk -f "$gen" -v test=gp_expedited -v metrics=membarrier.normal.latency \
+		-v samples="$(lat $((16 + $2)) 0 100)" >"$d/gp_expedited.json"
+	awk -f "$gen" -v test=gp_expedited -v metrics=membarrier.expedited.latency \
+		-v samples="$(lat 0.017 0 100)" >"$d/gp_exp.json"
+}
 side "$tmp/same/A-1" 0
 side "$tmp/same/A-again" 0
 side "$tmp/same/B-1" 0
 t_run "$tmp/same.log" "$ab" --judge "$tmp/same"
 t_check "synthetic A = B: exit 0, every change +0.00%" \
 	eval '[ "$T_RC" = 0 ] && [ "$(grep -c " +0.00% .* no significant change$" "$tmp/same.log")" = 10 ]'
+gp "$tmp/same/A-1-gp" 0 0
+gp "$tmp/same/A-again-gp" 0 0
+gp "$tmp/same/B-1-gp" 0 0
+t_run "$tmp/same-gp.log" "$ab" --judge "$tmp/same"
+t_check "synthetic A = B with GP guests: exit 0, GP rows of median, mean and p90" \
+	eval '[ "$T_RC" = 0 ] &&
+	[ "$(sed -n "/^A\/B: /,\$p" "$tmp/same-gp.log" | grep -c "^gp_.* [+-]0.00% .* no significant change$")" = 16 ] &&
+	grep -q "^gp_throttle.membarrier.idle.latency\[p90\] " "$tmp/same-gp.log"'
+cp -r "$tmp/same" "$tmp/late"
+gp "$tmp/late/B-1-gp" 8 0
+t_run "$tmp/late.log" "$ab" --judge "$tmp/late"
+t_check "synthetic GPs a jiffy (8 ms) later: exit 1 naming idle, not busy or expedited" \
+	eval '[ "$T_RC" = 1 ] &&
+	grep -q "^ab: B regressed: .*gp_throttle.membarrier.idle.latency (+50.00%)" "$tmp/late.log" &&
+	grep -q "^ab: B regressed: .*gp_expedited.membarrier.normal.latency (+50.00%)" "$tmp/late.log" &&
+	! grep -q "^ab: B regressed: .*\(busy\|expedited.latency\)" "$tmp/late.log"'
+cp -r "$tmp/same" "$tmp/tail"
+gp "$tmp/tail/B-1-gp" 0 48
+t_run "$tmp/tail.log" "$ab" --judge "$tmp/tail"
+t_check "synthetic slow tail, median unchanged: exit 1 on the mean and p90" \
+	eval '[ "$T_RC" = 1 ] &&
+	grep -q "^gp_throttle.membarrier.idle.latency .* +0.00% .* no significant change$" "$tmp/tail.log" &&
+	grep -q "^ab: B regressed: .*gp_throttle.membarrier.idle.latency\[mean\]" "$tmp/tail.log" &&
+	grep -q "^ab: B regressed: .*gp_throttle.membarrier.idle.latency\[p90\]" "$tmp/tail.log"'
+cp -r "$tmp/same" "$tmp/gp-unsteady"
+gp "$tmp/gp-unsteady/A-again-gp" 8 0
+t_run "$tmp/gp-unsteady.log" "$ab" --judge "$tmp/gp-unsteady"
+t_check "synthetic GP guests of A that do not repeat: exit 3" \
+	eval '[ "$T_RC" = 3 ] && grep -q "A does not repeat.*gp_throttle.membarrier.idle" "$tmp/gp-unsteady.log"'
 side "$tmp/slow/A-1" 0
 side "$tmp/slow/A-again" 0
 side "$tmp/slow/B-1" 2
@@ -120,17 +172,36 @@ fi
 # The small kernels of `make kernels` need no cloud kernel, only QEMU.
 small=$RP_BUILD/kernels
 live=$(t_qemu_missing "$small/healthy/bzImage")
-if [ ! -f "$small/healthy/bzImage" ] || [ ! -f "$small/lookup-slower/bzImage" ]; then
-	t_skip "live: small kernels, ~2% lookup cost caught" \
-		"no $small/{healthy,lookup-slower} (make kernels: ~8 minutes on a quiet machine)"
-	exit 0
-elif [ -n "$live" ]; then
-	t_skip "live: small kernels, ~2% lookup cost caught" "$live"
+small_checks=("~2% lookup cost caught" "every GP a jiffy later caught"
+	      "two boots of A as A and B")
+for k in healthy lookup-slower gp-end-late; do
+	[ -f "$small/$k/bzImage" ] || live="no $small/$k (make kernels: ~5 minutes)"
+done
+if [ -n "$live" ]; then
+	for c in "${small_checks[@]}"; do t_skip "live: small kernels, $c" "$live"; done
 	exit 0
 fi
 t0=$SECONDS
 t_run "$tmp/small.log" nice -n 10 "$ab" --kernel-a "$small/healthy" \
-	--kernel-b "$small/lookup-slower" --quick --no-repeat
+	--kernel-b "$small/lookup-slower" --quick --no-repeat --no-gp
 t_note "$((SECONDS - t0)) s"
-t_check "live: small kernels, ~2% lookup cost caught (exit 1)" \
+t_check "live: small kernels, ${small_checks[0]} (exit 1)" \
 	eval '[ "$T_RC" = 1 ] && grep -q "^ab: B regressed: .*stat_private" "$tmp/small.log"'
+# 2-vCPU guests of the grace periods: idle GPs 16 -> 24 ms, in one boot
+# (their full samples: --quick leaves the busy levels inconclusive).
+t0=$SECONDS
+t_run "$tmp/late.log" nice -n 10 "$ab" --kernel-a "$small/healthy" \
+	--kernel-b "$small/gp-end-late" --outdir "$tmp/late-live"
+t_note "$((SECONDS - t0)) s"
+t_check "live: small kernels, ${small_checks[1]} (exit 1)" \
+	eval '[ "$T_RC" = 1 ] &&
+	grep -q "^ab: B regressed: .*gp_throttle.membarrier.idle.latency (+" "$tmp/late.log" &&
+	! grep -q "^ab: B regressed: .*dcache_scaling" "$tmp/late.log"'
+mkdir "$tmp/aa-live"
+for r in A-1 A-1-gp; do ln -s "$tmp/late-live/$r" "$tmp/aa-live/$r"; done
+ln -s "$tmp/late-live/A-again" "$tmp/aa-live/B-1"
+ln -s "$tmp/late-live/A-again-gp" "$tmp/aa-live/B-1-gp"
+t_run "$tmp/aa.log" "$ab" --judge "$tmp/aa-live" --no-repeat
+t_check "live: small kernels, ${small_checks[2]}: exit 0, every GP change 0.00%" \
+	eval '[ "$T_RC" = 0 ] &&
+	! sed -n "/^A\/B: /,\$p" "$tmp/aa.log" | grep "^gp_" | grep -vq " [+-]0.00% "'
