@@ -244,10 +244,12 @@ static: stage
 # kernels` by name: healthy, ref-walk-only, ...), PROGS= the programs,
 # MATRIX_ARGS= their options (e.g. --quick), BOOTS=N boots per cell,
 # REFERENCE=NAME the kernel the others are judged against in the icount
-# scenario (default: the one their expect files name, healthy).
+# scenarios (default: the one their expect files name, healthy); make -jN
+# (or MATRIX_JOBS=N) runs N instruction-counted cells at once.
 MATRIX_KERNELS := 6.12-cloud 6.1-cloud 6.1-rt
 KERNELS ?= $(MATRIX_KERNELS)
 MATRIX_RESULTS ?= $(TOP)/results/matrix-$(shell date +%Y%m%d-%H%M%S)
+MATRIX_JOBS ?= $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
 deb_kernel_re.6.12-cloud := ^linux-image-6\.12\..*-cloud-amd64-unsigned$$
 deb_kernel_re.6.1-cloud := ^linux-image-6\.1\.0-.*-cloud-amd64-unsigned$$
 deb_kernel_re.6.1-rt := ^linux-image-6\.1\.0-.*-rt-amd64-unsigned$$
@@ -272,7 +274,7 @@ matrix: static
 		$(foreach k,$(foreach g,$(KERNEL),$(or $(wildcard $(g)),$(wildcard \
 			$(KERNELS_OUT)/$(g)),$(g))),--kernel $(k)) \
 		$(if $(BOOTS),--boots $(BOOTS)) $(if $(REFERENCE),--reference $(REFERENCE)) \
-		-- $(PROGS)
+		$(if $(MATRIX_JOBS),--jobs $(MATRIX_JOBS)) -- $(PROGS)
 
 # A/B in instruction-counted guests (ab.sh). KERNEL_A and KERNEL_B: a
 # bzImage, a directory holding one, a Debian kernel of the matrix

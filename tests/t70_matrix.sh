@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_SUITE/matrix.sh
 guest=$RP_SUITE/guest.sh
 echo "TAP version 13"
-echo "1..43"
+echo "1..49"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -99,6 +99,13 @@ cell notrun ok <<<"gp_expedited * skip"
 ktap "$tmp/notrun/gp_throttle.ktap" "${gp_ok[@]}"
 expect_verdict notrun met "an expect line of a program that did not run is ignored"
 
+cell anyfail ok <<<"gp_throttle tracer_* any"
+ktap "$tmp/anyfail/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap"
+expect_verdict anyfail met "any: a FAIL among the matching checks meets it"
+cell anyerr ok <<<"gp_throttle tracer_* any"
+ktap "$tmp/anyerr/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap # error x"
+expect_verdict anyerr miss "any: an ERR misses it"
+
 cell okexp ok <<<"gp_throttle *_cap ok"
 ktap "$tmp/okexp/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap # error x"
 expect_verdict okexp miss "ok: an ERR among the matching checks misses it"
@@ -175,7 +182,14 @@ con=${serial[0]} data=${serial[1]}
 # The baseline the guest was given (the reference's tests look): the
 # results files in the archive guest.sh packs (zeros when there is none).
 bl=$(mktemp -d)
-(cd "$bl" && cpio -id --quiet '*baseline.tar' <"$initrd" 2>/dev/null)
+(cd "$bl" && cpio -id --quiet '*baseline.tar' init <"$initrd" 2>/dev/null)
+cp "$bl/init" "$(dirname "$con")/init.txt" 2>/dev/null
+# --jobs: when each guest ran (FAKE_LOG), a second long
+if [ -n "${FAKE_LOG:-}" ]; then
+	echo "start $(basename "$(dirname "$con")")" >>"$FAKE_LOG"
+	sleep 1
+	echo "end $(basename "$(dirname "$con")")" >>"$FAKE_LOG"
+fi
 tar=$(find "$bl" -name baseline.tar | head -n 1)
 if [ -n "$tar" ] && [ -n "$(head -c 512 "$tar" | tr -d '\0')" ]; then
 	tar -tf "$tar" 2>/dev/null
@@ -301,6 +315,9 @@ printf 'cpus: 2\nbaseline: reference\n' >"$tmp/scen/wallref"
 bad_input "baseline: reference in a wall-clock scenario" \
 	"$matrix" --scenarios "$tmp/scen" --kernel /x
 rm "$tmp/scen/wallref"
+printf 'cpus: 2\nargs: gp_throttle "--set x=1"\n' >"$tmp/scen/badargs"
+bad_input "an args: line with quotes" "$matrix" --scenarios "$tmp/scen" --kernel /x
+rm "$tmp/scen/badargs"
 
 # The reference runs first, whatever the order of --kernel; each of its
 # cells that met its expectations joins the baseline of the scenario:
@@ -350,6 +367,52 @@ if grep -qE '^over boots +ic' "$r/table.txt" && grep -qE '^cell +met 2/2' "$r/ta
 else
 	t_show "$r/table.txt"
 	t_fail "table: with --boots, each check counted over the boots"
+fi
+
+# With one boot a cell, the reference still boots twice in a "baseline:
+# reference" scenario (its second boot: <scenario>.again, the A = A
+# control), so that one boot of another kernel meets two of it; an "args:"
+# line reaches its program's command.
+printf 'mode: icount\ncpus: 1\nprograms: gp_throttle\nargs: gp_throttle --set x=1\nbaseline: reference\n' \
+	>"$tmp/iscen/ic"
+FAKE=ok FAKE_RES=$fake/res "$matrix" --scenarios "$tmp/iscen" \
+	--kernel "$fake/kernels/var" --kernel "$fake/kernels/ref" --results "$tmp/again" \
+	--bindir "$fake/bin" --busybox "$fake/busybox" --qemu "$fake/qemu" >"$tmp/again.log" 2>&1
+rc=$?
+r=$tmp/again
+t_check "one boot a cell: the reference boots twice, ic and ic.again (exit $rc)" eval \
+	'test $rc = 0 && test "$(head -n 1 "$r/ref/ic.again/verdict")" = met &&
+	 grep -q "^1 boot(s) of the reference ref in ic: 1 $" "$r/ref/ic.again/baseline" &&
+	 grep -q "^2 boot(s) of the reference ref in ic: 1 2 $" "$r/var/ic/baseline" &&
+	 test "$(cat "$r/var/ic/initrd.list")" = "$want2" && test ! -e "$r/var/ic.again"'
+t_check "an args: line is appended to its program's command" \
+	grep -q '^run gp_throttle [0-9]* ./gp_throttle --set x=1 *$' "$r/var/ic/init.txt"
+# --jobs 2: instruction-counted cells of kernels that are nobody's
+# reference run two at a time; the reference's cells and wall-clock ones
+# alone.
+mkdir -p "$fake/kernels/var2"
+cp "$fake/kernels/var/bzImage" "$fake/kernels/var/expect" "$fake/kernels/var2/"
+printf 'cpus: 2\nprograms: gp_throttle\n' >"$tmp/iscen/wall"
+FAKE=ok FAKE_RES=$fake/res FAKE_LOG=$tmp/jobs.order "$matrix" --scenarios "$tmp/iscen" \
+	--jobs 2 --kernel "$fake/kernels/ref" --kernel "$fake/kernels/var" \
+	--kernel "$fake/kernels/var2" --results "$tmp/jobs" --bindir "$fake/bin" \
+	--busybox "$fake/busybox" --qemu "$fake/qemu" >"$tmp/jobs.log" 2>&1
+rc=$?
+rm "$tmp/iscen/wall"
+# Lines "start CELL"/"end CELL": how many guests ran at once, per cell.
+overlap=$(awk '$1 == "start" { n++; if (n > max) max = n; if (n > 1) both[$2] = 1 }
+	$1 == "end" { n-- }
+	END { printf "%d", max; for (c in both) printf " %s", c }' "$tmp/jobs.order")
+# 7 guests: ref's ic, wall and ic.again, var's and var2's ic and wall;
+# only the two ic cells of var and var2 ever ran beside another.
+if [ $rc = 0 ] && [ "$(grep -c '^start' "$tmp/jobs.order")" = 7 ] &&
+   [ "$overlap" = "2 ic" ] && grep -q "^var2 *$" "$tmp/jobs/kernels" &&
+   [ "$(cat "$tmp/jobs/var2/ic/initrd.list")" = "$want2" ]; then
+	t_ok "--jobs 2: two icount cells at once, the reference and wall-clock cells alone"
+else
+	t_note "exit $rc, at most ${overlap%% *} at once"; t_show "$tmp/jobs.order"
+	t_show "$tmp/jobs.log"
+	t_fail "--jobs 2: two icount cells at once, the reference and wall-clock cells alone"
 fi
 
 # Live: 6.12 cloud x {2 vCPUs, 2 vCPUs FQS=50}, gp_throttle.

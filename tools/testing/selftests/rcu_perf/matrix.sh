@@ -18,6 +18,10 @@
 #   --args ARGS           appended to every program (e.g. --quick)
 #   --boots N             boot every cell N times (default 1); the cells
 #                         are then named <scenario>.<boot>
+#   --jobs N              instruction-counted cells at once (default 1):
+#                         each uses one host CPU and its virtual time does
+#                         not depend on the others; wall-clock cells and
+#                         the reference's cells always run alone
 #   --reference NAME      the kernel (a --kernel's NAME) every other kernel
 #                         is compared with in "baseline: reference"
 #                         scenarios (default: the one a kernel directory's
@@ -40,13 +44,17 @@
 #                           depends on the kernel
 #   programs: PROG...       run only these programs here (default: all
 #                           of CMD...)
+#   args: PROG ARGS         appended to PROG's command here (its limits:
+#                           --set NAME=VALUE); one line per program
 #   baseline: reference     (mode icount only) judge each kernel's cells
 #                           against its reference kernel's cells of this
 #                           scenario in the same run (see below)
 #   expect: PROG CHECK VERDICT
 # PROG and CHECK are shell globs over the KTAP results of each program.
 # VERDICT fail: at least one matching check is "not ok"; skip: every
-# matching check is a SKIP; ok: no matching check is "not ok". A check no
+# matching check is a SKIP; ok: no matching check is "not ok"; any: a
+# matching check may FAIL or not (a real regression it may see), but not
+# ERR. A check no
 # expect line covers must not be "not ok". A kernel directory's "expect"
 # file adds its lines to every scenario's (an injected bug: "fail").
 #
@@ -58,7 +66,9 @@
 # boots); the JSON results of its cells that met their expectations
 # become the --baseline (lib/baseline.c: <metric>_vs_baseline checks) of
 # every other kernel's cells of that scenario, and of its own later boots
-# (the A = A control). An expect line whose CHECK ends in _vs_baseline
+# (the A = A control). The reference boots at least twice there, so that
+# one boot of another kernel meets a baseline whose spread is measured
+# (its extra boot: cell <scenario>.again). An expect line whose CHECK ends in _vs_baseline
 # applies only to cells that had a reference: it is passed over where
 # there is none (other scenarios, a run without the reference) and misses
 # where the reference gave no results. Each such cell has a file
@@ -161,7 +171,7 @@ evaluate() {
 	{ nc++; cprog[nc] = $1; cname[nc] = $2; cv[nc] = $3; cr[nc] = $4; ran[$1] = 1 }
 	END {
 		for (e = 1; e <= ne; e++) {
-			if (!(ev[e] ~ /^(ok|fail|skip)$/)) {
+			if (!(ev[e] ~ /^(ok|fail|skip|any)$/)) {
 				miss[++nm] = "bad expect line: " eprog[e] " " echk[e] " " ev[e]
 				continue
 			}
@@ -190,6 +200,8 @@ evaluate() {
 				m++; covered[c] = 1
 				if (cv[c] == "FAIL") nf++
 				if (cv[c] == "SKIP") ns++
+				if (ev[e] == "any" && cv[c] == "ERR")
+					miss[++nm] = cprog[c] " " cname[c] ": ERR: " cr[c]
 				if (ev[e] == "ok" && cv[c] ~ /FAIL|ERR/)
 					miss[++nm] = cprog[c] " " cname[c] ": " cv[c] \
 						", expected ok: " cr[c]
@@ -428,7 +440,7 @@ case ${1:-} in
 	;;
 esac
 
-kernels=() scen_dir="" only="" results="" gargs=() boots=1 reference=""
+kernels=() scen_dir="" only="" results="" gargs=() boots=1 reference="" jobs=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a value"; kernels+=("$2"); shift 2 ;;
@@ -436,6 +448,7 @@ while [ $# -gt 0 ]; do
 	--only) [ $# -ge 2 ] || die "--only needs a value"; only=$2; shift 2 ;;
 	--results) [ $# -ge 2 ] || die "--results needs a value"; results=$2; shift 2 ;;
 	--boots) [ $# -ge 2 ] || die "--boots needs a value"; boots=$2; shift 2 ;;
+	--jobs) [ $# -ge 2 ] || die "--jobs needs a value"; jobs=$2; shift 2 ;;
 	--reference) [ $# -ge 2 ] || die "--reference needs a value"; reference=$2; shift 2 ;;
 	--args|--bindir|--prog-timeout|--timeout|--busybox|--qemu)
 		[ $# -ge 2 ] || die "$1 needs a value"; gargs+=("$1" "$2"); shift 2 ;;
@@ -450,6 +463,9 @@ cmds=("$@")
 [ -n "$scen_dir" ] || die "--scenarios DIR is required"
 [ -d "$scen_dir" ] || die "--scenarios '$scen_dir': no such directory"
 [[ $boots =~ ^[1-9][0-9]?$ ]] || die "--boots '$boots': a number from 1 to 99"
+[[ $jobs =~ ^[1-9][0-9]?$ ]] || die "--jobs '$jobs': a number from 1 to 99"
+# The reference's boots in a "baseline: reference" scenario: two at least.
+ref_boots=$((boots > 2 ? boots : 2))
 results=${results:-results/matrix-$(date +%Y%m%d-%H%M%S)}
 
 scenarios=()
@@ -457,19 +473,23 @@ for f in "$scen_dir"/*; do
 	s=$(basename "$f")
 	{ [ -f "$f" ] && [[ $s =~ ^[A-Za-z0-9_.-]+$ ]]; } || continue
 	[ -z "$only" ] || [[ " $only " == *" $s "* ]] || continue
-	keys="cpus|memory|mode|settle|append|kernels|programs|baseline|expect"
+	keys="cpus|memory|mode|settle|append|kernels|programs|args|baseline|expect"
 	bad=$(grep -vnE "^[[:space:]]*(#.*)?\$|^[[:space:]]*($keys):" "$f" | head -n 1)
 	[ -z "$bad" ] ||
 		die "$f:${bad%%:*}: not a \"key: value\" line (${keys//|/, })"
 	while read -r p c v extra; do
-		{ [ -z "$extra" ] && [[ $v =~ ^(ok|fail|skip)$ ]]; } ||
+		{ [ -z "$extra" ] && [[ $v =~ ^(ok|fail|skip|any)$ ]]; } ||
 			die "$f: expect: '$p $c $v${extra:+ $extra}':" \
-				"want PROGRAM CHECK ok|fail|skip"
+				"want PROGRAM CHECK ok|fail|skip|any"
 	done < <(expect_lines "$f")
 	v=$(scenario_get "$f" settle)
 	[[ ${v:-0} =~ ^[0-9]+$ ]] || die "$f: settle: '$v': whole seconds"
 	v=$(scenario_get "$f" programs)
 	[[ $v =~ ^[A-Za-z0-9_.\ -]*$ ]] || die "$f: programs: '$v': program names"
+	while read -r v; do
+		[[ $v =~ ^[A-Za-z0-9_.-]+\ [A-Za-z0-9_.=,\ -]+$ ]] ||
+			die "$f: args: '$v': want PROGRAM ARGS (no quotes or globs)"
+	done < <(sed -n 's/^[[:space:]]*args:[[:space:]]*//p' "$f")
 	# Wall-clock guests of two kernels differ by what the host did
 	# meanwhile: only instruction-counted ones compare exactly.
 	case $(scenario_get "$f" baseline) in
@@ -540,9 +560,10 @@ for i in "${!knames[@]}"; do [ -z "${is_ref[${knames[$i]}]:-}" ] || order+=("$i"
 for i in "${!knames[@]}"; do [ -n "${is_ref[${knames[$i]}]:-}" ] || order+=("$i"); done
 
 # cell_cmds SCENARIO-FILE: the commands of its cells (into ccmds): those
-# of the command line that its "programs:" names, or those programs.
+# of the command line that its "programs:" names, or those programs, each
+# with its "args:".
 cell_cmds() {
-	local progs c
+	local progs c p a i
 	progs=$(scenario_get "$1" programs)
 	ccmds=()
 	if [ -z "$progs" ]; then
@@ -554,6 +575,12 @@ cell_cmds() {
 			[[ " $progs " != *" ${c%% *} "* ]] || ccmds+=("$c")
 		done
 	fi
+	while read -r p a; do
+		[ ${#ccmds[@]} -gt 0 ] || ccmds=(gp_throttle gp_expedited boot_marker dcache_scaling)
+		for i in "${!ccmds[@]}"; do
+			[ "${ccmds[i]%% *}" != "$p" ] || ccmds[i]+=" $a"
+		done
+	done < <(sed -n 's/^[[:space:]]*args:[[:space:]]*//p' "$1")
 }
 
 # cell_baseline CELL SCENARIO KERNEL REF PROG...: in a "baseline:
@@ -581,7 +608,7 @@ cell_baseline() {
 	dir=$results/.reference/$r/$s
 	pay=$results/.baseline/$k/$(basename "$cell")
 	rm -rf "$pay"
-	for ((bb = 1; bb <= boots; bb++)); do
+	for ((bb = 1; bb <= ref_boots; bb++)); do
 		mkdir -p "$pay/$bb"
 		for p in "$@"; do
 			f=$dir/$bb/$p.json
@@ -618,22 +645,74 @@ cell_baseline() {
 
 mkdir -p "$results" || die "cannot create $results"
 results=$(cd "$results" && pwd)
-rm -rf "$results/.reference" "$results/.baseline"
+rm -rf "$results/.reference" "$results/.baseline" "$results/.cells"
 : >"$results/kernels"
 echo "$boots" >"$results/boots"
 echo "$me: ${#kernels[@]} kernels x ${#scenarios[@]} scenarios x $boots boot(s) -> $results" >&2
-fails=0
-for i in "${order[@]}"; do
+# run_cell: the cell $cell of kernel $name in scenario $s (file $f), boot
+# $b: its guest, its checks and verdict, and, for a reference's cell that
+# met its expectations, its JSON results into the scenario's baseline.
+# $cell/.fail says 1 when the cell counts against the run.
+run_cell() {
+	local fail=0 cpus mem mode append settle base against="" wall
+
+	if [ -n "$why" ]; then
+		printf 'skip\n%s\n' "$why" >"$cell/status"
+	else
+		cpus=$(scenario_get "$f" cpus) mem=$(scenario_get "$f" memory)
+		mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
+		settle=$(scenario_get "$f" settle)
+		base=$(cell_baseline "$cell" "$s" "$name" "$ref" "${ccmds[@]%% *}")
+		[ -z "$base" ] || against=", against $(sed -n 2p "$cell/baseline")"
+		echo "$me: $name / $(basename "$cell"): ${cpus:-2} vCPUs," \
+			"${mode:-wall}${append:+, $append}${base:+$against}" >&2
+		"$here/guest.sh" --kernel "$image" --outdir "$cell" \
+			--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
+			--settle "${settle:-0}" --append "$append" \
+			${base:+--baseline "$base"} "${gargs[@]}" -- "${ccmds[@]}"
+		[ $? -le 1 ] || fail=1
+	fi
+	cell_checks "$cell" "${ccmds[@]%% *}" >"$cell/checks"
+	evaluate "$cell" || fail=1
+	echo $fail >"$cell/.fail"
+	wall=$(cat "$cell/wall" 2>/dev/null || echo -)
+	echo "$me: $name / $(basename "$cell"): $(head -n 1 "$cell/verdict"), $wall s" >&2
+	if [ -n "${is_ref[$name]:-}" ] && [ "$(head -n 1 "$cell/verdict")" = met ] &&
+	   [ "$(scenario_get "$f" baseline)" = reference ]; then
+		mkdir -p "$results/.reference/$name/$s/$b"
+		cp "$cell"/*.json "$results/.reference/$name/$s/$b/" 2>/dev/null
+	fi
+}
+
+# kernel_cells I WHICH: kernel ${order[I]}'s cells, all of them or only
+# the instruction-counted (icount) or the other (wall) ones.
+kernel_cells() {
+	local i=$1 which=$2 nb b s m
 	name=${knames[$i]} path=${kpaths[$i]} image=${kimages[$i]}
 	kexpect=${kexpects[$i]} why=${kwhys[$i]} ref=${krefs[$i]}
-	mkdir -p "$results/$name"
-	echo "$name" >>"$results/kernels"
-	[ -f "$path/package" ] && cp "$path/package" "$results/$name/kernel"
-	[ -n "$why" ] || [ -f "$path/package" ] || echo "$image" >"$results/$name/kernel"
-	for ((b = 1; b <= boots; b++)); do
+	if [ "$which" != wall ]; then
+		mkdir -p "$results/$name"
+		echo "$name" >>"$results/kernels"
+		[ -f "$path/package" ] && cp "$path/package" "$results/$name/kernel"
+		[ -n "$why" ] || [ -f "$path/package" ] || echo "$image" >"$results/$name/kernel"
+	fi
+	nb=$boots
+	[ -z "${is_ref[$name]:-}" ] || nb=$ref_boots
+	for ((b = 1; b <= nb; b++)); do
 	for s in "${scenarios[@]}"; do
 		f=$scen_dir/$s cell=$results/$name/$s
-		[ "$boots" = 1 ] || cell+=.$b
+		m=$(scenario_get "$f" mode)
+		case $which in
+		icount) [ "$m" = icount ] || continue ;;
+		wall) [ "$m" != icount ] || continue ;;
+		esac
+		if [ "$b" -gt "$boots" ]; then
+			# the reference's extra boot: only where it is one
+			[ "$(scenario_get "$f" baseline)" = reference ] || continue
+			[ "$boots" = 1 ] && cell+=.again || cell+=.$b
+		else
+			[ "$boots" = 1 ] || cell+=.$b
+		fi
 		if ! for_kernel "$name" "$(scenario_get "$f" kernels)"; then
 			[ "$b" != 1 ] || echo "$me: $name / $s: not for this kernel" \
 				"(kernels: $(scenario_get "$f" kernels))" >&2
@@ -647,36 +726,41 @@ for i in "${order[@]}"; do
 		fi
 		rm -rf "$cell"
 		mkdir -p "$cell"
+		echo "$cell" >>"$results/.cells"
 		{ expect_lines "$f"; [ -z "$kexpect" ] || expect_lines "$kexpect"; } >"$cell/expect"
-		if [ -n "$why" ]; then
-			printf 'skip\n%s\n' "$why" >"$cell/status"
+		if [ "$which" = icount ] && [ -z "$why" ]; then
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+			run_cell &
 		else
-			cpus=$(scenario_get "$f" cpus) mem=$(scenario_get "$f" memory)
-			mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
-			settle=$(scenario_get "$f" settle)
-			base=$(cell_baseline "$cell" "$s" "$name" "$ref" "${ccmds[@]%% *}")
-			[ -z "$base" ] || against=", against $(sed -n 2p "$cell/baseline")"
-			echo "$me: $name / $(basename "$cell"): ${cpus:-2} vCPUs," \
-				"${mode:-wall}${append:+, $append}${base:+$against}" >&2
-			"$here/guest.sh" --kernel "$image" --outdir "$cell" \
-				--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
-				--settle "${settle:-0}" --append "$append" \
-				${base:+--baseline "$base"} "${gargs[@]}" -- "${ccmds[@]}"
-			[ $? -le 1 ] || fails=$((fails + 1))
-		fi
-		cell_checks "$cell" "${ccmds[@]%% *}" >"$cell/checks"
-		evaluate "$cell" || fails=$((fails + 1))
-		wall=$(cat "$cell/wall" 2>/dev/null || echo -)
-		echo "$me: $name / $(basename "$cell"): $(head -n 1 "$cell/verdict"), $wall s" >&2
-		# A reference's cell that met its expectations joins the
-		# baseline of this scenario (its JSON results only).
-		if [ -n "${is_ref[$name]:-}" ] && [ "$(head -n 1 "$cell/verdict")" = met ] &&
-		   [ "$(scenario_get "$f" baseline)" = reference ]; then
-			mkdir -p "$results/.reference/$name/$s/$b"
-			cp "$cell"/*.json "$results/.reference/$name/$s/$b/" 2>/dev/null
+			run_cell
 		fi
 	done
 	done
+}
+
+# The reference kernels first, one cell at a time: the others' cells and
+# their own later boots need their results. Then, with --jobs N, every
+# other kernel's instruction-counted cells, N at a time (each uses one
+# host CPU, and no guest's virtual time depends on the others), and last
+# the wall-clock cells, alone: their timing must not share the host.
+: >"$results/.cells"
+for i in "${order[@]}"; do
+	if [ -n "${is_ref[${knames[$i]}]:-}" ] || [ "$jobs" = 1 ]; then
+		kernel_cells "$i" all
+	else
+		kernel_cells "$i" icount
+	fi
+done
+wait
+if [ "$jobs" -gt 1 ]; then
+	for i in "${order[@]}"; do
+		[ -n "${is_ref[${knames[$i]}]:-}" ] || kernel_cells "$i" wall
+	done
+fi
+mapfile -t cells_run <"$results/.cells"
+fails=0
+for c in "${cells_run[@]}"; do
+	[ "$(cat "$c/.fail" 2>/dev/null)" = 0 ] || fails=$((fails + 1))
 done
 table "$results" | tee "$results/table.txt"
 echo "results: $results"
