@@ -252,5 +252,22 @@ cmp_rc repeat_command_fails 2 "command failed" --repeat "$tmp/r5" \
 	--base "$tmp/b1.json" --cand-cmd "exit 2"
 cmp_rc repeat_command_skips 4 "skipped" --repeat "$tmp/r6" \
 	--base "$tmp/b1.json" --cand-cmd "exit 4"
+# A --repeat directory is written and read as root: a symlink planted in
+# it is refused (results loaded, a log written), so is a directory others
+# can write; the file a planted log pointed at is untouched.
+mkdir -p "$tmp/r8" "$tmp/r9" "$tmp/r10"
+echo untouched >"$tmp/victim"
+cp "$tmp/b1.json" "$tmp/victim.json"
+ln -s "$tmp/victim.json" "$tmp/r8/base-01.json"
+bad_input repeat_planted_results_symlink "base-01.json: not a regular file (a symlink?): refused" \
+	--repeat "$tmp/r8" --base-cmd "sh $tmp/run.sh 10 0.1 1" --cand-cmd "sh $tmp/run.sh 10 0.1 1"
+ln -s "$tmp/victim" "$tmp/r9/cand-01.log"
+cmp_rc repeat_planted_log_symlink 2 "command failed" --repeat "$tmp/r9" \
+	--base "$tmp/b1.json" --cand-cmd "sh $tmp/run.sh 14 0.3 10"
+t_check "repeat_planted_log_symlink: its target untouched" \
+	test "$(cat "$tmp/victim")" = untouched
+chmod 0777 "$tmp/r10"
+bad_input repeat_dir_writable_by_others "not the caller's alone (owner $(id -u), mode 0777)" \
+	--repeat "$tmp/r10" --base "$tmp/b1.json" --cand-cmd "sh $tmp/run.sh 14 0.3 10"
 
 echo "1..$T_N"

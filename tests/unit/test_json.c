@@ -610,7 +610,38 @@ TEST_F(json, parse_file)
 		 "%s: cannot read: No such file or directory", path);
 	EXPECT_TRUE(!v);
 	EXPECT_TRUE(str_is("missing", err, want));
+
+	/* no end (a device), or larger than any results file: not read */
+	v = rp_json_parse_file("/dev/zero", err, sizeof(err));
+	EXPECT_TRUE(!v);
+	EXPECT_HAS(err, "/dev/zero: cannot read: File too large");
 	rmdir(dir);
+}
+
+/* 50000 keys: sorted, not compared pairwise (10^9 strcmp()s). */
+TEST(json_many_keys_linear)
+{
+	size_t n = 50000, i, len = 0;
+	char *text = malloc(n * 16 + 32), err[256];
+	struct rp_jval *v;
+	double t0;
+
+	ASSERT_NE(NULL, text);
+	text[len++] = '{';
+	for (i = 0; i < n; i++)
+		len += sprintf(text + len, "%s\"k%zu\":%zu", i ? "," : "", i, i);
+	sprintf(text + len, "}");
+	t0 = rp_now_ms();
+	v = rp_json_parse(text, err, sizeof(err));
+	EXPECT_NE(NULL, v) TH_LOG("%s", err);
+	EXPECT_GT(1000, rp_now_ms() - t0);
+	rp_json_free(v);
+	/* the first repeat in the text is the one named */
+	sprintf(text + len, ",\"k7\":0,\"k3\":0}");
+	v = rp_json_parse(text, err, sizeof(err));
+	EXPECT_TRUE(!v);
+	EXPECT_HAS(err, "duplicate key \"k7\"");
+	free(text);
 }
 
 TEST_HARNESS_MAIN

@@ -6,7 +6,9 @@
  * binary re-executed with "child MODE"), then the test checks the files.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <sys/file.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -165,6 +167,14 @@ static void make_tmp_tree(void)
 		exit(63);
 	snprintf(p, sizeof(p), "%s/tmp.path", unit_dir);
 	set_file(p, tmp_path);
+}
+
+/* A thread that changes k1 until the process ends. */
+static void *writer(void *arg)
+{
+	for (;;)
+		rp_knob_write(k1, arg);
+	return NULL;
 }
 
 static int child(const char *mode)
@@ -328,6 +338,23 @@ static int child(const char *mode)
 	}
 	if (!strcmp(mode, "lock")) {	/* try to get the lock */
 		return rp_guard_init() ? 1 : 0;
+	}
+	if (!strcmp(mode, "threads")) {	/* exit while a thread writes */
+		pthread_t t;
+
+		if (rp_knob_write(k1, "main") ||
+		    pthread_create(&t, NULL, writer, "thread"))
+			exit(67);
+		usleep(20000);
+		exit(0);
+	}
+	if (!strcmp(mode, "tmpenv")) {	/* rp_tmpdir() in $TMPDIR, then dies */
+		char p[1400];
+
+		if (rp_guard_init())
+			exit(65);
+		/* _exit(): no restore, as after a SIGKILL */
+		_exit(rp_tmpdir(NULL, "tmp", p, sizeof(p)) == -EINVAL ? 0 : 66);
 	}
 	if (!strncmp(mode, "tmp", 3)) {	/* a guarded temporary tree */
 		make_tmp_tree();
@@ -684,6 +711,47 @@ TEST_F(knob, lock_waiter_proceeds_once_holder_dies)
 	EXPECT_TRUE(exited(reap(waiter), 0));
 }
 
+/*
+ * Another user cannot hold root's lock (0600, even one made 0644 before):
+ * the root run goes on without waiting.
+ */
+TEST_F(knob, lock_not_held_by_another_user)
+{
+	char lock[400], out[300];
+	struct stat st;
+	pid_t pid;
+	int fd;
+
+	if (geteuid())
+		SKIP(return, "another user's flock (not root)");
+	snprintf(lock, sizeof(lock), "%s/lock", statedir);
+	snprintf(out, sizeof(out), "%s/lock.out", unit_dir);
+	set_file(lock, "");
+	ASSERT_EQ(0, chmod(lock, 0644));
+	ASSERT_EQ(0, chmod(unit_dir, 0755));	/* nobody reaches the lock */
+	EXPECT_TRUE(exited(spawn_reap("lock"), 0));
+	ASSERT_EQ(0, stat(lock, &st));
+	EXPECT_EQ(0600U, st.st_mode & 0777);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(1);
+		fd = open(lock, O_RDONLY);
+		if (fd < 0)
+			_exit(errno == EACCES ? 0 : 2);
+		if (!flock(fd, LOCK_EX))
+			pause();	/* holds it: the root run would wait */
+		_exit(3);
+	}
+	usleep(200000);
+	EXPECT_TRUE(exited(reap(spawn("lock", "RCU_PERF_LOCK_TIMEOUT=0.3", out,
+				      false)), 0));
+	EXPECT_FALSE(file_has(out, "# waiting for "));
+	kill(pid, SIGKILL);
+	EXPECT_TRUE(exited(reap(pid), 0));
+}
+
 TEST_F(knob, bad_lock_timeout_is_an_error)
 {
 	char out[300];
@@ -787,6 +855,47 @@ TEST_F(knob, replay_in_reverse_torn_line_ignored)
 		umount2(mnt, MNT_DETACH);
 }
 
+/* A state line can name only a directory rp_tmpdir() made for removal. */
+TEST_F(knob, replay_removes_only_tmpdirs)
+{
+	char victim[400], path[400], line[1400];
+
+	snprintf(victim, sizeof(victim), "%s/victim", unit_dir);
+	ASSERT_EQ(0, mkdir(victim, 0700));
+	snprintf(path, sizeof(path), "%s/state.%d", statedir, (int)dead_pid());
+	snprintf(line, sizeof(line),
+		 "# rcu_perf guard pid 0 start 0\n@rmtree\t%s\n@rmtree\t%s/../victim.abcdef\n",
+		 victim, victim);
+	set_file(path, line);
+	rp_guard_repair();
+	EXPECT_EQ(0, access(victim, F_OK));
+	EXPECT_EQ(0, nr_state_files());
+}
+
+/*
+ * A newline in TMPDIR would plant "@rmtree\t<victim>" in the state file
+ * for the next run to replay: refused, nothing replayed.
+ */
+TEST_F(knob, tmpdir_newline_refused)
+{
+	char victim[400], evil[1000], env[1100], *p;
+
+	snprintf(victim, sizeof(victim), "%s/victim", unit_dir);
+	ASSERT_EQ(0, mkdir(victim, 0700));
+	snprintf(evil, sizeof(evil), "%s/x\n@rmtree\t%s\n#", unit_dir, victim);
+	for (p = evil + strlen(unit_dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(evil, 0700);
+		*p = '/';
+	}
+	ASSERT_EQ(0, mkdir(evil, 0700));
+	snprintf(env, sizeof(env), "TMPDIR=%s", evil);
+	EXPECT_TRUE(exited(reap(spawn("tmpenv", env, NULL, false)), 0));
+	rp_guard_repair();
+	EXPECT_EQ(0, access(victim, F_OK));
+	EXPECT_EQ(0, nr_state_files());
+}
+
 TEST_F(knob, repair_unmounts_a_recorded_mount)
 {
 	struct stat a, b;
@@ -802,6 +911,18 @@ TEST_F(knob, repair_unmounts_a_recorded_mount)
 	ASSERT_EQ(0, stat(unit_dir, &b));
 	EXPECT_EQ(a.st_dev, b.st_dev);
 	umount2(mnt, MNT_DETACH);
+}
+
+/* The exit's restore is the last word: no thread changes a knob after it. */
+TEST_F(knob, restore_at_exit_while_a_thread_writes)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		EXPECT_TRUE(exited(spawn_reap("threads"), 0));
+		EXPECT_TRUE(file_is(k1, "orig1"));
+		EXPECT_EQ(0, nr_state_files());
+	}
 }
 
 /* rp_tmpdir: removed with its contents at exit, symlinks not followed. */

@@ -305,6 +305,8 @@ static const char *static_x86_64(const char *path);
 /* The rest of the options, and what a range cannot say. */
 static const char *check_options(void)
 {
+	char why[PATH_MAX + 96];
+
 	if (o.busybox && !readable_file(o.busybox))
 		return bad("--busybox '%s': not a readable file", o.busybox);
 	if (o.busybox && static_x86_64(o.busybox))
@@ -313,6 +315,9 @@ static const char *check_options(void)
 	if (o.logdir && (!*o.logdir || strlen(o.logdir) >= sizeof(dir)))
 		return bad("--logdir needs a directory name (shorter than %zu)",
 			   sizeof(dir));
+	/* As root, a symlink planted there would be written through. */
+	if (o.logdir && rp_check_dir(o.logdir, true, why, sizeof(why)))
+		return bad("--logdir %s: %s", o.logdir, why);
 	if (!(p_boot_timeout.value > 0))
 		return bad("boot_timeout must be in (0, 86400] s, not %g",
 			   p_boot_timeout.value);
@@ -504,14 +509,18 @@ static int write_initramfs(const char *path, const char *busybox)
 	size_t size;
 	char *bb;
 	FILE *f;
-	int err;
+	int err, fd;
 
 	bb = read_file(busybox, &size);
 	if (!bb)
 		return -1;
-	f = fopen(path, "wb");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	f = fd < 0 ? NULL : fdopen(fd, "wb");
 	if (!f) {
 		err = errno;
+		if (fd >= 0)
+			close(fd);
 		free(bb);
 		errno = err;
 		return -1;
@@ -558,6 +567,17 @@ static void boot_cmdline(struct boot *b)
 	d[len] = '\0';
 	snprintf(b->cmdline, sizeof(b->cmdline), "%s%s%s", cmdline[b->side],
 		 dither ? " boot_ab.dither=" : "", dither ? d : "");
+}
+
+/* An empty file of ours at path, never through a symlink there. */
+static void create_log(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		      O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		rp_fatal("cannot create %s: %s", path, strerror(errno));
+	close(fd);
 }
 
 static void start_boot(struct boot *b, const char *qemu, enum accel accel)
@@ -618,6 +638,12 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	argv[n++] = b->cmdline;
 	argv[n] = NULL;
 
+	/*
+	 * QEMU's "file:" follows a symlink: the capture is a file of ours,
+	 * in a directory no one else writes (rp_check_dir()).
+	 */
+	create_log(b->serial);
+	create_log(b->qlog);
 	b->t0 = rp_now_ms();
 	parent = getpid();
 	b->pid = fork();
@@ -630,7 +656,7 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	fd = open(b->qlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(b->qlog, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd >= 0) {
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
@@ -1011,10 +1037,7 @@ int main(int argc, char **argv)
 			 o.append[i] ? o.append[i] : "");
 
 	if (o.logdir) {
-		snprintf(dir, sizeof(dir), "%s", o.logdir);
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			rp_fatal("cannot create --logdir %s: %s", dir,
-				 strerror(errno));
+		snprintf(dir, sizeof(dir), "%s", o.logdir);	/* checked */
 	} else {
 		int err = rp_tmpdir(NULL, "boot_ab", dir, sizeof(dir));
 

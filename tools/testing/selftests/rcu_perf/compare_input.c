@@ -223,7 +223,8 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 	if (n < 0)
 		die("%s: %s", dir, strerror(errno));
 	for (i = 0; i < n; i++) {
-		char *p;
+		char *p, why[PATH_MAX + 128];
+		struct stat st;
 
 		if (prefix && strncmp(ents[i]->d_name, prefix, strlen(prefix))) {
 			free(ents[i]);
@@ -231,6 +232,11 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 		}
 		p = xrealloc(NULL, strlen(dir) + strlen(ents[i]->d_name) + 2);
 		sprintf(p, "%s/%s", dir, ents[i]->d_name);
+		/* A trusted directory's files must be so too: no symlink out. */
+		if (lstat(p, &st) || !S_ISREG(st.st_mode))
+			die("%s: not a regular file (a symlink?): refused", p);
+		if (rp_check_trusted(p, -1, why, sizeof(why)))
+			die("%s: %s", p, why);
 		paths = xrealloc(paths, (k + 1) * sizeof(*paths));
 		paths[k++] = p;
 		free(ents[i]);

@@ -6,6 +6,7 @@
  * inconclusive or the round limit or the time budget is reached.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,7 +72,10 @@ static void run_one(int side, int nn)
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (!pid) {
-		if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
+			      0644);
+
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(126);
 		setenv("RCU_PERF_JSON", json, 1);
 		unsetenv("RCU_PERF_OUTDIR");
@@ -104,10 +108,11 @@ int repeat_until_conclusive(void)
 	int next[NR_SIDES], round, side, k, i;
 	double round_ms = 0;
 	struct tally t;
-	char **files;
+	char **files, why[PATH_MAX + 96];
 
-	if (mkdir(opts.repeat_dir, 0755) && errno != EEXIST)
-		die("%s: %s", opts.repeat_dir, strerror(errno));
+	/* Root writes there and judges by what is there: no one else's. */
+	if (rp_check_dir(opts.repeat_dir, true, why, sizeof(why)))
+		die("--repeat %s: %s", opts.repeat_dir, why);
 	/* Earlier runs in DIR count: a second invocation appends. */
 	for (side = 0; side < NR_SIDES; side++) {
 		next[side] = last_run(opts.repeat_dir, side) + 1;

@@ -51,8 +51,11 @@
 #   timeout   a program hit its timeout, or the guest the host's limit
 #   panic     the guest kernel panicked or oopsed
 #   no-boot   user space never started
+#   error     the host refused what the guest sent back: a block not of
+#             a program asked for, over 16 MiB, or holding anything but
+#             the programs' results as plain files
 # and, unless ok, the reason and the tail of the console.
-# Exit status: 0 ok, 1 warn/timeout/panic/no-boot, 2 bad usage, 4 cannot run
+# Exit status: 0 ok, 1 warn/timeout/panic/no-boot/error, 2 bad usage, 4 cannot run
 # (no QEMU, no static busybox).
 
 set -u -o pipefail
@@ -295,20 +298,63 @@ qpid=""
 awk -v t0="$t0" -v now="$(date +%s.%N)" 'BEGIN { printf "%.0f\n", now - t0 }' \
 	>"$outdir/wall"
 touch "$outdir/console.log"
-tr -d '\r' <"$tmp/data.log" >"$outdir/data.log" 2>/dev/null
 
-# Unpack every complete block of the data channel.
+# Unpack every complete block of the data channel. The guest's kernel is
+# under test, buggy or hostile, and this runs as root: what it sends is
+# data, never names or metadata the host acts on. A block counts only
+# under the name of a program asked for and below a size cap; its archive
+# only if it lists regular files of plain names (no path, link, device or
+# setuid bit); its files are unpacked as the host's own into a directory
+# of this run and copied to the outdir only under the names of a
+# program's results. Anything else makes the cell an error, with why.
+progs=()
+for c in "${cmds[@]}"; do progs+=("${c%% *}"); done
+max_block=$((16 << 20))
+bad=()
 mkdir -p "$tmp/blocks"
-awk -v dir="$tmp/blocks" '
-	/^@@RCU_PERF_FILES [^@]*@@$/ { n = $2; sub(/@@$/, "", n); f = dir "/" n ".b64"; next }
+tr -d '\r' <"$tmp/data.log" 2>/dev/null | awk -v dir="$tmp/blocks" -v ok=" ${progs[*]} " '
+	/^@@RCU_PERF_FILES [^@]*@@$/ {
+		n = substr($0, 18, length($0) - 19); f = ""
+		if (index(ok, " " n " ") && n != "")
+			f = dir "/" n ".b64"
+		else
+			print substr(n, 1, 40) > (dir "/.names")
+		next
+	}
 	/^@@RCU_PERF_END / { if (f != "") close(f); f = ""; next }
-	f != "" { print > f }' "$outdir/data.log"
-for b in "$tmp"/blocks/*.b64; do
-	[ -e "$b" ] || continue
-	base64 -d <"$b" | tar -C "$outdir" -xzf - 2>/dev/null ||
-		echo "$me: $(basename "$b" .b64): truncated results" >&2
+	f != "" { print > f }'
+if [ -s "$tmp/blocks/.names" ]; then
+	bad+=("a block named '$(head -n 1 "$tmp/blocks/.names" | tr -c 'A-Za-z0-9_.\n-' '?')'")
+fi
+for p in "${progs[@]}"; do
+	b=$tmp/blocks/$p.b64 x=$tmp/blocks/$p
+	[ -f "$b" ] || continue
+	if ! base64 -d <"$b" 2>/dev/null | gzip -dc 2>/dev/null |
+		head -c $((max_block + 1)) >"$x.tar"; then
+		echo "$me: $p: truncated results" >&2
+	fi
+	if [ "$(stat -c %s "$x.tar")" -gt $max_block ]; then
+		bad+=("$p's block is over $((max_block >> 20)) MiB")
+		continue
+	fi
+	# Types and modes first (-tv: "-rw-r--r-- 0/0 ..."), then names.
+	what=$(tar -tvf "$x.tar" 2>/dev/null | cut -c 1-10 | grep -vxE '[-d][-rwx]{9}' | head -n 1)
+	name=$(tar -tf "$x.tar" 2>/dev/null | grep -vxE '\./|(\./)?[A-Za-z0-9_][A-Za-z0-9_.-]*' |
+		head -n 1)
+	[ -z "$what" ] || bad+=("$p's block holds a file of type/mode $what")
+	[ -z "$name" ] || bad+=("$p's block holds '${name:0:40}'")
+	[ -z "$what$name" ] || continue
+	mkdir "$x" && tar -C "$x" --no-same-owner --no-same-permissions -xf "$x.tar" 2>/dev/null
+	for f in "$x"/*; do
+		n=${f##*/}
+		[ -f "$f" ] && [ ! -L "$f" ] || continue
+		case $n in
+		"$p".ktap | "$p".rc | "$p".wall | *.json) ;;
+		*) bad+=("$p's block holds '$n', no result"); continue ;;
+		esac
+		rm -f "$outdir/$n" && cp "$f" "$outdir/$n" && chmod 644 "$outdir/$n"
+	done
 done
-rm -f "$outdir/data.log"
 # A program the guest did not finish (panic, hang) sent nothing: keep what
 # it printed on the console, less the kernel's messages.
 for c in "${cmds[@]}"; do
@@ -329,6 +375,14 @@ booted() {
 		grep -q '^@@RCU_PERF_BOOTED@@' "$tmp/data.log" 2>/dev/null
 }
 
+# Nothing but files and directories may be left for the host to write
+# through (matrix.sh's checks and verdict, the cp of *.json).
+odd=$(find "$outdir" -mindepth 1 ! -type f ! -type d -print -quit)
+if [ -n "$odd" ]; then
+	bad+=("${odd#"$outdir"/} is no regular file")
+	find "$outdir" -mindepth 1 ! -type f ! -type d -delete
+fi
+
 status=ok reason=""
 progs_timeout=""
 for c in "${cmds[@]}"; do
@@ -347,7 +401,11 @@ oops="$ts.*(Kernel panic|Oops|general protection fault|invalid opcode:|kernel BU
 warn="$ts(.*BUG: |.*WARNING: |rcu: INFO: .*detected stalls)"
 running=$(grep -a '^# selftests: rcu_perf: ' "$outdir/console.log" | tail -n 1 |
 	  sed 's/^# selftests: rcu_perf: //')
-if grep -aqE "$oops" "$outdir/console.log"; then
+if [ ${#bad[@]} -gt 0 ]; then
+	status=error
+	reason="results refused: ${bad[0]}"
+	[ ${#bad[@]} = 1 ] || reason+=" (and $((${#bad[@]} - 1)) more)"
+elif grep -aqE "$oops" "$outdir/console.log"; then
 	status=panic
 	reason=$(grep -a -m1 -E "$oops" "$outdir/console.log" | tr -d '\r')
 	[ -z "$running" ] || reason+=" (while running $running)"

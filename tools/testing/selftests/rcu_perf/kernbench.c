@@ -198,9 +198,9 @@ static int opt_extra(int argc, char **argv, int i, int *used)
  */
 static const char *check_input(void)
 {
-	static char why[PATH_MAX + 64];
+	static char why[2 * PATH_MAX + 128];
 	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
-	char kbuild[PATH_MAX];
+	char kbuild[PATH_MAX], r[PATH_MAX + 96];
 	struct stat st;
 
 	if (tree && *tree) {
@@ -211,6 +211,18 @@ static const char *check_input(void)
 				 tree);
 			return why;
 		}
+		/* Its Makefiles run as us: as root, no one else's tree. */
+		snprintf(kbuild, sizeof(kbuild), "%s/Makefile", tree);
+		if (rp_check_dir(tree, false, r, sizeof(r)) ||
+		    rp_check_trusted(kbuild, -1, r, sizeof(r))) {
+			snprintf(why, sizeof(why), "--tree %s: %s", tree, r);
+			return why;
+		}
+	}
+	/* Where the work directory goes: no one else may swap it. */
+	if (opt_workdir && rp_check_dir(opt_workdir, false, r, sizeof(r))) {
+		snprintf(why, sizeof(why), "--workdir %s: %s", opt_workdir, r);
+		return why;
 	}
 	if (p_includes.value > p_include_dirs.value * HDRS_PER_DIR)
 		return "includes must be 1..include_dirs * 16";
@@ -423,8 +435,8 @@ static int run(char *const argv[], int ncpus)
 	if (!pid) {
 		if (restrict_cpus(ncpus))
 			_exit(126);
-		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-			  0644);
+		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(126);
 		fd = open("/dev/null", O_RDONLY);

@@ -325,7 +325,7 @@ table() {
 				printf "%-" w "s", k
 				for (i = 1; i <= nbase; i++) {
 					out = ""; n = 0
-					split("met miss warn timeout panic no-boot skip " \
+					split("met miss warn timeout panic no-boot error skip " \
 					      "ok FAIL ERR SKIP", c, " ")
 					for (x = 1; x in c; x++)
 						if (cnt[k, bases[i], c[x]]) {
@@ -503,7 +503,9 @@ for f in "$scen_dir"/*; do
 	scenarios+=("$s")
 done
 [ ${#scenarios[@]} -gt 0 ] || die "no scenario in $scen_dir${only:+ named $only}"
-for s in $only; do
+# split, never expanded as file names of the current directory
+read -ra onlys <<<"$only"
+for s in "${onlys[@]}"; do
 	[ -f "$scen_dir/$s" ] || die "no scenario $s in $scen_dir"
 done
 

@@ -654,11 +654,64 @@ static void key_for_msg(const char *key, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
+struct jkey {
+	const char *key;
+	size_t at;
+};
+
+static int jkey_cmp(const void *a, const void *b)
+{
+	const struct jkey *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * A key twice in one object, at[i] where key i began: sorted, a key is
+ * next to its twin, O(n log n) where comparing each key with all before
+ * it made a large object (a hostile file) quadratic. Reports the first
+ * repeat in the text.
+ */
+static bool jp_unique_keys(struct jp *p, struct rp_jval *o, const size_t *at)
+{
+	const char *name = NULL;
+	size_t i, dup = 0;
+	struct jkey *k;
+	char kbuf[48];
+
+	if (o->len < 2)
+		return true;
+	k = malloc(o->len * sizeof(*k));
+	if (!k) {
+		jp_fail(p, p->pos, "out of memory");
+		return false;
+	}
+	for (i = 0; i < o->len; i++) {
+		k[i].key = o->keys[i];
+		k[i].at = at[i];
+	}
+	qsort(k, o->len, sizeof(*k), jkey_cmp);
+	for (i = 1; i < o->len; i++) {
+		if (!strcmp(k[i - 1].key, k[i].key) && (!name || k[i].at < dup)) {
+			name = k[i].key;
+			dup = k[i].at;
+		}
+	}
+	if (name) {
+		key_for_msg(name, kbuf, sizeof(kbuf));
+		jp_fail(p, dup, "duplicate key \"%s\"", kbuf);
+	}
+	free(k);
+	return !name;
+}
+
 static bool jp_object(struct jp *p, struct rp_jval *o)
 {
-	size_t cap = 0, i, at;
+	size_t cap = 0, *at = NULL, *nat;
+	bool ok = false;
 	struct rp_jval *v;
-	char *key, kbuf[48];
+	char *key;
 
 	p->pos++;
 	jp_ws(p);
@@ -669,54 +722,58 @@ static bool jp_object(struct jp *p, struct rp_jval *o)
 	for (;;) {
 		if (jp_peek(p) == '}' && o->len) {
 			jp_fail(p, p->pos, "expected a string key, got '}' (no trailing commas)");
-			return false;
+			goto out;
 		}
 		if (jp_peek(p) != '"') {
 			jp_unexpected(p, o->len ? "a string key" :
 				      "a string key or '}'");
-			return false;
+			goto out;
 		}
-		at = p->pos;
+		if (o->len == cap) {
+			nat = realloc(at, (cap ? 2 * cap : 8) * sizeof(*at));
+			if (!nat) {
+				jp_fail(p, p->pos, "out of memory");
+				goto out;
+			}
+			at = nat;
+		}
+		at[o->len] = p->pos;
 		key = jp_string(p);
 		if (!key)
-			return false;
-		for (i = 0; i < o->len; i++) {
-			if (!strcmp(o->keys[i], key)) {
-				key_for_msg(key, kbuf, sizeof(kbuf));
-				jp_fail(p, at, "duplicate key \"%s\"", kbuf);
-				free(key);
-				return false;
-			}
-		}
+			goto out;
 		jp_ws(p);
 		if (jp_peek(p) != ':') {
 			jp_unexpected(p, "':' after key");
 			free(key);
-			return false;
+			goto out;
 		}
 		p->pos++;
 		v = jp_value(p);
 		if (!v) {
 			free(key);
-			return false;
+			goto out;
 		}
 		if (!jp_append(p, o, &cap, v, key)) {
 			rp_json_free(v);
 			free(key);
-			return false;
+			goto out;
 		}
 		jp_ws(p);
 		if (jp_peek(p) == '}') {
 			p->pos++;
-			return true;
+			ok = jp_unique_keys(p, o, at);
+			goto out;
 		}
 		if (jp_peek(p) != ',') {
 			jp_unexpected(p, "',' or '}' after object member");
-			return false;
+			goto out;
 		}
 		p->pos++;
 		jp_ws(p);
 	}
+out:
+	free(at);
+	return ok;
 }
 
 static bool jp_array(struct jp *p, struct rp_jval *a)
@@ -852,6 +909,12 @@ struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen)
 	return jp_parse(text, strlen(text), err, errlen);
 }
 
+/*
+ * A results or baseline file is a few MB at most: a larger one (or a
+ * device without end) is not read into memory.
+ */
+#define RP_JSON_MAX_BYTES	(64 << 20)
+
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 {
 	char *buf = NULL, *nbuf, msg[256];
@@ -877,6 +940,10 @@ struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 		len += got;
 		if (!got)
 			break;
+		if (len > RP_JSON_MAX_BYTES) {
+			errno = EFBIG;
+			goto read_err;
+		}
 	}
 	if (ferror(f))
 		goto read_err;	/* errno from the failed read(), e.g. EISDIR */

@@ -26,6 +26,11 @@
  * The signal path only uses buffers built before the change (open, write,
  * close, umount2, unlink, getdents64): no malloc and no stdio.
  *
+ * Threads (gp_throttle's watchdog restores while the measuring thread may
+ * change a knob): a mutex orders changes and restores, and once the exit
+ * has begun (atexit or a signal) no change starts; the signal path takes
+ * no lock but waits for a change in flight.
+ *
  * Only the files of rp_knob_allowed() can be changed, whoever asks (--knob,
  * the programs, a state file left in the state dir), and never through a
  * symlink: the suite runs as root and must not become a way to write
@@ -41,6 +46,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +95,13 @@ struct rp_entry {
 static struct rp_entry entries[RP_MAX_ENTRIES];
 static int nr_entries;
 static int restoring;
+/*
+ * closing: the exit began, no change may start; changing: a change is in
+ * flight (set before closing is read, so that the signal path, which sets
+ * closing before it reads changing, either refuses it or waits for it).
+ */
+static int closing, changing;
+static pthread_mutex_t guard_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static char state_dir[PATH_MAX - 64];
 static char state_path[PATH_MAX];
@@ -362,7 +375,9 @@ static void guard_signal(int sig)
 	 * Another thread (signals are blocked in a restoring thread) may be
 	 * restoring: let it finish before the process dies.
 	 */
-	for (i = 0; i < 5000 && __atomic_load_n(&restoring, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < 5000 && (__atomic_load_n(&restoring, __ATOMIC_ACQUIRE) ||
+				 __atomic_load_n(&changing, __ATOMIC_SEQ_CST));
 	     i++)
 		nanosleep(&ms, NULL);
 	do_restore();
@@ -402,18 +417,52 @@ static void block_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
+/* No guard signal in a thread that holds the mutex: no self-deadlock. */
+static void guard_lock(sigset_t *old)
+{
+	block_signals(old);
+	pthread_mutex_lock(&guard_mutex);
+}
+
+static void guard_unlock(sigset_t *old)
+{
+	pthread_mutex_unlock(&guard_mutex);
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* Under the mutex: may a change start? Ends with change_end(). */
+static int change_begin(void)
+{
+	__atomic_store_n(&changing, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&closing, __ATOMIC_SEQ_CST))
+		return 0;
+	__atomic_store_n(&changing, 0, __ATOMIC_SEQ_CST);
+	return -ESHUTDOWN;
+}
+
+static void change_end(void)
+{
+	__atomic_store_n(&changing, 0, __ATOMIC_SEQ_CST);
+}
+
 void rp_guard_restore(void)
 {
 	sigset_t old;
 
-	block_signals(&old);
+	guard_lock(&old);
 	do_restore();
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	guard_unlock(&old);
 }
 
+/* The last restore: another thread changes nothing after it. */
 static void guard_atexit(void)
 {
-	rp_guard_restore();
+	sigset_t old;
+
+	guard_lock(&old);
+	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
+	do_restore();
+	guard_unlock(&old);
 }
 
 /* ------------------------------------------------------------------ */
@@ -701,27 +750,34 @@ void rp_guard_nowait(void)
 	lock_nowait = true;
 }
 
-/* Exclusive lock on <state dir>/lock: an fd, or -errno. */
-static int take_lock(bool *read_only)
+/*
+ * Exclusive lock on <state dir>/lock: an fd, or -errno. The file is 0600
+ * and only opened for writing: any descriptor can take flock(LOCK_EX), and
+ * another user holding root's lock would make every root run wait and
+ * SKIP. A run that cannot open it could not change anything anyway
+ * (-EACCES): it goes on without the lock.
+ */
+static int take_lock(void)
 {
 	char path[PATH_MAX + 8], holder[32] = "";
 	double timeout, deadline;
 	bool waited = false;
+	struct stat st;
 	int fd, err;
 
-	*read_only = false;
 	err = lock_timeout(&timeout);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/lock", state_dir);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	/* Not root: still wait for the others, but change nothing. */
-	if (fd < 0 && errno == EACCES) {
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		*read_only = fd >= 0;
-	}
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	/* One made 0644 by an earlier version, or by a shell's ">>". */
+	if (!fstat(fd, &st) && (st.st_mode & 077) && fchmod(fd, 0600)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	deadline = rp_now_ms() / 1e3 + timeout;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -753,8 +809,7 @@ static int take_lock(bool *read_only)
 	}
 	/* Who holds it, for the "waiting" line of the next one. */
 	snprintf(holder, sizeof(holder), "%d\n", (int)getpid());
-	if (!*read_only && !ftruncate(fd, 0) &&
-	    pwrite(fd, holder, strlen(holder), 0) < 0)
+	if (!ftruncate(fd, 0) && pwrite(fd, holder, strlen(holder), 0) < 0)
 		holder[0] = '\0';	/* only informative */
 	return fd;
 }
@@ -810,6 +865,25 @@ static bool state_is_stale(const char *path, pid_t pid)
 	return recorded && recorded != start;
 }
 
+/*
+ * Only what rp_tmpdir() makes is removed by a replay: an absolute path
+ * ending in <name>.XXXXXX (mkdtemp()), no "." or ".." on the way, a
+ * directory of ours and no symlink; not a tree a state line names.
+ */
+static bool made_by_tmpdir(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot = base ? strrchr(base, '.') : NULL;
+	struct stat st;
+
+	return path[0] == '/' && dot && dot > base + 1 &&
+	       strspn(base + 1, "abcdefghijklmnopqrstuvwxyz_-0123456789") ==
+	       (size_t)(dot - base - 1) && strlen(dot + 1) == 6 &&
+	       !strstr(path, "/./") && !strstr(path, "/../") &&
+	       !strstr(path, "//") && !lstat(path, &st) &&
+	       S_ISDIR(st.st_mode) && st.st_uid == geteuid();
+}
+
 /* Replay one dead process's state file in reverse; returns knobs restored. */
 static int replay(const char *path, pid_t pid)
 {
@@ -857,7 +931,8 @@ static int replay(const char *path, pid_t pid)
 		     in_dir(tab + 1, test_dir))) {
 			e->kind = RP_ENT_MOUNT;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
-		} else if (!strcmp(line, RP_RMTREE_TAG) && tab[1] == '/') {
+		} else if (!strcmp(line, RP_RMTREE_TAG) &&
+			   made_by_tmpdir(tab + 1)) {
 			e->kind = RP_ENT_TMPDIR;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
 		} else if (!strcmp(line, RP_KILL_TAG)) {
@@ -976,16 +1051,15 @@ static int setup_state_dir(void)
 int rp_guard_repair(void)
 {
 	int fd = lock_fd, count;
-	bool ro = false;
 
 	if (!state_dir[0] && setup_state_dir())
 		return 0;
 	if (fd < 0) {
-		fd = take_lock(&ro);
+		fd = take_lock();
 		if (fd < 0)
 			return 0;
 	}
-	count = ro || guard_err ? 0 : repair_locked();
+	count = guard_err ? 0 : repair_locked();
 	if (fd != lock_fd)
 		close(fd);
 	return count;
@@ -1030,7 +1104,6 @@ static void set_paths(pid_t self)
 int rp_guard_init(void)
 {
 	pid_t self = getpid();
-	bool ro = false;
 	int err;
 
 	if (guard_ready && owner_pid == self)
@@ -1041,6 +1114,8 @@ int rp_guard_init(void)
 		 * restore; it shares the parent's lock (same open file).
 		 */
 		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+		/* Another thread may have held it at the fork: not ours. */
+		pthread_mutex_init(&guard_mutex, NULL);
 		state_created = false;
 		owner_pid = self;
 		tracefs_looked = false;
@@ -1065,7 +1140,7 @@ int rp_guard_init(void)
 	}
 	set_paths(self);
 	if (lock_fd < 0) {
-		lock_fd = take_lock(&ro);
+		lock_fd = take_lock();
 		if (lock_fd == -ETIMEDOUT || lock_fd == -EINVAL) {
 			/* An error for the caller; knob writes refused. */
 			guard_err = lock_fd;
@@ -1074,7 +1149,9 @@ int rp_guard_init(void)
 			guard_ready = true;
 			return init_err;
 		}
-		if (lock_fd == -EBUSY) {
+		if (lock_fd == -EACCES) {
+			/* Not root: another user's lock, nothing to change. */
+		} else if (lock_fd == -EBUSY) {
 			/* A reader beside the holder, which repaired at start. */
 			printf("# guard: %s\n",
 			       "another run holds the lock: not waiting, changing nothing");
@@ -1090,10 +1167,6 @@ int rp_guard_init(void)
 		}
 	}
 	guard_ready = true;
-	if (ro) {
-		guard_err = -EACCES;
-		return 0;
-	}
 	guard_err = 0;
 	repair_locked();
 	return 0;
@@ -1150,13 +1223,28 @@ static struct rp_entry *find_entry(const char *path)
 	return NULL;
 }
 
-/* Record an entry (in the state file first), then publish it. */
+/* A name without control characters: it cannot plant a state line. */
+static bool one_line(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * Record an entry (in the state file first), then publish it. A path with
+ * a newline or a tab (a TMPDIR) would add a line that the next run
+ * replays: refused.
+ */
 static int record(int kind, const char *path, const char *orig)
 {
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
 	struct rp_entry *e;
 	int err;
 
+	if (!one_line(path))
+		return -EINVAL;
 	if (nr_entries >= RP_MAX_ENTRIES)
 		return -ENOSPC;
 	e = &entries[nr_entries];
@@ -1182,19 +1270,12 @@ static int record(int kind, const char *path, const char *orig)
 	return 0;
 }
 
-int rp_knob_write(const char *path, const char *value)
+static int knob_write_locked(const char *path, const char *value)
 {
 	char cur[RP_VAL_LEN + 2], orig[RP_VAL_LEN + 1], *buf;
 	size_t len;
 	int err;
 
-	if (!path || !value || path[0] != '/')
-		return -EINVAL;
-	if (strlen(path) >= RP_PATH_LEN || strlen(value) >= RP_VAL_LEN)
-		return -ENAMETOOLONG;
-	err = guard_get();
-	if (err)
-		return err;
 	if (!find_entry(path)) {
 		err = knob_check(path);
 		if (err)
@@ -1223,6 +1304,44 @@ int rp_knob_write(const char *path, const char *value)
 	return err;
 }
 
+int rp_knob_write(const char *path, const char *value)
+{
+	sigset_t old;
+	int err;
+
+	if (!path || !value || path[0] != '/')
+		return -EINVAL;
+	if (strlen(path) >= RP_PATH_LEN || strlen(value) >= RP_VAL_LEN)
+		return -ENAMETOOLONG;
+	err = guard_get();
+	if (err)
+		return err;
+	guard_lock(&old);
+	err = change_begin();
+	if (!err) {
+		err = knob_write_locked(path, value);
+		change_end();
+	}
+	guard_unlock(&old);
+	return err;
+}
+
+/* record() by a change of its own (a directory, a mount, a child). */
+static int record_change(int kind, const char *path)
+{
+	sigset_t old;
+	int err;
+
+	guard_lock(&old);
+	err = change_begin();
+	if (!err) {
+		err = record(kind, path, NULL);
+		change_end();
+	}
+	guard_unlock(&old);
+	return err;
+}
+
 int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
 {
 	char path[RP_PATH_LEN];
@@ -1232,6 +1351,8 @@ int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
 		parent = getenv("TMPDIR");
 	if (!parent || !*parent)
 		parent = "/tmp";
+	if (!one_line(parent))
+		return -EINVAL;
 	if (snprintf(path, sizeof(path), "%s/%s.XXXXXX", parent, name) >=
 	    (int)sizeof(path) || strlen(path) >= len)
 		return -ENAMETOOLONG;
@@ -1239,7 +1360,7 @@ int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
 		return -errno;
 	/* Without the guard (not root), the caller's own cleanup is all. */
 	if (!guard_get()) {
-		err = record(RP_ENT_TMPDIR, path, NULL);
+		err = record_change(RP_ENT_TMPDIR, path);
 		if (err) {
 			rmdir(path);
 			return err;
@@ -1251,22 +1372,24 @@ int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
 
 int rp_tmpdir_remove(const char *path)
 {
-	struct rp_entry *e = find_entry(path);
 	int err = rm_tree_at(AT_FDCWD, path, 0);
 
 	if (err < 0)
 		return err;
-	if (e && e->kind == RP_ENT_TMPDIR)
-		e->done = 1;
+	rp_tmpdir_keep(path);	/* nothing left to remove */
 	return 0;
 }
 
 void rp_tmpdir_keep(const char *path)
 {
-	struct rp_entry *e = find_entry(path);
+	struct rp_entry *e;
+	sigset_t old;
 
+	guard_lock(&old);
+	e = find_entry(path);
 	if (e && e->kind == RP_ENT_TMPDIR)
 		e->done = 1;
+	guard_unlock(&old);
 }
 
 pid_t rp_guard_fork(void)
@@ -1293,6 +1416,7 @@ pid_t rp_guard_fork(void)
 			close(lock_fd);
 		lock_fd = -1;
 		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+		pthread_mutex_init(&guard_mutex, NULL);
 		state_created = false;
 		owner_pid = getpid();
 		guard_err = -EPERM;
@@ -1303,7 +1427,7 @@ pid_t rp_guard_fork(void)
 		/* Also here: which of parent and child runs first is open. */
 		setpgid(pid, pid);
 		snprintf(id, sizeof(id), "%d %llu", (int)pid, proc_start(pid));
-		err = record(RP_ENT_PGRP, id, NULL);
+		err = record_change(RP_ENT_PGRP, id);
 		if (err) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, NULL, 0);
@@ -1317,14 +1441,18 @@ pid_t rp_guard_fork(void)
 
 void rp_guard_child_done(pid_t pid)
 {
-	int i, n = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE);
+	int i, n;
+	sigset_t old;
 
+	guard_lock(&old);
+	n = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++)
 		if (entries[i].kind == RP_ENT_PGRP && entries[i].pgrp == pid)
 			entries[i].done = 1;
 	/* Free the slots of finished children at the end (most runs). */
 	while (n && entries[n - 1].done && entries[n - 1].kind == RP_ENT_PGRP)
 		__atomic_store_n(&nr_entries, --n, __ATOMIC_RELEASE);
+	guard_unlock(&old);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1380,7 +1508,7 @@ const char *rp_tracefs(void)
 		return tracefs_dir;
 	}
 	if (!stat(std, &st) && S_ISDIR(st.st_mode) && !guard_get() &&
-	    !record(RP_ENT_MOUNT, std, NULL)) {
+	    !record_change(RP_ENT_MOUNT, std)) {
 		if (!mount("nodev", std, "tracefs", 0, NULL)) {
 			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", std);
 			tracefs_looked = true;

@@ -432,6 +432,60 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 	return 0;
 }
 
+/* Writable by someone other than the caller (root's group is root's)? */
+static bool others_write(const struct stat *st)
+{
+	return (st->st_mode & 0002) ||
+	       ((st->st_mode & 0020) && st->st_gid != 0 &&
+		st->st_gid != getegid());
+}
+
+/*
+ * A directory the caller names for files it writes, or a tree it runs:
+ * it and every directory above it changeable by root and the caller only
+ * (sticky ones like /tmp aside, unless own): else another user could put
+ * a symlink where a file is written, or swap the directory. With own, it
+ * is made if missing and must be the caller's, not a symlink.
+ */
+int rp_check_dir(const char *path, bool own, char *why, size_t len)
+{
+	char real[PATH_MAX], *slash;
+	struct stat st;
+
+	if (own && mkdir(path, 0755) && errno != EEXIST) {
+		snprintf(why, len, "cannot create it: %s", strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !realpath(path, real)) {
+		snprintf(why, len, "not a directory%s", own ? " (or a symlink)" : "");
+		return -1;
+	}
+	if (own && (st.st_uid != geteuid() || others_write(&st))) {
+		snprintf(why, len,
+			 "not the caller's alone (owner %d, mode %04o): refused",
+			 (int)st.st_uid, (int)(st.st_mode & 07777));
+		return -1;
+	}
+	for (slash = real + strlen(real); slash; slash = strrchr(real, '/')) {
+		if (slash == real)
+			slash++;
+		*slash = '\0';
+		if (stat(real[0] ? real : "/", &st))
+			continue;
+		if ((st.st_uid && st.st_uid != geteuid()) ||
+		    (others_write(&st) && !(st.st_mode & S_ISVTX))) {
+			snprintf(why, len,
+				 "%s can be changed by others (owner %d, mode %04o): refused",
+				 real[0] ? real : "/", (int)st.st_uid,
+				 (int)(st.st_mode & 07777));
+			return -1;
+		}
+		if (slash == real + 1)
+			break;
+	}
+	return 0;
+}
+
 /* rcu_perf.conf beside the executable, when there is one. */
 static const char *default_config(void)
 {

@@ -330,6 +330,12 @@ int rp_parse_double(const char *s, double *out);
  * by root only, else -1 with the reason in why. Always 0 for other users.
  */
 int rp_check_trusted(const char *path, int fd, char *why, size_t len);
+/*
+ * An output directory (@own: made if missing, the caller's alone) or a
+ * tree, and every directory above it: 0 if no other user can change
+ * them, else -1 with the reason in why.
+ */
+int rp_check_dir(const char *path, bool own, char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* knob.c: the guard                                                   */
