@@ -221,7 +221,9 @@ test-deps: build static fuzz-build
 test: test-deps
 	@$(RUN_TESTS)
 
-check: test-deps asan
+# The live proofs boot the test kernels of `make kernels` too (built once,
+# ~5 minutes; later runs rebuild only what changed).
+check: test-deps asan kernels
 	@$(MAKE) --no-print-directory cloud-kernel || \
 		echo "  (no cloud kernel: the QEMU boot tests will skip)" >&2
 	@RP_LIVE=1 $(RUN_TESTS)

@@ -76,6 +76,17 @@ cmp_rc no_shift_is_same 0 ": no significant change" "$tmp/b1.json" "$tmp/b2.json
 cmp_rc faster_is_improved 0 ": improved" --base "$tmp/b1.json" --cand "$tmp/better1.json"
 cmp_rc one_sample_is_inconclusive 3 ": inconclusive" "$tmp/few_b.json" -- "$tmp/few_c.json"
 cmp_rc noisy_is_inconclusive 3 ": inconclusive" "$tmp/noisy_b.json" -- "$tmp/noisy_c.json"
+# A slow tail (every fifth op +48 ms): the median does not move, the mean
+# and the 90th percentile do (--stat), each naming its test.
+SAMPLES="$(awk 'BEGIN { for (i = 0; i < 50; i++) printf "%.3f ", 16 + 0.001 * (i % 3) }')" \
+	gen "$tmp/tail_b.json"
+SAMPLES="$(awk 'BEGIN { for (i = 0; i < 50; i++) printf "%.3f ", 16 + 0.001 * (i % 3) + (i % 5 == 4 ? 48 : 0) }')" \
+	gen "$tmp/tail_c.json"
+cmp_rc tail_median_same 0 "change of the median +0.0 %" "$tmp/tail_b.json" -- "$tmp/tail_c.json"
+cmp_rc tail_mean_regressed 1 "(Welch t).*: regressed" --stat mean "$tmp/tail_b.json" -- \
+	"$tmp/tail_c.json"
+cmp_rc tail_p90_regressed 1 "(bootstrap of p90).*: regressed" --stat p90 "$tmp/tail_b.json" -- \
+	"$tmp/tail_c.json"
 # A +30% shift within a per-metric allowed change of 40%: not a regression.
 cmp_rc allow_overrides_limit 0 ": no significant change" \
 	--allow 'gp_throttle.*.latency=40' "$tmp/b1.json" -- "$tmp/shift1.json"
@@ -125,6 +136,7 @@ sed 's/"unit": "ms"/"unit": "us"/' "$tmp/b2.json" >"$tmp/unit.json"
 mkdir -p "$tmp/nojson"
 bad_input bad_truncated_json truncated.json "$tmp/b1.json" -- "$tmp/truncated.json"
 bad_input bad_not_json garbage.json "$tmp/garbage.json" -- "$tmp/b1.json"
+bad_input bad_stat "median, mean or p90" --stat p99 "$tmp/b1.json" -- "$tmp/b2.json"
 bad_input bad_empty_file empty.json "$tmp/b1.json" -- "$tmp/empty.json"
 bad_input bad_schema schema.json "$tmp/b1.json" -- "$tmp/schema.json"
 bad_input bad_version version.json "$tmp/b1.json" -- "$tmp/version.json"
