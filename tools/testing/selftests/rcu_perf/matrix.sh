@@ -578,7 +578,8 @@ cell_cmds() {
 		done
 	fi
 	while read -r p a; do
-		[ ${#ccmds[@]} -gt 0 ] || ccmds=(gp_throttle gp_expedited boot_marker dcache_scaling)
+		[ ${#ccmds[@]} -gt 0 ] ||
+			ccmds=(gp_throttle gp_expedited boot_marker dcache_scaling)
 		for i in "${!ccmds[@]}"; do
 			[ "${ccmds[i]%% *}" != "$p" ] || ccmds[i]+=" $a"
 		done
