@@ -136,17 +136,22 @@ else
 fi
 t_check "injected runs: knobs (fqs, current_tracer, tracing_on) back" unchanged
 
-# 2b. The seed's size, twice over: FQS scans every 3 jiffies instead of 1
-# make idle GPs 2x slower (+2 jiffies) while busy ones keep their pace. No
-# baseline is needed: the mean idle latency may add one default FQS wait
-# over the busy median, and this adds two.
-inject3=(--knob "$fqs/jiffies_till_first_fqs=3" --knob "$fqs/jiffies_till_next_fqs=3")
+# 2b. The seed's size, twice over: FQS scans every 3 default intervals
+# instead of 1 (the default the healthy run names: 1 jiffy at HZ=250 on
+# a few CPUs, 3 at HZ=1000) make idle GPs 2x slower while busy ones keep
+# their pace. No baseline is needed: the mean idle latency may add one
+# default FQS wait over the busy median, and this adds two.
+dfqs=$(grep -m1 -oE 'default FQS [0-9]+' "$tmp/ok.log" | awk '{ print $3 }')
+[ -n "$dfqs" ] || t_note "the healthy run named no default FQS interval: taking 1"
+dfqs=${dfqs:-1}
+inject3=(--knob "$fqs/jiffies_till_first_fqs=$((3 * dfqs))"
+	 --knob "$fqs/jiffies_till_next_fqs=$((3 * dfqs))")
 run_settled "$tmp/inj3.log" "${inject3[@]}"
 if grep -qE '^ok [0-9]+ membarrier_idle_mean # SKIP' "$tmp/inj3.log"; then
-	t_skip "fqs=3: membarrier idle mean fails, exit 1" \
+	t_skip "fqs=3x default: membarrier idle mean fails, exit 1" \
 		"$(grep -m1 -oE 'membarrier_idle_mean # SKIP.*' "$tmp/inj3.log")"
 else
-	t_check "fqs=3: membarrier idle mean fails, exit 1" test "$T_RC" = 1 -a \
+	t_check "fqs=3x default: membarrier idle mean fails, exit 1" test "$T_RC" = 1 -a \
 		"$(ktap_result "$tmp/inj3.log" membarrier_idle_mean)" = fail
 fi
 

@@ -59,28 +59,28 @@ expect_verdict() {
 	fi
 }
 
-gp_ok=("ok membarrier_sound" "ok membarrier_idle_penalty" "ok membarrier_idle_cap")
+gp_ok=("ok tracer_idle_mean" "ok membarrier_idle_mean" "ok membarrier_idle_tail")
 
 cell healthy ok </dev/null
-ktap "$tmp/healthy/gp_throttle.ktap" "${gp_ok[@]}" "ok tracer_sound # SKIP slow"
+ktap "$tmp/healthy/gp_throttle.ktap" "${gp_ok[@]}" "ok tracer_idle_tail # SKIP slow"
 expect_verdict healthy met "healthy: ok and SKIP meet the healthy default"
 
 cell notok ok </dev/null
-ktap "$tmp/notok/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap"
+ktap "$tmp/notok/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_tail"
 expect_verdict notok miss "healthy: one not ok misses the healthy default"
 t_check "the miss names the check and its reason" \
-	grep -q '^gp_throttle tracer_idle_cap: FAIL (healthy by default): tracer_idle_cap: measured' \
+	grep -q '^gp_throttle tracer_idle_tail: FAIL (healthy by default): tracer_idle_tail: measured' \
 	"$tmp/notok/verdict"
 
 cell error ok <<<"gp_throttle tracer_* fail"
-ktap "$tmp/error/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_sound # error too few"
+ktap "$tmp/error/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_tail # error too few"
 expect_verdict error miss "fail: a '# error' is no FAIL"
 t_check "'# error' is ERR in the checks" \
-	grep -qP '^gp_throttle\ttracer_sound\tERR\t' "$tmp/error/checks"
+	grep -qP '^gp_throttle\ttracer_idle_tail\tERR\t' "$tmp/error/checks"
 
 cell fqs ok <<<"gp_throttle membarrier_idle_* fail"
-ktap "$tmp/fqs/gp_throttle.ktap" "ok membarrier_sound" \
-	"not ok membarrier_idle_penalty" "ok membarrier_idle_cap"
+ktap "$tmp/fqs/gp_throttle.ktap" "ok tracer_idle_mean" \
+	"not ok membarrier_idle_mean" "ok membarrier_idle_tail"
 expect_verdict fqs met "fail: one FAIL among the matching checks meets it"
 
 cell fqs_missed ok <<<"gp_throttle membarrier_idle_* fail"
@@ -100,14 +100,14 @@ ktap "$tmp/notrun/gp_throttle.ktap" "${gp_ok[@]}"
 expect_verdict notrun met "an expect line of a program that did not run is ignored"
 
 cell anyfail ok <<<"gp_throttle tracer_* any"
-ktap "$tmp/anyfail/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap"
+ktap "$tmp/anyfail/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_tail"
 expect_verdict anyfail met "any: a FAIL among the matching checks meets it"
 cell anyerr ok <<<"gp_throttle tracer_* any"
-ktap "$tmp/anyerr/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap # error x"
+ktap "$tmp/anyerr/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_tail # error x"
 expect_verdict anyerr miss "any: an ERR misses it"
 
 cell okexp ok <<<"gp_throttle *_cap ok"
-ktap "$tmp/okexp/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_cap # error x"
+ktap "$tmp/okexp/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_tail # error x"
 expect_verdict okexp miss "ok: an ERR among the matching checks misses it"
 
 cell hang timeout </dev/null
@@ -120,7 +120,7 @@ t_check "a program without KTAP is one ERR named (run)" \
 mkdir -p "$tmp/res/k1"
 for c in healthy notok fqs; do cp -r "$tmp/$c" "$tmp/res/k1/"; echo 42 >"$tmp/res/k1/$c/wall"; done
 "$matrix" --table "$tmp/res" >"$tmp/table" 2>&1
-if grep -qE '^gp_throttle/tracer_idle_cap +- +- +FAIL! *$' "$tmp/table" &&
+if grep -qE '^gp_throttle/tracer_idle_tail +- +SKIP +FAIL! *$' "$tmp/table" &&
    grep -qE '^wall \(s\) +42 +42 +42' "$tmp/table" &&
    grep -q '^MISS k1/notok:' "$tmp/table"; then
 	t_ok "table: one row per check, one column per scenario, misses marked"
@@ -205,7 +205,7 @@ else
 fi
 echo "# selftests: rcu_perf: ./gp_throttle" >>"$con"
 case $FAKE in
-panic)	printf 'TAP version 13\n1..3\nok 1 membarrier_sound\n' >>"$con"
+panic)	printf 'TAP version 13\n1..3\nok 1 tracer_idle_mean\n' >>"$con"
 	echo "[    2.0] Kernel panic - not syncing: Fatal exception" >>"$con"
 	exit 0 ;;
 hang)	exec sleep 60 ;;
@@ -245,7 +245,7 @@ t_check "guest.sh: a program stuck past its timeout ends the guest early" \
 if cmp -s "$fake/res/gp_throttle.ktap" "$fake/out-ok/gp_throttle.ktap" &&
    cmp -s "$fake/res/gp_throttle.json" "$fake/out-ok/gp_throttle.json" &&
    grep -q "Kernel panic" "$fake/out-panic/status" &&
-   grep -q "^ok 1 membarrier_sound" "$fake/out-panic/gp_throttle.ktap" &&
+   grep -q "^ok 1 tracer_idle_mean" "$fake/out-panic/gp_throttle.ktap" &&
    ! grep -q "Kernel panic" "$fake/out-panic/gp_throttle.ktap" &&
    grep -q "last program started: ./gp_throttle" "$fake/out-hang/status"; then
 	t_ok "guest.sh: results come back intact; the status says why"
@@ -362,7 +362,7 @@ else
 	t_fail "the reference's results are the baseline of the later cells"
 fi
 if grep -qE '^over boots +ic' "$r/table.txt" && grep -qE '^cell +met 2/2' "$r/table.txt" &&
-   grep -qE '^gp_throttle/membarrier_sound +ok 2/2' "$r/table.txt"; then
+   grep -qE '^gp_throttle/tracer_idle_mean +ok 2/2' "$r/table.txt"; then
 	t_ok "table: with --boots, each check counted over the boots"
 else
 	t_show "$r/table.txt"

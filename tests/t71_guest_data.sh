@@ -58,7 +58,7 @@ echo "@@RCU_PERF_DONE@@" >>"$con"
 EOF
 chmod +x "$fake/qemu"
 mkdir -p "$fake/res" "$fake/link" "$fake/suid" "$fake/huge"
-printf 'TAP version 13\n1..1\nok 1 membarrier_sound\n' >"$fake/res/gp_throttle.ktap"
+printf 'TAP version 13\n1..1\nok 1 tracer_idle_mean\n' >"$fake/res/gp_throttle.ktap"
 echo 0 >"$fake/res/gp_throttle.rc"
 echo '{"checks": []}' >"$fake/res/gp_throttle.json"
 cp "$fake/res/gp_throttle.ktap" "$fake/link/"

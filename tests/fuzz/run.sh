@@ -12,6 +12,12 @@ src=$(cd "$(dirname "$0")" && pwd)
 crashes=0 n=0
 harnesses=()
 for h in "$out"/fuzz_*; do [ -f "$h" ] && [ -x "$h" ] && harnesses+=("$h"); done
+# No harness built is a failure of the build, not zero passes.
+if [ ${#harnesses[@]} = 0 ]; then
+	[ "$tap" = --tap ] && printf 'TAP version 13\n1..1\nnot ok 1 no fuzz harness in %s\n' "$out" ||
+		echo "no fuzz harness in $out (make fuzz-build)" >&2
+	exit 1
+fi
 [ "$tap" = --tap ] && echo "TAP version 13" && echo "1..${#harnesses[@]}"
 mkdir -p "$out/crashes" "$out/logs"
 for h in "${harnesses[@]}"; do

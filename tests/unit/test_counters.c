@@ -200,6 +200,21 @@ static bool expedited(void)
 	       strcmp(buf, "0");
 }
 
+/*
+ * RCU's core work runs in the RCU softirq unless rcutree.use_softirq=0
+ * moved it to the rcuc kthreads (the PREEMPT_RT default): then none is
+ * raised, however many grace periods pass.
+ */
+static bool rcu_in_softirq(void)
+{
+	char buf[8] = "";
+
+	if (rp_knob_read("/sys/module/rcutree/parameters/use_softirq", buf,
+			 sizeof(buf)) <= 0)
+		return true;
+	return strcmp(buf, "N") && strcmp(buf, "0");
+}
+
 /* The test's own counter of a tracepoint on every online CPU. */
 struct own_ctr {
 	int fd[MAX_CPUS];
@@ -336,6 +351,8 @@ TEST_F(counters, rcu_softirq)
 		SKIP(return, "rcu_softirq: no membarrier(GLOBAL)");
 	if (expedited())
 		SKIP(return, "rcu_softirq: rcu_expedited=1 (none raised)");
+	if (!rcu_in_softirq())
+		SKIP(return, "rcu_softirq: rcutree.use_softirq=0 (rcuc kthreads)");
 	if (!c->supported[RP_CTR_SOFTIRQ])
 		SKIP(return, "rcu_softirq: %s", c->why[RP_CTR_SOFTIRQ]);
 	TH_LOG("rcu_softirq: %llu during %d grace periods",
