@@ -225,13 +225,15 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 	for (i = 0; i < n; i++) {
 		char *p, why[PATH_MAX + 128];
 		struct stat st;
+		size_t len;
 
 		if (prefix && strncmp(ents[i]->d_name, prefix, strlen(prefix))) {
 			free(ents[i]);
 			continue;
 		}
-		p = xrealloc(NULL, strlen(dir) + strlen(ents[i]->d_name) + 2);
-		sprintf(p, "%s/%s", dir, ents[i]->d_name);
+		len = strlen(dir) + strlen(ents[i]->d_name) + 2;
+		p = xrealloc(NULL, len);
+		snprintf(p, len, "%s/%s", dir, ents[i]->d_name);
 		/* A trusted directory's files must be so too: no symlink out. */
 		if (lstat(p, &st) || !S_ISREG(st.st_mode))
 			die("%s: not a regular file (a symlink?): refused", p);
