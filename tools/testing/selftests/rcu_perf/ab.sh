@@ -75,7 +75,7 @@ limits=(
 	"negative_change|3|dcache_scaling.negative.*|on tmpfs each miss allocates a dentry and frees it after a grace period: RCU's callback batches fall differently in the sample windows: boots of one kernel differ by up to 0.6%"
 	"control_change|1|dcache_scaling.parallel.* dcache_scaling.serial.*|the controls (fstat() of an open file, with and without a lock) walk no path: they move only when syscall entry, the scheduler or the timer tick cost more"
 	"boot_change|2.5|boot_marker.*|virtual time to user space: two boots of Debian's kernel differ by up to 1.5% even here (the small kernel: 0.001%), boot_ab measured a stddev of 1.6%"
-	"gp_idle_change|10|gp_throttle.*.idle.* gp_expedited.membarrier.normal.*|idle GPs (2 vCPUs): two boots of one kernel repeat them to 0.01%, kernels changed outside RCU move them by <1% (mean); one jiffy more per GP is +50%, seed 000's throttling +39%"
+	"gp_idle_change|10|gp_throttle.*.idle.* gp_expedited.membarrier.normal.*|idle GPs (2 vCPUs): two boots of one kernel repeat them to 0.01%, kernels changed outside RCU move them by <2% (mean); one jiffy more per GP is +50%, seed 000's throttling +39%"
 	"gp_busy_change|50|gp_throttle.*busy.*|GPs beside busy CPUs: they repeat boot to boot, but the hogs' time slices cut them anywhere and any code change reshuffles them: kernels changed outside RCU moved them by up to 31%; 50 samples resolve 12-36% (the MDE)"
 	"exp_change|25|gp_expedited.membarrier.expedited.*|expedited GPs (IPIs, tens of us): two boots repeat them exactly, kernels changed outside RCU moved the mean by up to 7%; a slower expedited path is several times slower"
 )
