@@ -598,13 +598,14 @@ double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
 
 /*
  * CPU time from /proc/stat, in seconds: busy (user, nice, system, irq,
- * softirq), idle (idle, iowait) and stolen by the hypervisor. Two readings
+ * softirq), idle (idle, iowait; iowait also on its own) and stolen by the
+ * hypervisor. Two readings
  * around a measurement tell how much of it other work took. per_cpu[] is
  * indexed by CPU id (ids >= max are ignored, absent ones left as they
  * were); all, if not NULL, gets the sum over all CPUs. 0 or -errno.
  */
 struct rp_cpu_time {
-	double busy, idle, steal;
+	double busy, idle, steal, iowait;
 };
 
 int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,

@@ -252,6 +252,7 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 		t->busy = (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
 		t->idle = (v[3] + v[4]) * tick;
 		t->steal = v[7] * tick;
+		t->iowait = v[4] * tick;
 	}
 	fclose(f);
 	return err;
@@ -262,6 +263,7 @@ void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t)
 	sum->busy += t->busy;
 	sum->idle += t->idle;
 	sum->steal += t->steal;
+	sum->iowait += t->iowait;
 }
 
 /* Stolen time counts as busy: the hypervisor ran something else. */
