@@ -43,6 +43,40 @@ ktap_result() {
 	esac
 }
 
+# t_prove DESC CHECK WANT LOG CMD...: the proof that CMD gives CHECK the
+# verdict WANT: "fail" (`not ok` CHECK, exit 1: an injected regression)
+# or "pass" (CHECK judged ok and no check `not ok`, exit 0: a healthy
+# run). A run that could not judge CHECK (SKIP: machine busy, too noisy)
+# is no evidence either way: CMD runs again, T_PROVE_TRIES runs at most
+# (default 3), and then the proof FAILs, saying so: a broken check cannot
+# hide behind a busy machine. A run that judged CHECK the other way, or
+# left it out, fails the proof at once. LOG holds the last run.
+t_prove() {
+	local d=$1 check=$2 want=$3 log=$4 try got start=$SECONDS
+	shift 4
+	for try in $(seq "${T_PROVE_TRIES:-3}"); do
+		t_run "$log" "$@"
+		got=$(ktap_result "$log" "$check")
+		case "$want/$got/$T_RC" in
+		fail/fail/1 | pass/pass/0)
+			t_ok "$d"
+			return 0
+			;;
+		*/skip/*)
+			t_note "run $try: $check not judged:$(grep -m1 -oE "^ok [0-9]+ $check # SKIP.*" "$log" | sed 's/.*# SKIP//')"
+			;;
+		*)
+			t_note "$check: $got (exit $T_RC), the proof wants $want"
+			t_fail "$d"
+			return 1
+			;;
+		esac
+	done
+	t_note "could not prove it: $check not judged in $try runs ($((SECONDS - start)) s)"
+	t_fail "$d"
+	return 1
+}
+
 # The kernel state a test must leave as it found it.
 RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal
 /sys/module/rcutree/parameters/jiffies_till_first_fqs
