@@ -1,52 +1,65 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# gp_expedited on the running kernel: the expedited/normal latency check
-# passes as the kernel is, fails when /sys/kernel/rcu_normal=1 turns
-# expedited grace periods back into normal ones, skips (no verdict) when
-# too few samples were taken, and every run - including one
-# killed by SIGTERM in the middle - leaves rcu_expedited and rcu_normal as
-# found. Bad options exit 2 and change nothing.
+# gp_expedited on the running kernel: both checks (expedited against
+# normal GPs, and against the same run's wake-up round trip) pass as the
+# kernel is and fail when /sys/kernel/rcu_normal=1 turns expedited grace
+# periods back into normal ones; too few samples is a SKIP, never a
+# verdict; every run - including one killed by SIGTERM in the middle -
+# leaves rcu_expedited and rcu_normal as found; bad options exit 2 and
+# change nothing. With the small kernels of `make kernels`, in
+# instruction-counted 2-vCPU guests (exact, ~15 s each): the healthy
+# kernel passes expedited_gp_wakeups (0.94 round trips) and
+# exp-select-slow (an expedited path 5x slower, 4.9 round trips) FAILs
+# it, with no baseline. The proofs are strict (t_prove): a SKIP where a
+# verdict is due is run again, then fails.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prog=$RP_BIN/gp_expedited
 check=expedited_gp_ratio
+wake=expedited_gp_wakeups
+nr=13
 echo "TAP version 13"
-echo "1..9"
+echo "1..$nr"
 # Only what this program may change: other programs running meanwhile
 # (under the rcu_perf lock) may change the tracer or the FQS delays.
 RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal"
 before=$(t_knob_snapshot)
 
-# 1. Healthy: passes, two metrics with counters in the JSON.
-t_run "$tmp/ok.log" "$prog" --quick --json "$tmp/ok.json"
-if [ "$T_RC" = 4 ]; then
-	why=$(grep -m1 -o '# SKIP.*' "$tmp/ok.log")
-	for i in $(seq 9); do t_skip "gp_expedited $i" "${why:-skipped}"; done
+# 1. Healthy: passes, the latencies with counters in the JSON.
+t_run "$tmp/probe.log" "$prog" --quick --set time_budget=0
+if [ "$T_RC" = 4 ] && ! grep -q "too few" "$tmp/probe.log"; then
+	why=$(grep -m1 -o '# SKIP.*' "$tmp/probe.log")
+	for i in $(seq $nr); do t_skip "gp_expedited $i" "${why:-skipped}"; done
 	exit 0
 fi
-t_check "healthy kernel: $check passes, exit 0" \
-	test "$T_RC" = 0 -a "$(ktap_result "$tmp/ok.log" $check)" = pass
+t_prove "healthy kernel: $wake judged and passes, exit 0" \
+	$wake pass "$tmp/ok.log" "$prog" --quick --json "$tmp/ok.json"
+t_check "healthy kernel: $check passes" \
+	test "$(ktap_result "$tmp/ok.log" $check)" = pass
 t_check "KTAP well-formed, rcu_normal and cmdline RCU parameters reported" \
 	eval 'ktap_valid "$tmp/ok.log" && grep -q "^# rcu_normal: 0" "$tmp/ok.log" &&
 	      grep -q "^# cmdline_rcu: " "$tmp/ok.log"'
-t_check "JSON: both latency distributions with counters per op" \
+t_check "JSON: the normal, expedited and control latencies, counters per op" \
 	eval 'grep -q "membarrier.normal.latency" "$tmp/ok.json" &&
 	      grep -q "membarrier.expedited.latency" "$tmp/ok.json" &&
+	      grep -q "control.wakeup.latency" "$tmp/ok.json" &&
 	      grep -q "context_switches" "$tmp/ok.json"'
 
 # 2. Injected: rcu_normal=1 makes expedited GPs normal ones.
-t_run "$tmp/inj.log" "$prog" --quick --knob /sys/kernel/rcu_normal=1
-t_check "rcu_normal=1: $check fails, exit 1" \
-	test "$T_RC" = 1 -a "$(ktap_result "$tmp/inj.log" $check)" = fail
+t_prove "rcu_normal=1: $check fails, exit 1" \
+	$check fail "$tmp/inj.log" "$prog" --quick --knob /sys/kernel/rcu_normal=1
+t_check "rcu_normal=1: $wake fails" \
+	test "$(ktap_result "$tmp/inj.log" $wake)" = fail
 t_check "rcu_expedited and rcu_normal left as found" t_knobs_unchanged "$before"
 
 # 3. Soundness: too few samples is no verdict: a SKIP, not a failure.
 t_run "$tmp/few.log" "$prog" --quick --set samples=4
-t_check "too few samples: skip result, exit 4" \
-	test "$T_RC" = 4 -a "$(ktap_result "$tmp/few.log" $check)" = skip
+t_check "too few samples: skip results, exit 4" \
+	test "$T_RC" = 4 -a "$(ktap_result "$tmp/few.log" $check)" = skip -a \
+	"$(ktap_result "$tmp/few.log" $wake)" = skip
 
 # 4. Bad input: exit 2, one line, nothing changed.
 t_run "$tmp/bad.log" "$prog" --no-such-option
@@ -73,3 +86,33 @@ t_show "$tmp/kill.log"
 t_note "rcu_normal while running: $mid"
 t_check "killed by SIGTERM while measuring: knobs restored" \
 	eval 'test "$mid" = 1 && t_knobs_unchanged "$before"'
+
+# 6. A kernel whose expedited path is a few times slower, still expedited:
+# exp-select-slow against healthy, each booted once in an
+# instruction-counted 2-vCPU guest running gp_expedited alone.
+small=$RP_BUILD/kernels
+live=$(t_qemu_missing "$small/healthy/bzImage")
+for k in healthy exp-select-slow; do
+	[ -f "$small/$k/bzImage" ] || live=${live:-"no $small/$k (make kernels)"}
+done
+# guest KERNEL: boot it, show its KTAP; rc is gp_expedited's exit status.
+guest() {
+	"$RP_STATIC/guest.sh" --kernel "$small/$1/bzImage" --outdir "$tmp/g-$1" \
+		--mode icount --cpus 2 -- gp_expedited >"$tmp/g-$1.log" 2>&1
+	t_show "$tmp/g-$1.log"
+	t_show "$tmp/g-$1/gp_expedited.ktap" 2>/dev/null
+	rc=$(cat "$tmp/g-$1/gp_expedited.rc" 2>/dev/null)
+}
+if [ -n "$live" ]; then
+	t_skip "icount guest, healthy kernel: $wake passes" "$live"
+	t_skip "icount guest, exp-select-slow: $wake FAILs, $check passes" "$live"
+else
+	guest healthy
+	t_check "icount guest, healthy kernel: $wake passes, exit 0" eval \
+		'test "$rc" = 0 && test "$(ktap_result "$tmp/g-healthy/gp_expedited.ktap" $wake)" = pass'
+	guest exp-select-slow
+	t_check "icount guest, exp-select-slow: $wake FAILs, $check passes, exit 1" eval \
+		'test "$rc" = 1 &&
+		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $wake)" = fail &&
+		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $check)" = pass'
+fi

@@ -345,10 +345,11 @@ done
 # The tables: name, the statistic compared, the metrics. Grace periods are
 # judged on the median, the mean (what a loop of them feels: a throttled
 # idle CPU delays one GP in five, which the median never sees) and, where
-# no hog cuts them at random, the 90th percentile.
+# no hog cuts them at random, the 90th percentile. gp_expedited's
+# control (a wake-up round trip, no RCU in it) is not a grace period.
 tables=("lookups|median|${judged[*]}")
-gp_all="--metric gp_throttle.*.latency --metric gp_expedited.*.latency"
-gp_tail="--metric gp_throttle.*.idle.latency --metric gp_expedited.*.latency"
+gp_all="--metric gp_throttle.*.latency --metric gp_expedited.membarrier.*.latency"
+gp_tail="--metric gp_throttle.*.idle.latency --metric gp_expedited.membarrier.*.latency"
 [ $gp = 0 ] || tables+=("gp|median|$gp_all" "gp|mean|$gp_all" "gp|p90|$gp_tail")
 
 allowed=""

@@ -13,21 +13,46 @@
  *
  * Both modes are timed in one run, in alternating blocks (ABBA order, one
  * discarded warm-up GP after each switch) so that drift and other load hit
- * both. What a caller waits on average is judged: the ratio of the mean
- * expedited latency to the mean normal one, with a block-bootstrap
- * interval (rp_bootstrap()). The limit is physics, not a machine: a normal
- * GP waits for ticks and FQS scans (jiffies), an expedited one only for
- * IPIs to be answered; a ratio near 1 means expedited GPs wait like normal
- * ones. /sys/kernel/rcu_normal=1 (the PREEMPT_RT default after boot) turns
- * expedited GPs back into normal ones: the ratio goes to ~1 and the check
- * fails, as it should for a kernel whose expedited path no longer
- * expedites. While the interval straddles the limit, more GPs are timed;
- * if the time budget runs out first, the check is skipped ("too noisy").
+ * both, and so is a control with no RCU in it: a wake-up round trip, a
+ * byte that a thread on another CPU reads from a pipe and sends back,
+ * timed in a block after each expedited one. What a caller waits on
+ * average is judged, with block-bootstrap intervals (rp_bootstrap()):
+ *   expedited_gp_ratio     mean expedited / mean normal GP, at most
+ *                          expedited_ratio. Physics, not a machine: a
+ *                          normal GP waits for ticks and FQS scans
+ *                          (jiffies), an expedited one for IPIs and
+ *                          wake-ups; near 1, expedited GPs wait like
+ *                          normal ones.
+ *   expedited_gp_wakeups   mean expedited GP / mean round trip, at
+ *                          most expedited_wakeups. On an idle machine an
+ *                          expedited GP wakes the expedited-GP kthread
+ *                          and is woken when it reports (idle CPUs need
+ *                          no IPI: their dynticks state shows them
+ *                          quiescent): two wake-ups, three where a node's
+ *                          work is handed on, each of an idle CPU at
+ *                          worst; the control is two such wake-ups.
+ *                          The round trip scales with the machine: an
+ *                          emulator widens the limit, a slow expedited
+ *                          path does not. Healthy, mean of a run: 0.15
+ *                          on a 2-CPU VM (the kthread on the caller's
+ *                          CPU), 0.94 in an instruction-counted 2-vCPU
+ *                          guest, 1.1-1.7 in 2-vCPU TCG guests of 6.12
+ *                          (idle vCPUs' wake-ups dominate both), 0.03-0.06
+ *                          of 6.1. An expedited path 3.2x slower FAILs in
+ *                          the counted guest, ~20x on the VM; a TCG guest
+ *                          resolves only gross ones.
+ * /sys/kernel/rcu_normal=1 (the PREEMPT_RT default after boot) turns
+ * expedited GPs back into normal ones: both checks fail, as they should
+ * for a kernel whose expedited path no longer expedites; an expedited path
+ * a few times slower fails the second. While an interval straddles its
+ * limit, more GPs are timed; if the time budget runs out first, the check
+ * is skipped ("too noisy").
  * A system that disables expedited GPs on purpose, or a kernel without the
  * sysfs files (TINY_RCU, a minimal config), is skipped with the reason.
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +69,9 @@
 static struct rp_param p_expedited_ratio =
 	RP_MAX("expedited_ratio", "ratio", 0.7,
 	       "expedited waits for IPIs, normal ones for jiffies: ~0.005 (VM), ~0.3 (TCG)");
+static struct rp_param p_expedited_wakeups =
+	RP_MAX("expedited_wakeups", "round trips", 3,
+	       "an idle expedited GP is two or three wake-ups, the control two; healthy 0.03-1.7 (VM, icount, TCG)");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(20,
 			   "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run");
@@ -66,13 +94,14 @@ static struct rp_param p_confidence =
 		   "two-sided interval: each end is a one-sided 95% bound");
 
 static struct rp_param *params[] = {
-	&p_expedited_ratio, &p_baseline_change, &p_baseline_alpha, &p_samples,
+	&p_expedited_ratio, &p_expedited_wakeups, &p_baseline_change, &p_baseline_alpha, &p_samples,
 	&p_block, &p_min_samples, &p_time_budget, &p_confidence, NULL
 };
 
-#define CHECK	"expedited_gp_ratio"
+#define CHECK		"expedited_gp_ratio"
+#define CHECK_WAKEUPS	"expedited_gp_wakeups"
 
-static const char * const check_names[] = { CHECK, NULL };
+static const char * const check_names[] = { CHECK, CHECK_WAKEUPS, NULL };
 static const char * const baseline_metrics[] = {
 	"membarrier.normal.latency", "membarrier.expedited.latency", NULL
 };
@@ -81,14 +110,16 @@ static const struct rp_test test = {
 	.name = "gp_expedited",
 	.summary = "synchronize_rcu() latency, rcu_expedited=1 vs 0: expedited must be faster",
 	.params = params,
-	.nr_checks = 1,
+	.nr_checks = 2,
 	.checks = check_names,
 	.baseline = baseline_metrics,
 };
 
-enum mode { NORMAL_GP, EXPEDITED_GP, NR_MODES };
+enum mode { NORMAL_GP, EXPEDITED_GP, WAKEUP, NR_MODES };
 
-static const char * const mode_name[NR_MODES] = { "normal", "expedited" };
+static const char * const mode_name[NR_MODES] = {
+	"normal", "expedited", "wakeup"
+};
 
 struct mode_data {
 	struct rp_samples lat;		/* ms per GP */
@@ -170,6 +201,69 @@ static void report_setup(void)
 	rp_info("cmdline_rcu", "%s", nr ? rcu : "none");
 }
 
+/* The control's partner, on another CPU: it sends back each byte. */
+static int to_partner[2] = { -1, -1 }, from_partner[2] = { -1, -1 };
+static int control_cpu, partner_cpu;
+
+static void *partner(void *arg)
+{
+	char c;
+
+	/* unpinned, where a CPU set forbids it: still a round trip */
+	rp_pin_self(partner_cpu);
+	while (read(to_partner[0], &c, 1) == 1)
+		if (write(from_partner[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+static int start_partner(void)
+{
+	int cpus[2];
+	pthread_t t;
+
+	if (rp_online_cpus(cpus, 2) < 2)
+		return -ENODEV;
+	control_cpu = cpus[0];
+	partner_cpu = cpus[1];
+	if (pipe(to_partner) || pipe(from_partner))
+		return -errno;
+	if (pthread_create(&t, NULL, partner, NULL))
+		return -EAGAIN;
+	return -pthread_detach(t);
+}
+
+/* One wake-up round trip through the partner. */
+static int round_trip(void)
+{
+	char c = 'x';
+
+	if (write(to_partner[1], &c, 1) != 1 ||
+	    read(from_partner[0], &c, 1) != 1)
+		return -EIO;
+	return 0;
+}
+
+/* One block of @n round trips, after a warm-up one. */
+static int control_block(struct mode_data *d, size_t n)
+{
+	double t;
+	size_t i;
+	int err;
+
+	rp_pin_self(control_cpu);	/* as the partner: best effort */
+	err = round_trip();
+	for (i = 0; !err && i < n; i++) {
+		t = rp_now_ms();
+		err = round_trip();
+		t = rp_now_ms() - t;
+		if (!err && rp_samples_add(&d->lat, t))
+			rp_fatal("out of memory");
+	}
+	rp_pin_self(-1);
+	return err;
+}
+
 /* One block of @n timed GPs in mode @m, after a warm-up GP. */
 static int run_block(struct mode_data *d, enum mode m, size_t n,
 		     struct rp_counters *c)
@@ -205,11 +299,13 @@ static struct rp_metric *report_mode(struct mode_data *d, enum mode m)
 	struct rp_metric *met;
 	char name[64];
 
-	snprintf(name, sizeof(name), "membarrier.%s.latency", mode_name[m]);
+	snprintf(name, sizeof(name), "%s.%s.latency",
+		 m == WAKEUP ? "control" : "membarrier", mode_name[m]);
 	met = rp_metric_add(name, "ms", d->lat.v, d->lat.n);
 	rp_metric_counters(met, &d->ctr, d->lat.n);
-	printf("# %s GP: n %zu mean %.4f ms median %.4f p10 %.4f p90 %.4f max %.4f\n",
-	       mode_name[m], met->sum.n, met->sum.mean, met->sum.median,
+	printf("# %s %s: n %zu mean %.4f ms median %.4f p10 %.4f p90 %.4f max %.4f\n",
+	       mode_name[m], m == WAKEUP ? "round trip" : "GP", met->sum.n,
+	       met->sum.mean, met->sum.median,
 	       met->sum.p10, met->sum.p90, met->sum.max);
 	return met;
 }
@@ -234,25 +330,47 @@ static void collect(struct mode_data *d, size_t want, size_t block,
 			return;
 		}
 		run_block(&d[mode], mode, left < block ? left : block, c);
+		/* the control beside each expedited block: the same drift */
+		if (mode == EXPEDITED_GP) {
+			int err = control_block(&d[WAKEUP], block);
+
+			if (err)
+				rp_exit_skip("the wake-up control failed: %s",
+					     strerror(-err));
+		}
 	}
 }
 
+/* b[0]: expedited / normal; b[1]: expedited / the control. */
 static void estimate(struct mode_data *d, struct rp_bound *b)
 {
-	rp_bootstrap(d[EXPEDITED_GP].lat.v, d[EXPEDITED_GP].lat.n, rp_stat_mean,
-		     d[NORMAL_GP].lat.v, d[NORMAL_GP].lat.n, rp_stat_mean,
-		     RP_BOOT_RATIO, p_confidence.value, &b->est);
-	b->limit = p_expedited_ratio.value;
-	b->unit = "ratio";
-	b->param = &p_expedited_ratio;
-	b->how = "mean expedited / mean normal GP";
+	static const enum mode ref[2] = { NORMAL_GP, WAKEUP };
+	static struct rp_param * const param[2] = {
+		&p_expedited_ratio, &p_expedited_wakeups,
+	};
+	static const char * const how[2] = {
+		"mean expedited / mean normal GP",
+		"mean expedited GP / mean wake-up round trip to another CPU, same run",
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		rp_bootstrap(d[EXPEDITED_GP].lat.v, d[EXPEDITED_GP].lat.n,
+			     rp_stat_mean, d[ref[i]].lat.v, d[ref[i]].lat.n,
+			     rp_stat_mean, RP_BOOT_RATIO, p_confidence.value,
+			     &b[i].est);
+		b[i].limit = param[i]->value;
+		b[i].unit = i ? "round trips" : "ratio";
+		b[i].param = param[i];
+		b[i].how = how[i];
+	}
 }
 
 int main(int argc, char **argv)
 {
 	struct mode_data d[NR_MODES] = { 0 };
 	struct rp_counters c = { 0 };
-	struct rp_bound b = { 0 };
+	struct rp_bound b[2] = { 0 };
 	size_t want, block, min;
 	double deadline;
 	int cpus, m;
@@ -269,14 +387,18 @@ int main(int argc, char **argv)
 	min = p_min_samples.value;
 	cpus = rp_nr_online_cpus();
 	rp_counters_open(&c);
+	if (start_partner())
+		rp_exit_skip("cannot start the wake-up control: %s",
+			     strerror(errno));
 
 	deadline = rp_now_ms() + p_time_budget.value * 1e3;
 	for (;;) {
 		collect(d, want, block, deadline, &c);
 		if (d[NORMAL_GP].lat.n < min || d[EXPEDITED_GP].lat.n < min)
 			break;
-		estimate(d, &b);
-		if (rp_bound_settled(&b) || rp_now_ms() > deadline)
+		estimate(d, b);
+		if ((rp_bound_settled(&b[0]) && rp_bound_settled(&b[1])) ||
+		    rp_now_ms() > deadline)
 			break;
 		want += want / 2;
 		printf("# not settled after %zu GPs per mode: more samples\n",
@@ -285,18 +407,24 @@ int main(int argc, char **argv)
 	rp_guard_restore();	/* rcu_expedited back before anything else */
 	rp_counters_close(&c);
 
-	report_mode(&d[NORMAL_GP], NORMAL_GP);
-	report_mode(&d[EXPEDITED_GP], EXPEDITED_GP);
+	for (m = 0; m < NR_MODES; m++)
+		report_mode(&d[m], m);
 
-	if (rp_nr_online_cpus() != cpus)
-		rp_check_skip(CHECK, "CPUs went on/offline during the run (%d -> %d)",
-			      cpus, rp_nr_online_cpus());
-	else if (d[NORMAL_GP].lat.n < min || d[EXPEDITED_GP].lat.n < min)
-		rp_check_skip(CHECK,
-			      "too few GPs timed in the time budget (%zu normal, %zu expedited; min_samples %zu)",
-			      d[NORMAL_GP].lat.n, d[EXPEDITED_GP].lat.n, min);
-	else
-		rp_check_bound(CHECK, &b);
+	for (m = 0; m < 2; m++) {
+		const char *check = m ? CHECK_WAKEUPS : CHECK;
+
+		if (rp_nr_online_cpus() != cpus)
+			rp_check_skip(check, "CPUs went on/offline during the run (%d -> %d)",
+				      cpus, rp_nr_online_cpus());
+		else if (d[NORMAL_GP].lat.n < min ||
+			 d[EXPEDITED_GP].lat.n < min || d[WAKEUP].lat.n < min)
+			rp_check_skip(check,
+				      "too few timed in the time budget (%zu normal, %zu expedited GPs, %zu round trips; min_samples %zu)",
+				      d[NORMAL_GP].lat.n, d[EXPEDITED_GP].lat.n,
+				      d[WAKEUP].lat.n, min);
+		else
+			rp_check_bound(check, &b[m]);
+	}
 	for (m = 0; m < NR_MODES; m++)
 		rp_samples_free(&d[m].lat);
 	return rp_finish();
