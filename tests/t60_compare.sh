@@ -57,12 +57,14 @@ bad_input() {
 }
 
 # ---------------------------------------------------------------- verdicts
-gen "$tmp/b1.json" 10 0.5 20 1
-gen "$tmp/b2.json" 10 0.5 20 2
+# Two runs a side are judged over the runs' medians (Welch, df ~2): runs
+# of sd 2% samples repeat their medians to ~0.5%, enough to exclude 10%.
+gen "$tmp/b1.json" 10 0.2 20 1
+gen "$tmp/b2.json" 10 0.2 20 2
 gen "$tmp/shift1.json" 13 0.5 20 3
 gen "$tmp/shift2.json" 13 0.5 20 4
-gen "$tmp/same1.json" 10 0.5 20 5
-gen "$tmp/same2.json" 10 0.5 20 6
+gen "$tmp/same1.json" 10 0.2 20 5
+gen "$tmp/same2.json" 10 0.2 20 6
 gen "$tmp/better1.json" 7 0.5 20 7
 gen "$tmp/few_b.json" 10 0.5 1 8
 gen "$tmp/few_c.json" 13 0.5 1 9
@@ -241,14 +243,15 @@ t_check "repeat_stops_when_conclusive" test "$n" -ge 2 -a "$n" -lt 10
 cmp_rc repeat_regressed 1 ": regressed" --repeat "$tmp/r2" \
 	--base-cmd "sh $tmp/run.sh 10 0.3 10" --cand-cmd "sh $tmp/run.sh 14 0.3 10"
 t_check "repeat_min_rounds" test "$(nruns "$tmp/r2" cand)" = 2
-# Too noisy (2 and 18 ms every run): the round limit ends it, inconclusive.
+# Too noisy (three samples of sd 50% a run: the runs' medians differ by
+# ~35%): the round limit ends it, inconclusive.
 cmp_rc repeat_budget_inconclusive 3 ": inconclusive" --repeat "$tmp/r3" \
 	--set repeat_max_rounds=3 \
-	--base-cmd "sh $tmp/run.sh 0 0 0 '2 18'" --cand-cmd "sh $tmp/run.sh 0 0 0 '2 18'"
+	--base-cmd "sh $tmp/run.sh 10 5 3" --cand-cmd "sh $tmp/run.sh 10 5 3"
 t_check "repeat_max_rounds" test "$(nruns "$tmp/r3" base)" = 3
 # A second invocation appends to the runs already there.
 "$C" --repeat "$tmp/r3" --set repeat_max_rounds=1 --set repeat_min_rounds=1 \
-	--base-cmd "sh $tmp/run.sh 0 0 0 '2 18'" --cand-cmd "sh $tmp/run.sh 0 0 0 '2 18'" \
+	--base-cmd "sh $tmp/run.sh 10 5 3" --cand-cmd "sh $tmp/run.sh 10 5 3" \
 	>"$tmp/r3b.log" 2>&1
 t_check "repeat_appends" test -f "$tmp/r3/base-04.json" -a \
 	"$(grep -c 'baseline and 4 candidate' "$tmp/r3b.log")" = 1
@@ -281,5 +284,28 @@ t_check "repeat_planted_log_symlink: its target untouched" \
 chmod 0777 "$tmp/r10"
 bad_input repeat_dir_writable_by_others "not the caller's alone (owner $(id -u), mode 0777)" \
 	--repeat "$tmp/r10" --base "$tmp/b1.json" --cand-cmd "sh $tmp/run.sh 14 0.3 10"
+
+# The run is the unit of replication. Healthy runs whose medians are 8 ms
+# in some runs and 16 ms in others (gp_throttle's one_busy level): pooled
+# samples call the side with more 16 ms runs "regressed" (+100%, p 1e-4
+# with 15 samples a run); over the runs' medians the change is not
+# significant and far too noisy to exclude: inconclusive, never regressed.
+mkdir -p "$tmp/bim/b" "$tmp/bim/c"
+for r in "b 1 8" "b 2 16" "b 3 8" "c 1 16" "c 2 8" "c 3 16"; do
+	set -- $r
+	RCU_PERF_JSON=$tmp/bim/$1/run-$2.json sh "$tmp/run.sh" "$3" 0.05 15
+done
+cmp_rc runs_bimodal_not_regressed 3 "Welch t over the runs' medians" \
+	--base "$tmp/bim/b" --cand "$tmp/bim/c"
+t_check "runs_bimodal: one run a side is judged on its samples (8 vs 16 ms: regressed)" eval \
+	'"$C" "$tmp/bim/b/run-1.json" -- "$tmp/bim/c/run-1.json" >"$tmp/bim1.log" 2>&1;
+	 test $? = 1'
+# A shift of every run still is one: 8 -> 12 ms in three runs a side.
+mkdir -p "$tmp/shift/b" "$tmp/shift/c"
+for i in 1 2 3; do
+	RCU_PERF_JSON=$tmp/shift/b/run-$i.json sh "$tmp/run.sh" 8 0.3 15
+	RCU_PERF_JSON=$tmp/shift/c/run-$i.json sh "$tmp/run.sh" 12 0.3 15
+done
+cmp_rc runs_shift_regressed 1 ": regressed" --base "$tmp/shift/b" --cand "$tmp/shift/c"
 
 echo "1..$T_N"

@@ -22,8 +22,13 @@ for s in 1 2 3; do
 	awk -f "$AWK_GEN" -v test=gp_throttle -v metrics=membarrier.idle.latency \
 		-v mean=10 -v sd=0.3 -v n=20 -v seed=$s >"$tmp/good/run$s.json"
 done
+# A noisy baseline: two runs whose medians are 3 and 17 ms (the run is the
+# unit: no candidate can be told from that).
+mkdir -p "$tmp/noisy"
 awk -f "$AWK_GEN" -v test=gp_throttle -v metrics=membarrier.idle.latency \
-	-v samples="2 18 3 17" >"$tmp/noisy.json"
+	-v samples="2 3 18" >"$tmp/noisy/run1.json"
+awk -f "$AWK_GEN" -v test=gp_throttle -v metrics=membarrier.idle.latency \
+	-v samples="2 17 18" >"$tmp/noisy/run2.json"
 
 # run.sh MEAN [SAMPLES]: one candidate run into $RCU_PERF_JSON.
 cat >"$tmp/run.sh" <<EOF
@@ -51,8 +56,8 @@ bisect_rc() {
 
 bisect_rc bisect_good 0 --baseline "$tmp/good" -- sh "$tmp/run.sh" 10
 bisect_rc bisect_bad 1 --baseline "$tmp/good" -- sh "$tmp/run.sh" 13
-bisect_rc bisect_skip_inconclusive 125 --baseline "$tmp/noisy.json" --runs 2 \
-	-- sh "$tmp/run.sh" 0 "2 18"
+bisect_rc bisect_skip_inconclusive 125 --baseline "$tmp/noisy" --runs 2 \
+	-- sh "$tmp/run.sh" 10
 bisect_rc bisect_skip_command_skipped 125 --baseline "$tmp/good" -- sh -c 'exit 4'
 bisect_rc bisect_abort_command_failed 128 --baseline "$tmp/good" -- sh -c 'exit 2'
 bisect_rc bisect_abort_bad_baseline 128 --baseline "$tmp/nosuch.json" -- sh "$tmp/run.sh" 10

@@ -347,17 +347,14 @@ TEST_F(stats, min_detectable_effect)
 	/* sqrt(var_a / 3 + var_b / 4) */
 	double se = sqrt(1 / 3.0 + 20 / 3.0 / 4);
 
+	/*
+	 * Student's quantiles at Welch's df = 4.0755 (mpmath): t(.975) =
+	 * 2.756285, t(.8) = 0.938948; the normal ones would give 3.962.
+	 */
 	EXPECT_TRUE(near("a=.05 pw=.8", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.8),
-			 3.962039811599345, 12));
-	/* other branches of the inverse normal CDF */
-	EXPECT_TRUE(near("z(.999)", rp_min_detectable_effect(a, 3, b, 4, 0.002, 0.5),
-			 3.090232306167813 * se, 12));
-	EXPECT_TRUE(near("z(.75) z(1-1e-6)",
-			 rp_min_detectable_effect(a, 3, b, 4, 0.5, 0.999999),
-			 (0.6744897501960817 + 4.753424308817089) * se, 12));
-	/* power < 0.5 is pointless but exercises the lower tail */
-	EXPECT_TRUE(near("z(.001)", rp_min_detectable_effect(a, 3, b, 4, 0.05, 0.001),
-			 (1.9599639845400536 - 3.090232306167813) * se, 12));
+			 5.225847757224544, 8));
+	EXPECT_TRUE(near("t(.999) pw=.5", rp_min_detectable_effect(a, 3, b, 4, 0.002, 0.5),
+			 7.040153036691603 * se, 8));
 	EXPECT_TRUE(isinf(rp_min_detectable_effect(a, 1, b, 4, 0.05, 0.8)));
 	EXPECT_TRUE(isnan(rp_min_detectable_effect(a, 3, b, 4, 0, 0.8)));
 	EXPECT_TRUE(isnan(rp_min_detectable_effect(a, 3, b, 4, 0.05, 1)));
@@ -716,6 +713,40 @@ TEST_F(stats, cmp_stat_exact_repeats)
 				       RP_CMP_REGRESSED));
 		EXPECT_TRUE(near("+50%", d.change_pct, 50, 12));
 	}
+}
+
+/*
+ * Several runs a side: the runs' statistics are the unit. Run medians of
+ * 8 or 16 ms by chance (a healthy bimodal level) are no regression, every
+ * run 8 -> 12 ms is one, exactly repeating runs are the same.
+ */
+TEST_F(stats, cmp_runs_unit_of_replication)
+{
+	static const double lv_a[] = { 8, 16, 8 }, lv_b[] = { 16, 8, 16 };
+	double a[45], b[45], s8[45], s12[45];
+	size_t r[3] = { 15, 15, 15 };
+	struct rp_cmp pooled, runs, shift, same;
+	int i;
+
+	for (i = 0; i < 45; i++) {
+		a[i] = lv_a[i / 15] + 0.01 * (i % 5);
+		b[i] = lv_b[i / 15] + 0.01 * (i % 5);
+		s8[i] = 8 + 0.01 * (i % 7) + 0.002 * (i / 15);
+		s12[i] = 12 + 0.01 * (i % 7) - 0.002 * (i / 15);
+	}
+	rp_compare_stat(a, 45, b, 45, RP_CMP_MEDIAN, false, 10, 0.05, &pooled);
+	rp_compare_runs(a, r, 3, b, r, 3, RP_CMP_MEDIAN, false, 10, 0.05, &runs);
+	rp_compare_runs(s8, r, 3, s12, r, 3, RP_CMP_MEDIAN, false, 10, 0.05,
+			&shift);
+	rp_compare_runs(s8, r, 3, s8, r, 3, RP_CMP_MEAN, false, 10, 0.05, &same);
+	EXPECT_TRUE(verdict_is("pooled bimodal", &pooled, RP_CMP_REGRESSED));
+	EXPECT_TRUE(verdict_is("runs bimodal", &runs, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(verdict_is("runs 8 -> 12", &shift, RP_CMP_REGRESSED));
+	EXPECT_TRUE(verdict_is("runs the same", &same, RP_CMP_SAME));
+	EXPECT_TRUE(near("+50%", shift.change_pct, 50, 1));
+	EXPECT_EQ(45, (int)runs.a.n);
+	EXPECT_TRUE(runs.stat == RP_CMP_MEDIAN &&
+		    !strcmp(runs.test, "Welch t over the runs' medians"));
 }
 
 TEST_F(stats, cmp_stat_one_vs_many_and_names)

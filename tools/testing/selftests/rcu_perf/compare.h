@@ -37,6 +37,7 @@ struct metric {
 	bool higher_is_better;
 	struct rp_samples v[NR_SIDES];
 	int runs[NR_SIDES];	/* results files that had it */
+	size_t *run_n[NR_SIDES];	/* samples of each of those, in order */
 	double allowed;		/* allowed change, % */
 	struct rp_cmp cmp;
 	bool compared;

@@ -114,8 +114,11 @@ static void load_metric(const char *path, int side, const char *test_name,
 			die("out of memory");
 		added++;
 	}
-	if (added)
-		m->runs[side]++;
+	if (added) {
+		m->run_n[side] = xrealloc(m->run_n[side], (m->runs[side] + 1) *
+					  sizeof(*m->run_n[side]));
+		m->run_n[side][m->runs[side]++] = added;
+	}
 }
 
 static void load_check(const char *path, const char *test_name,

@@ -6,9 +6,11 @@
  * comparison judged by hand in a mail: with and without a commit (three
  * runs each), with and without a boot option (one boot each), with and
  * without dcache_rcu (five to eight runs each). This tool makes it one
- * command with a verdict a bot can act on. It merges the raw samples of
- * each metric ("<test>.<metric>") over all results files of a side, and
- * judges each metric with rp_compare() (the verdict shared with boot_ab):
+ * command with a verdict a bot can act on. Each metric ("<test>.<metric>")
+ * is judged over all results files of a side: with three or more runs in
+ * all by rp_compare_runs() (each run's statistic is one value: runs of one
+ * kernel differ by more than their samples say), one run a side on the raw
+ * samples by rp_compare_stat() (the verdict shared with boot_ab):
  * regressed only when the change is significant (p < alpha) AND worse than
  * the metric's allowed change; "no significant change" only when the test
  * could have seen the allowed change (minimum detectable effect); else
@@ -105,7 +107,10 @@ static const char usage_text[] =
 	"  BASE... -- CAND...     baseline and candidate results\n"
 	"  --base PATH            a baseline input (repeatable)\n"
 	"  --cand PATH            a candidate input (repeatable)\n"
-	"  Several runs of a side are merged sample by sample per metric.\n"
+	"  Three or more runs in all: each run's statistic is one value, compared\n"
+	"  by Welch's test (one run against several: Student's prediction\n"
+	"  interval); runs differ by more than their samples. One run a side:\n"
+	"  its samples are compared.\n"
 	"  Without a candidate, the inputs are summarized (or plotted, converted).\n"
 	"Selection and limits:\n"
 	"  --metric GLOB          only metrics whose <test>.<metric> matches\n"
@@ -417,9 +422,18 @@ void compare_all(struct tally *t)
 			continue;
 		}
 		m->allowed = allowed_for(m->key);
-		rp_compare_stat(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v,
-				m->v[CAND].n, opts.stat, m->higher_is_better,
-				m->allowed, p_alpha.value, &m->cmp);
+		/* several runs: the run is the unit, not the sample */
+		if (m->runs[BASE] + m->runs[CAND] >= 3)
+			rp_compare_runs(m->v[BASE].v, m->run_n[BASE],
+					m->runs[BASE], m->v[CAND].v,
+					m->run_n[CAND], m->runs[CAND],
+					opts.stat, m->higher_is_better,
+					m->allowed, p_alpha.value, &m->cmp);
+		else
+			rp_compare_stat(m->v[BASE].v, m->v[BASE].n,
+					m->v[CAND].v, m->v[CAND].n, opts.stat,
+					m->higher_is_better, m->allowed,
+					p_alpha.value, &m->cmp);
 		m->compared = true;
 		t->n[m->cmp.verdict]++;
 	}

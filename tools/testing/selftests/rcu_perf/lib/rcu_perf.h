@@ -151,6 +151,19 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat stat, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out);
+/*
+ * The same verdict where the sides are several runs (@ra[i] samples in
+ * run i, in order; three runs or more in all): the run is the unit of
+ * replication. Each run's statistic @stat, then Welch's test over those
+ * (one run against several: Student's prediction interval); va and vb
+ * are their means, a and b summarize all the samples. Runs of
+ * one kernel differ by more than their samples suggest (a median of 8 ms
+ * in one run, 16 ms in the next): pooled samples call that a regression.
+ */
+void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
+		     const double *b, const size_t *rb, size_t nrb,
+		     enum rp_cmp_stat stat, bool higher_is_better,
+		     double allowed_pct, double alpha, struct rp_cmp *out);
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
 const char *rp_cmp_stat_name(enum rp_cmp_stat s);
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *s);

@@ -470,20 +470,32 @@ double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
 	return student_t_p2(t, df);
 }
 
+/*
+ * The smallest difference of the means Welch's test sees at @power: with
+ * Student's quantiles at Welch's degrees of freedom, so that a few runs a
+ * side (df 2-4), whose p-values are Student's, do not get the normal
+ * approximation's far smaller MDE and call "no significant change" what
+ * the test could not have seen.
+ */
 double rp_min_detectable_effect(const double *a, size_t na,
 				const double *b, size_t nb,
 				double alpha, double power)
 {
-	double va, vb;
+	double va, vb, se2, df;
 
 	if (!(alpha > 0 && alpha < 1 && power > 0 && power < 1))
 		return NAN;
 	if (na < 2 || nb < 2)
 		return INFINITY;
-	va = var_of(a, na, mean_of(a, na));
-	vb = var_of(b, nb, mean_of(b, nb));
-	return (norm_ppf(1 - alpha / 2) + norm_ppf(power)) *
-	       sqrt(va / (double)na + vb / (double)nb);
+	va = var_of(a, na, mean_of(a, na)) / (double)na;
+	vb = var_of(b, nb, mean_of(b, nb)) / (double)nb;
+	se2 = va + vb;
+	if (se2 == 0 || isnan(se2))
+		return se2 == 0 ? 0 : NAN;
+	df = se2 * se2 / (va * va / (double)(na - 1) +
+			  vb * vb / (double)(nb - 1));
+	return (student_t_quantile(alpha / 2, df) +
+		student_t_quantile(1 - power, df)) * sqrt(se2);
 }
 
 /*
@@ -739,12 +751,63 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	ch = out->change_pct;
 	sig = out->p < alpha;
 	worse = higher_is_better ? ch < 0 : ch > 0;
+	/* a change past the limit that is not significant is not "same" */
 	if (sig && fabs(ch) > allowed_pct)
 		out->verdict = worse ? RP_CMP_REGRESSED : RP_CMP_IMPROVED;
-	else if (sig || out->mde_pct <= allowed_pct)
+	else if (sig || (out->mde_pct <= allowed_pct && fabs(ch) <= allowed_pct))
 		out->verdict = RP_CMP_SAME;
 	else
 		out->verdict = RP_CMP_INCONCLUSIVE;
+}
+
+/* The statistic @st of each run of @v: @r[i] samples in run i. */
+static double *run_stats(const double *v, const size_t *r, size_t nr,
+			 enum rp_cmp_stat st)
+{
+	double *out = malloc(nr * sizeof(*out));
+	size_t i, k = 0;
+
+	for (i = 0; out && i < nr; k += r[i], i++)
+		out[i] = r[i] ? stat_of(v + k, r[i], st) : NAN;
+	return out;
+}
+
+void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
+		     const double *b, const size_t *rb, size_t nrb,
+		     enum rp_cmp_stat st, bool higher_is_better,
+		     double allowed_pct, double alpha, struct rp_cmp *out)
+{
+	static const char * const test[] = {
+		[RP_CMP_MEDIAN] = "Welch t over the runs' medians",
+		[RP_CMP_MEAN] = "Welch t over the runs' means",
+		[RP_CMP_P90] = "Welch t over the runs' p90s",
+	};
+	double *sa = run_stats(a, ra, nra, st), *sb = run_stats(b, rb, nrb, st);
+	size_t na = 0, nb = 0, i;
+
+	if (!sa || !sb) {
+		free(sa);
+		free(sb);
+		*out = (struct rp_cmp){ .p = 1, .mde_pct = INFINITY,
+					.verdict = RP_CMP_INCONCLUSIVE,
+					.test = "none: out of memory" };
+		return;
+	}
+	for (i = 0; i < nra; i++)
+		na += ra[i];
+	for (i = 0; i < nrb; i++)
+		nb += rb[i];
+	rp_compare_stat(sa, nra, sb, nrb, RP_CMP_MEAN, higher_is_better,
+			allowed_pct, alpha, out);
+	rp_summarize(a, na, &out->a);
+	rp_summarize(b, nb, &out->b);
+	out->stat = st;
+	if (nra > 1 && nrb > 1)
+		out->test = st <= RP_CMP_P90 ? test[st] : "Welch t over the runs";
+	else
+		out->test = "Student t prediction interval over the runs";
+	free(sa);
+	free(sb);
 }
 
 void rp_compare(const double *a, size_t na, const double *b, size_t nb,
