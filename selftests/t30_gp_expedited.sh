@@ -9,8 +9,9 @@
 # leaves rcu_expedited and rcu_normal as found; bad options exit 2 and
 # change nothing. With the small kernels of `make kernels`, in
 # instruction-counted 2-vCPU guests (exact, ~15 s each): the healthy
-# kernel passes expedited_gp_wakeups (0.94 round trips) and
-# exp-select-slow (an expedited path 5x slower, 4.9 round trips) FAILs
+# kernel passes expedited_gp_wakeups (0.94 round trips), exp-select-slow
+# (an expedited path 5x slower, 4.9 round trips) and exp-wait-first (one
+# that waits for the next jiffy, 437) FAIL
 # it, with no baseline. The proofs are strict (t_prove): a SKIP where a
 # verdict is due is run again, then fails.
 source "$(dirname "$0")/../tests/lib.sh"
@@ -20,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 prog=$RP_BIN/gp_expedited
 check=expedited_gp_ratio
 wake=expedited_gp_wakeups
-nr=13
+nr=14
 echo "TAP version 13"
 echo "1..$nr"
 # Only what this program may change: other programs running meanwhile
@@ -92,7 +93,7 @@ t_check "killed by SIGTERM while measuring: knobs restored" \
 # instruction-counted 2-vCPU guest running gp_expedited alone.
 small=$RP_BUILD/kernels
 live=$(t_qemu_missing "$small/healthy/bzImage")
-for k in healthy exp-select-slow; do
+for k in healthy exp-select-slow exp-wait-first; do
 	[ -f "$small/$k/bzImage" ] || live=${live:-"no $small/$k (make kernels)"}
 done
 # guest KERNEL: boot it, show its KTAP; rc is gp_expedited's exit status.
@@ -106,6 +107,7 @@ guest() {
 if [ -n "$live" ]; then
 	t_skip "icount guest, healthy kernel: $wake passes" "$live"
 	t_skip "icount guest, exp-select-slow: $wake FAILs, $check passes" "$live"
+	t_skip "icount guest, exp-wait-first: $wake FAILs, $check passes" "$live"
 else
 	guest healthy
 	t_check "icount guest, healthy kernel: $wake passes, exit 0" eval \
@@ -115,4 +117,9 @@ else
 		'test "$rc" = 1 &&
 		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $wake)" = fail &&
 		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $check)" = pass'
+	guest exp-wait-first
+	t_check "icount guest, exp-wait-first: $wake FAILs, $check passes, exit 1" eval \
+		'test "$rc" = 1 &&
+		 test "$(ktap_result "$tmp/g-exp-wait-first/gp_expedited.ktap" $wake)" = fail &&
+		 test "$(ktap_result "$tmp/g-exp-wait-first/gp_expedited.ktap" $check)" = pass'
 fi
