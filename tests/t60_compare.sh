@@ -308,4 +308,20 @@ for i in 1 2 3; do
 done
 cmp_rc runs_shift_regressed 1 ": regressed" --base "$tmp/shift/b" --cand "$tmp/shift/c"
 
+# A metric its program marks "judged": false (gp_throttle's one_busy) is
+# shown with its change and never judged: +50% is no regression, exit 0.
+for d in b c; do
+	for f in "$tmp/shift/$d"/run-*.json; do
+		sed 's/"better": "lower",/"better": "lower", "judged": false,/' "$f" \
+			>"$tmp/shift/$d-ro-$(basename "$f")"
+	done
+	mkdir -p "$tmp/ro/$d"
+	mv "$tmp/shift/$d"-ro-*.json "$tmp/ro/$d/"
+done
+cmp_rc report_only_not_judged 0 "reported only" --base "$tmp/ro/b" --cand "$tmp/ro/c"
+t_check "report_only: KTAP SKIP, the change still shown" eval \
+	'"$C" --ktap --base "$tmp/ro/b" --cand "$tmp/ro/c" >"$tmp/ro.ktap" 2>&1;
+	 test $? = 0 && grep -q "# SKIP reported only" "$tmp/ro.ktap" &&
+	 grep -q "change of the median +49" "$tmp/ro.ktap"'
+
 echo "1..$T_N"

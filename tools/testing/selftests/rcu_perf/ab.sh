@@ -403,8 +403,9 @@ if [ $repeat = 1 ]; then
 	rm -f "$outdir/repeat.part"
 	# change and allowed columns: "+0.0%" "1%"
 	# A change between two boots of one kernel above half the allowed
-	# change leaves too little room for B's own: not judged.
-	unsteady=$(awk 'NR > 1 && $5 ~ /%$/ && $6 ~ /%$/ {
+	# change leaves too little room for B's own: not judged. A metric
+	# reported only (never judged) is no reason.
+	unsteady=$(awk 'NR > 1 && $5 ~ /%$/ && $6 ~ /%$/ && !/reported only/ {
 		c = $5 + 0; a = $6 + 0; if (c < 0) c = -c
 		if (c > a / 2) printf " %s (%+.2f%%)", $1, $5 + 0 }' "$outdir/repeat.txt")
 	awk 'NR > 1 && $5 ~ /%$/ {

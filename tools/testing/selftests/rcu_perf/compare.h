@@ -38,6 +38,7 @@ struct metric {
 	struct rp_samples v[NR_SIDES];
 	int runs[NR_SIDES];	/* results files that had it */
 	size_t *run_n[NR_SIDES];	/* samples of each of those, in order */
+	bool report_only;	/* "judged": false in a results file */
 	double allowed;		/* allowed change, % */
 	struct rp_cmp cmp;
 	bool compared;
@@ -111,6 +112,7 @@ const char *pfx(void);
 struct tally {
 	int n[4];		/* by enum rp_cmp_verdict */
 	int missing;		/* in the baseline, not in the candidate */
+	int reported;		/* report_only: shown, not judged */
 };
 
 void compare_all(struct tally *t);

@@ -73,7 +73,7 @@ static const struct rp_jval *get_typed(const char *path,
 static void load_metric(const char *path, int side, const char *test_name,
 			const struct rp_jval *jm, size_t idx)
 {
-	const struct rp_jval *name, *unit, *better, *samples;
+	const struct rp_jval *name, *unit, *better, *judged, *samples;
 	struct metric *m;
 	size_t i, added = 0;
 	bool higher;
@@ -85,6 +85,7 @@ static void load_metric(const char *path, int side, const char *test_name,
 		die("%s: metrics[%zu]: bad name '%s'", path, idx, name->str);
 	unit = get_typed(path, jm, "unit", RP_JSTR, false);
 	better = get_typed(path, jm, "better", RP_JSTR, false);
+	judged = get_typed(path, jm, "judged", RP_JBOOL, false);
 	samples = get_typed(path, jm, "samples", RP_JARR, true);
 	higher = better && !strcmp(better->str, "higher");
 	if (better && !higher && strcmp(better->str, "lower"))
@@ -92,6 +93,8 @@ static void load_metric(const char *path, int side, const char *test_name,
 		    name->str, better->str);
 
 	m = find_metric(test_name, name->str);
+	if (judged && !judged->b)
+		m->report_only = true;
 	if (!m->unit) {
 		m->unit = xstrdup(unit ? unit->str : "");
 		m->higher_is_better = higher;

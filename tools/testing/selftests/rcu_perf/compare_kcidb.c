@@ -168,15 +168,18 @@ void write_kcidb(bool compare)
 			continue;
 		}
 		kcidb_test_begin(&w, build_id, run_id, ".", m->key,
+				 m->report_only ? "DONE" :
 				 kcidb_status_cmp(c->verdict));
 		kcidb_number(&w, c->b.median, m->unit);
 		snprintf(buf, sizeof(buf),
 			 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
 			 c->b.median, m->unit, c->a.median, m->unit,
-			 c->change_pct, c->p, rp_cmp_verdict_name(c->verdict));
+			 c->change_pct, c->p, m->report_only ? "reported only" :
+			 rp_cmp_verdict_name(c->verdict));
 		rp_jw_str(&w, "comment", buf);
 		rp_jw_obj_begin(&w, "misc");
-		rp_jw_str(&w, "verdict", rp_cmp_verdict_name(c->verdict));
+		rp_jw_str(&w, "verdict", m->report_only ? "reported only" :
+			  rp_cmp_verdict_name(c->verdict));
 		rp_jw_str(&w, "unit", m->unit);
 		rp_jw_str(&w, "better", m->higher_is_better ? "higher" : "lower");
 		kcidb_num(&w, "baseline_median", c->a.median);

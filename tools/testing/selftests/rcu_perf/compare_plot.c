@@ -240,9 +240,10 @@ static void plot_rows(const char *dir, const char *test_name, int sides)
 				 "%.4g (n %zu)", s[k].median, s[k].n);
 		if (sides == 2 && m->compared)
 			svg_text(f, x1 + 24, y + 54, "start",
-				 m->cmp.verdict == RP_CMP_REGRESSED ?
+				 m->cmp.verdict == RP_CMP_REGRESSED && !m->report_only ?
 				 "font-weight=\"bold\" fill=\"#c00\"" : "fill=\"#333\"",
 				 "%+.1f %% %s", m->cmp.change_pct,
+				 m->report_only ? "reported only" :
 				 m->cmp.verdict == RP_CMP_SAME ? "same" :
 				 rp_cmp_verdict_name(m->cmp.verdict));
 		y += row;

@@ -435,8 +435,23 @@ void compare_all(struct tally *t)
 					m->higher_is_better, m->allowed,
 					p_alpha.value, &m->cmp);
 		m->compared = true;
-		t->n[m->cmp.verdict]++;
+		if (m->report_only)
+			t->reported++;
+		else
+			t->n[m->cmp.verdict]++;
 	}
+}
+
+/* What the tool says of a compared metric. */
+static const char *verdict_of(const struct metric *m)
+{
+	const struct rp_cmp *c = &m->cmp;
+
+	if (m->report_only)
+		return "reported only (it varies between runs by nature)";
+	if (c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct))
+		return "inconclusive (too few samples)";
+	return rp_cmp_verdict_name(c->verdict);
 }
 
 static int exit_code(const struct tally *t)
@@ -500,10 +515,7 @@ static void print_table_row(const struct metric *m, int w)
 	snprintf(n, sizeof(n), "%zu/%zu", c->a.n, c->b.n);
 	printf("%-*s %-7s %11.5g %11.5g %+7.2f%% %6.4g%% %5s %7.2g  %s\n", w,
 	       m->key, *m->unit ? m->unit : "-", c->va, c->vb,
-	       c->change_pct, m->allowed, n, c->p,
-	       c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct) ?
-	       "inconclusive (too few samples)" :
-	       rp_cmp_verdict_name(c->verdict));
+	       c->change_pct, m->allowed, n, c->p, verdict_of(m));
 }
 
 static void print_compared(const struct metric *m, int *ktap_nr)
@@ -515,8 +527,7 @@ static void print_compared(const struct metric *m, int *ktap_nr)
 	print_summary_row("candidate", &c->b, m->runs[CAND]);
 	printf("%s  change of the %s %+.1f %%  p %.2g (%s)  MDE %.1f %%  allowed %.4g %%: %s\n",
 	       pfx(), rp_cmp_stat_name(c->stat), c->change_pct, c->p, c->test,
-	       c->mde_pct,
-	       m->allowed, rp_cmp_verdict_name(c->verdict));
+	       c->mde_pct, m->allowed, verdict_of(m));
 	if (!opts.ktap)
 		return;
 	/* The same "measured vs limit" line as every other check. */
@@ -526,6 +537,11 @@ static void print_compared(const struct metric *m, int *ktap_nr)
 	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, p_alpha.value,
 	       c->mde_pct);
 	++*ktap_nr;
+	if (m->report_only) {
+		printf("ok %d %s # SKIP reported only: it varies between runs by nature\n",
+		       *ktap_nr, m->key);
+		return;
+	}
 	switch (c->verdict) {
 	case RP_CMP_REGRESSED:
 		printf("not ok %d %s\n", *ktap_nr, m->key);
@@ -583,15 +599,18 @@ int report_compare(void)
 			       pfx(), m->key);
 		}
 	}
-	printf("%sverdict: %d regressed, %d improved, %d %s, %d inconclusive, %d missing\n",
+	printf("%sverdict: %d regressed, %d improved, %d %s, %d inconclusive, %d missing",
 	       pfx(), t.n[RP_CMP_REGRESSED], t.n[RP_CMP_IMPROVED],
 	       t.n[RP_CMP_SAME], rp_cmp_verdict_name(RP_CMP_SAME),
 	       t.n[RP_CMP_INCONCLUSIVE], t.missing);
+	if (t.reported)
+		printf(", %d reported only", t.reported);
+	printf("\n");
 	if (opts.ktap)
 		printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
 		       t.n[RP_CMP_SAME] + t.n[RP_CMP_IMPROVED],
 		       t.n[RP_CMP_REGRESSED],
-		       t.n[RP_CMP_INCONCLUSIVE] + t.missing);
+		       t.n[RP_CMP_INCONCLUSIVE] + t.missing + t.reported);
 	return exit_code(&t);
 }
 

@@ -571,6 +571,11 @@ struct rp_metric {
 	 * busy meanwhile): the check against a baseline SKIPs with it.
 	 */
 	const char *disturbed;
+	/*
+	 * Shown, never judged against other runs: the metric's run-to-run
+	 * spread is its nature (JSON "judged": false).
+	 */
+	bool report_only;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */

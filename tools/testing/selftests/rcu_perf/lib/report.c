@@ -32,6 +32,7 @@
  *					source "quick": --quick's value applied
  *   "info": { "key": "value" },			strings
  *   "metrics": [ { "name", "unit", "better": "lower"|"higher",
+ *		    "judged": false (only then: shown, not compared),
  *		    "samples": [ ... ],
  *		    "summary": { "n", "min", "max", "mean", "stddev", "median",
  *				 "p10", "p90", "mad", "ci_lo", "ci_hi" },
@@ -191,6 +192,8 @@ static void write_metrics(struct rp_jw *w)
 		rp_jw_str(w, "name", m->name);
 		rp_jw_str(w, "unit", m->unit);
 		rp_jw_str(w, "better", m->higher_is_better ? "higher" : "lower");
+		if (m->report_only)
+			rp_jw_bool(w, "judged", false);
 		rp_jw_arr_begin(w, "samples");
 		for (j = 0; j < m->n; j++)
 			rp_jw_num(w, NULL, m->samples[j]);
