@@ -43,20 +43,7 @@ if [ "$(id -u)" != 0 ] || [ "$(nproc)" -lt 2 ] ||
 fi
 
 # 1. The baseline: three runs, none of them busy, five tries at most.
-n=0
-for i in 1 2 3 4 5; do
-	t_run "$tmp/base$i.log" "$prog" --baseline none \
-		--json "$tmp/base/run-$n/gp_throttle.json"
-	if [ "$T_RC" != 0 ] || busy "$tmp/base$i.log"; then
-		t_note "baseline try $i: exit $T_RC or busy: not kept"
-		rm -rf "$tmp/base/run-$n"
-		continue
-	fi
-	n=$((n + 1))
-	[ $n = 3 ] && break
-done
-t_check "baseline: three healthy runs (in $i tries)" test $n = 3
-if [ $n = 3 ]; then
+if t_baseline "baseline: three healthy runs" "$tmp/base" busy "$prog"; then
 	# 2. The same kernel again: judged, no FAIL, the baseline's 8 checks.
 	t_prove "healthy run vs baseline: $check judged and passes, no check fails" \
 		"$check" pass "$tmp/ok.log" "$prog" --baseline "$tmp/base"

@@ -53,20 +53,8 @@ if [ "$(id -u)" != 0 ] || ! command -v make >/dev/null ||
 fi
 
 # 1. The baseline: three undisturbed runs, five tries at most.
-n=0
-for i in 1 2 3 4 5; do
-	t_run "$tmp/base$i.log" "$prog" "${args[@]}" --baseline none \
-		--json "$tmp/base/run-$n/kernbench.json"
-	if [ "$T_RC" != 0 ] && [ "$T_RC" != 4 ] || disturbed "$tmp/base$i.log"; then
-		t_note "baseline try $i: exit $T_RC or disturbed: not kept"
-		rm -rf "$tmp/base/run-$n"
-		continue
-	fi
-	n=$((n + 1))
-	[ $n = 3 ] && break
-done
-t_check "baseline: three undisturbed runs (in $i tries)" test $n = 3
-if [ $n != 3 ]; then
+if ! t_baseline "baseline: three undisturbed runs" "$tmp/base" disturbed \
+	"$prog" "${args[@]}"; then
 	for d in healthy hog drop; do t_fail "$d: no baseline"; done
 	t_check "knobs as found" t_knobs_unchanged "$before"
 	exit 0

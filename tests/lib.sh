@@ -77,6 +77,29 @@ t_prove() {
 	return 1
 }
 
+# t_baseline DESC DIR UNFIT PROG ARGS...: three runs of PROG ARGS
+# --baseline none into DIR/run-N/<prog>.json, the baseline of the checks
+# against one, five tries at most: a run that UNFIT LOG (a function) calls
+# unfit (busy, disturbed), or that failed, is not kept. ok when three were;
+# returns 1 when not.
+t_baseline() {
+	local d=$1 dir=$2 unfit=$3 prog=$4 n=0 i
+	shift 3
+	for i in 1 2 3 4 5; do
+		t_run "$dir.$i.log" "$@" --baseline none \
+			--json "$dir/run-$n/$(basename "$prog").json"
+		if [ "$T_RC" != 0 ] && [ "$T_RC" != 4 ] || "$unfit" "$dir.$i.log"; then
+			t_note "baseline try $i: exit $T_RC or $unfit: not kept"
+			rm -rf "$dir/run-$n"
+			continue
+		fi
+		n=$((n + 1))
+		[ $n = 3 ] && break
+	done
+	t_check "$d (in $i tries)" test $n = 3
+	[ $n = 3 ]
+}
+
 # The kernel state a test must leave as it found it.
 RP_KNOBS="/sys/kernel/rcu_expedited /sys/kernel/rcu_normal
 /sys/module/rcutree/parameters/jiffies_till_first_fqs
