@@ -60,7 +60,7 @@ PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/scripts/apt-install.sh
 
 .PHONY: all deps build stage install run baseline check kernbench report clean distclean \
-	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak \
+	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak sensitivity \
 	kernel-patch killsweep test test-deps
 
 all: build
@@ -192,6 +192,12 @@ N ?= 20
 soak: build
 	@$(APT_INSTALL) $(PKGS_RUN)
 	@bash selftests/soak.sh $(BIN) $(N)
+
+# Detection and false-alarm rates of graded injected regressions, N runs
+# each (default 10; minutes, not in make check): selftests/sensitivity.sh.
+sensitivity: build
+	@$(APT_INSTALL) $(PKGS_RUN)
+	@bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
 # (t21_guard_live.sh), boot_ab, kernbench and the hotplug sweep
