@@ -28,6 +28,8 @@ static struct rp_param p_scale =
 		   "each op's time, % of itself: a machine that drifts between runs");
 static struct rp_param p_tail =
 	RP_SETTING("tail", "count", 0, "jiffies added to every fifth op");
+static struct rp_param p_median_only =
+	RP_SETTING("median_only", "bool", 0, "1: the metrics are median_only");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change");
 static struct rp_param p_busy_change =
@@ -36,7 +38,7 @@ static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
 static struct rp_param *params[] = {
 	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
-	&p_scale, &p_tail, &p_baseline_change, &p_busy_change,
+	&p_scale, &p_tail, &p_median_only, &p_baseline_change, &p_busy_change,
 	&p_baseline_alpha, NULL
 };
 
@@ -91,6 +93,7 @@ static int program(int argc, char **argv)
 	}
 	mb = rp_metric_add("op.busy", "ms", v, 50);
 	m = rp_metric_add("op.latency", "ms", v, 50);
+	m->median_only = mb->median_only = p_median_only.value;
 	if (p_disturb.value) {
 		m->disturbed = "machine busy: a unit test says so";
 		mb->disturbed = m->disturbed;
@@ -214,6 +217,13 @@ TEST_F(baseline, slow_tail_fails_on_the_mean)
 		 self->base);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "% worse (median ");
+	/* a median_only metric is judged on its median: the tail passes */
+	snprintf(args, sizeof(args),
+		 "--baseline %s --set seed=8 --set tail=12 --set median_only=1",
+		 self->base);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "% worse (median ");
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
 }
 
 TEST_F(baseline, disturbed_run_skips)

@@ -13,9 +13,10 @@
  * same metric in every results file of this program in DIR and in its
  * subdirectories (one per run, as "make baseline" records them), judged by
  * rp_compare(), the verdict of rcu_perf_compare, with the program's
- * baseline_change and baseline_alpha, on the median and on the mean. FAIL
- * only for a significant change past baseline_change; SKIP when the
- * samples cannot tell.
+ * baseline_change and baseline_alpha, on the median and on the mean (the
+ * median only for a metric marked median_only). FAIL only for a
+ * significant change past baseline_change; SKIP when the samples cannot
+ * tell.
  *
  * Results of another machine or configuration say nothing about this one:
  * the baseline is used only when every file was recorded by this suite
@@ -45,6 +46,7 @@ struct base_metric {
 	char *check;		/* "<name>_vs_baseline" */
 	struct rp_samples v;	/* merged over the baseline's runs */
 	struct rp_samples run_med;	/* the median of each run that had it */
+	struct rp_samples run_mean;	/* and its mean */
 };
 
 static struct {
@@ -102,6 +104,7 @@ void rp_baseline_free(void)
 		free(bl.m[i].check);
 		rp_samples_free(&bl.m[i].v);
 		rp_samples_free(&bl.m[i].run_med);
+		rp_samples_free(&bl.m[i].run_mean);
 	}
 	free(bl.m);
 	for (i = 0; i < bl.nr_boots; i++)
@@ -325,8 +328,10 @@ static int load_metric(const char *path, const struct rp_jval *jm)
 			return berr("out of memory");
 		added++;
 	}
-	if (added && rp_samples_add(&m->run_med,
-				    rp_stat_median(m->v.v + m->v.n - added, added)))
+	if (added && (rp_samples_add(&m->run_med,
+				     rp_stat_median(m->v.v + m->v.n - added, added)) ||
+		      rp_samples_add(&m->run_mean,
+				     rp_stat_mean(m->v.v + m->v.n - added, added))))
 		return berr("out of memory");
 	return 0;
 }
@@ -545,16 +550,28 @@ void rp_baseline_report(void)
 		 * The median is robust, but a regression that hits only some
 		 * operations (a throttled idle CPU delays one GP in five) moves
 		 * the mean, what a loop of them feels, and not the median: a
-		 * mean regressed past the limit FAILs too.
+		 * mean regressed past the limit FAILs too. A mean moves with a
+		 * run's few longest ops, so the run is the unit: this run's
+		 * mean against the baseline runs' means (Student's prediction
+		 * interval); pooled samples called a healthy run's +43%
+		 * expedited mean (one op of 14x the median) significant.
 		 */
-		if (c.verdict != RP_CMP_REGRESSED) {
+		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
+		    b->run_mean.n >= 2) {
+			double mean = rp_stat_mean(m->samples, m->n);
+			double ml = rp_run_spread_pct(b->run_mean.v,
+						      b->run_mean.n,
+						      bl.alpha->value);
 			struct rp_cmp cm;
 
-			rp_compare_stat(b->v.v, b->v.n, m->samples, m->n,
-					RP_CMP_MEAN, m->higher_is_better, limit,
+			rp_compare_stat(b->run_mean.v, b->run_mean.n, &mean, 1,
+					RP_CMP_MEAN, m->higher_is_better,
+					ml > lim->value ? ml : lim->value,
 					bl.alpha->value, &cm);
-			if (cm.verdict == RP_CMP_REGRESSED)
+			if (cm.verdict == RP_CMP_REGRESSED) {
 				c = cm;
+				limit = ml > lim->value ? ml : lim->value;
+			}
 		}
 		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,
 			     lim, limit, vs);

@@ -576,6 +576,11 @@ struct rp_metric {
 	 * spread is its nature (JSON "judged": false).
 	 */
 	bool report_only;
+	/*
+	 * Judged against a baseline on its median only: rare long ops that
+	 * the host causes, not the kernel, move its mean by chance.
+	 */
+	bool median_only;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */
