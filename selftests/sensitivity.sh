@@ -108,5 +108,5 @@ echo "rcu_perf_compare, 3 runs vs 3 (all metrics; exit 0 / 1 / 3), $((2 * n)) ra
 echo "  healthy vs healthy:      ${same[0]} / ${same[1]} / ${same[3]}"
 echo "  healthy vs FQS 1 -> 2:   ${slow[0]} / ${slow[1]} / ${slow[3]}"
 echo "  $M in the FQS splits: $(cat "$out"/cmp-slow-*.log |
-	grep -A3 "^$M " | grep -c ': regressed$') of $((2 * n)) regressed"
+	grep -A4 "^$M " | grep -c ': regressed$') of $((2 * n)) regressed"
 echo "logs: $out"
