@@ -93,7 +93,8 @@ static int program(int argc, char **argv)
 	}
 	mb = rp_metric_add("op.busy", "ms", v, 50);
 	m = rp_metric_add("op.latency", "ms", v, 50);
-	m->median_only = mb->median_only = p_median_only.value;
+	m->median_only = p_median_only.value;
+	mb->median_only = p_median_only.value;
 	if (p_disturb.value) {
 		m->disturbed = "machine busy: a unit test says so";
 		mb->disturbed = m->disturbed;
