@@ -116,8 +116,10 @@ static void reset(void)
 		free(metrics[i].test);
 		free(metrics[i].name);
 		free(metrics[i].unit);
-		for (s = 0; s < NR_SIDES; s++)
+		for (s = 0; s < NR_SIDES; s++) {
 			rp_samples_free(&metrics[i].v[s]);
+			free(metrics[i].run_n[s]);
+		}
 	}
 	free(metrics);
 	metrics = NULL;

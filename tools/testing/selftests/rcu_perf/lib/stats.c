@@ -701,6 +701,32 @@ static void median_test(const double *a, size_t na, const double *b,
 static void p90_test(const double *a, size_t na, const double *b, size_t nb,
 		     double alpha, struct rp_cmp *out);
 
+/* @a and @b hold the same values, in any order. */
+static bool same_samples(const double *a, size_t na, const double *b,
+			 size_t nb)
+{
+	double *sa, *sb;
+	bool same;
+
+	if (na != nb || na < 2)
+		return false;
+	sa = malloc(na * sizeof(*sa));
+	sb = malloc(nb * sizeof(*sb));
+	if (!sa || !sb) {
+		free(sa);
+		free(sb);
+		return false;
+	}
+	memcpy(sa, a, na * sizeof(*sa));
+	memcpy(sb, b, nb * sizeof(*sb));
+	qsort(sa, na, sizeof(*sa), cmp_double);
+	qsort(sb, nb, sizeof(*sb), cmp_double);
+	same = !memcmp(sa, sb, na * sizeof(*sa));
+	free(sa);
+	free(sb);
+	return same;
+}
+
 /*
  * Verdict of b (candidate) against a (baseline), on the statistic @st:
  *   REGRESSED/IMPROVED: p < alpha and |change of the statistic| >
@@ -732,6 +758,19 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		out->p = 1;
 		out->mde_pct = INFINITY;
 		out->verdict = RP_CMP_INCONCLUSIVE;
+		return;
+	}
+	/*
+	 * The same samples, one for one (two boots of one kernel in an
+	 * instruction-counted guest): every statistic is the same, and a
+	 * resampling's spread (the p90 of jiffy-quantized samples jumps by
+	 * a jiffy) says nothing of a machine that repeats itself exactly.
+	 */
+	if (same_samples(a, na, b, nb)) {
+		out->p = 1;
+		out->mde_pct = 0;
+		out->test = "none: the same samples";
+		out->verdict = RP_CMP_SAME;
 		return;
 	}
 	if (na == 1 || nb == 1) {
