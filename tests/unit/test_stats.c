@@ -749,6 +749,24 @@ TEST_F(stats, cmp_runs_unit_of_replication)
 		    !strcmp(runs.test, "Welch t over the runs' medians"));
 }
 
+/* Two exact boots: the same jiffy-quantized samples are no change. */
+TEST_F(stats, cmp_stat_same_samples_same)
+{
+	double a[50], b[50];
+	struct rp_cmp c;
+	int i, st;
+
+	for (i = 0; i < 50; i++) {
+		a[i] = i % 10 == 9 ? 24 : 16 + 0.001 * (i % 3);
+		b[49 - i] = a[i];
+	}
+	for (st = RP_CMP_MEDIAN; st <= RP_CMP_P90; st++) {
+		rp_compare_stat(a, 50, b, 50, st, false, 10, 0.05, &c);
+		EXPECT_TRUE(verdict_is(rp_cmp_stat_name(st), &c, RP_CMP_SAME));
+		EXPECT_EQ(0, c.mde_pct);
+	}
+}
+
 TEST_F(stats, cmp_stat_one_vs_many_and_names)
 {
 	double base[] = { 10, 10.01, 9.99 }, slow = 12;
