@@ -53,6 +53,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -244,14 +245,19 @@ static int round_trip(void)
 	return 0;
 }
 
-/* One block of @n round trips, after a warm-up one. */
+/*
+ * One block of @n round trips, after a warm-up one, pinned to control_cpu
+ * (best effort, as the partner) and then back to the caller's own CPUs.
+ */
 static int control_block(struct mode_data *d, size_t n)
 {
+	cpu_set_t own;
+	bool saved = !sched_getaffinity(0, sizeof(own), &own);
 	double t;
 	size_t i;
 	int err;
 
-	rp_pin_self(control_cpu);	/* as the partner: best effort */
+	rp_pin_self(control_cpu);
 	err = round_trip();
 	for (i = 0; !err && i < n; i++) {
 		t = rp_now_ms();
@@ -260,7 +266,8 @@ static int control_block(struct mode_data *d, size_t n)
 		if (!err && rp_samples_add(&d->lat, t))
 			rp_fatal("out of memory");
 	}
-	rp_pin_self(-1);
+	if (saved)
+		sched_setaffinity(0, sizeof(own), &own);
 	return err;
 }
 

@@ -564,6 +564,9 @@ void rp_baseline_report(void)
 						      bl.alpha->value);
 			struct rp_cmp cm;
 
+			if (!(ml > lim->value))
+				ml = lim->value;
+
 			/*
 			 * A second look, and three runs underestimate how
 			 * far healthy runs' means spread (idle: 8.5-10.3 ms
@@ -571,12 +574,11 @@ void rp_baseline_report(void)
 			 * three tight ones): a tenth of alpha.
 			 */
 			rp_compare_stat(b->run_mean.v, b->run_mean.n, &mean, 1,
-					RP_CMP_MEAN, m->higher_is_better,
-					ml > lim->value ? ml : lim->value,
+					RP_CMP_MEAN, m->higher_is_better, ml,
 					bl.alpha->value / 10, &cm);
 			if (cm.verdict == RP_CMP_REGRESSED) {
 				c = cm;
-				limit = ml > lim->value ? ml : lim->value;
+				limit = ml;
 			}
 		}
 		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,

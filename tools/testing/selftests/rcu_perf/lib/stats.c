@@ -799,7 +799,7 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		out->verdict = RP_CMP_INCONCLUSIVE;
 }
 
-/* The statistic @st of each run of @v: @r[i] samples in run i. */
+/* The statistic @st of each run of @v: @r[i] (> 0) samples in run i. */
 static double *run_stats(const double *v, const size_t *r, size_t nr,
 			 enum rp_cmp_stat st)
 {
@@ -807,7 +807,7 @@ static double *run_stats(const double *v, const size_t *r, size_t nr,
 	size_t i, k = 0;
 
 	for (i = 0; out && i < nr; k += r[i], i++)
-		out[i] = r[i] ? stat_of(v + k, r[i], st) : NAN;
+		out[i] = stat_of(v + k, r[i], st);
 	return out;
 }
 
