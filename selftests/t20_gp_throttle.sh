@@ -14,8 +14,9 @@
 # gp_throttle throws away idle blocks during which other tasks kept the
 # CPUs busy and then skips ("machine busy"). Such a run is retried a few
 # times; a busy machine is no evidence either way, so a proof still
-# unjudged after three runs FAILs (a broken check cannot hide behind it). Only outcomes that hold
-# on any machine are asserted, never a measured value.
+# unjudged after three runs FAILs (a broken check cannot hide behind
+# it). Only outcomes that hold on any machine are asserted, never a
+# measured value.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
