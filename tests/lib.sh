@@ -43,34 +43,38 @@ ktap_result() {
 	esac
 }
 
-# t_prove DESC CHECK WANT LOG CMD...: the proof that CMD gives CHECK the
-# verdict WANT: "fail" (`not ok` CHECK, exit 1: an injected regression)
-# or "pass" (CHECK judged ok and no check `not ok`, exit 0: a healthy
-# run). A run that could not judge CHECK (SKIP: machine busy, too noisy)
-# is no evidence either way: CMD runs again, T_PROVE_TRIES runs at most
+# t_prove DESC CHECKS WANT LOG CMD...: the proof that CMD gives each of
+# CHECKS (one name, or several separated by spaces) the verdict WANT:
+# "fail" (`not ok` CHECK, exit 1: an injected regression) or "pass"
+# (CHECK judged ok and no check `not ok`, exit 0: a healthy run). A run
+# that could not judge one of them (SKIP: machine busy, too noisy) is no
+# evidence either way: CMD runs again, T_PROVE_TRIES runs at most
 # (default 3), and then the proof FAILs, saying so: a broken check cannot
-# hide behind a busy machine. A run that judged CHECK the other way, or
+# hide behind a busy machine. A run that judged one the other way, or
 # left it out, fails the proof at once. LOG holds the last run.
 t_prove() {
-	local d=$1 check=$2 want=$3 log=$4 try got start=$SECONDS
+	local d=$1 checks=$2 want=$3 log=$4 try got check start=$SECONDS
 	shift 4
 	for try in $(seq "${T_PROVE_TRIES:-3}"); do
 		t_run "$log" "$@"
-		got=$(ktap_result "$log" "$check")
-		case "$want/$got/$T_RC" in
-		fail/fail/1 | pass/pass/0)
+		got=
+		for check in $checks; do
+			got=$(ktap_result "$log" "$check")
+			case "$want/$got/$T_RC" in
+			fail/fail/1 | pass/pass/0) got=ok ;;
+			*/skip/*) break ;;
+			*)
+				t_note "$check: $got (exit $T_RC), the proof wants $want"
+				t_fail "$d"
+				return 1
+				;;
+			esac
+		done
+		if [ "$got" = ok ]; then
 			t_ok "$d"
 			return 0
-			;;
-		*/skip/*)
-			t_note "run $try: $check not judged:$(grep -m1 -oE "^ok [0-9]+ $check # SKIP.*" "$log" | sed 's/.*# SKIP//')"
-			;;
-		*)
-			t_note "$check: $got (exit $T_RC), the proof wants $want"
-			t_fail "$d"
-			return 1
-			;;
-		esac
+		fi
+		t_note "run $try: $check not judged:$(grep -m1 -oE "^ok [0-9]+ $check # SKIP.*" "$log" | sed 's/.*# SKIP//')"
 	done
 	t_note "could not prove it: $check not judged in $try runs ($((SECONDS - start)) s)"
 	t_fail "$d"
