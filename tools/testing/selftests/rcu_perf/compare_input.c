@@ -149,6 +149,9 @@ static void load_check(const char *path, const char *test_name,
 	c->unit = unit ? xstrdup(unit->str) : NULL;
 	c->measured = measured ? measured->num : NAN;
 	c->file = nr_files_total;
+	/* set by load_file() once the file's checks are in */
+	c->start_time = NULL;
+	c->duration = NAN;
 }
 
 /*
