@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.." || exit 2
 logdir=$RP_BUILD/test-logs
 mkdir -p "$logdir"
 pass=0 fail=0 skip=0
+failed=()
 
 tests=()
 scripts=(tests/t[0-9]*.sh)
@@ -42,12 +43,16 @@ for t in "${tests[@]}"; do
 	esac
 	rc=$?
 	cat "$log"
+	while read -r l; do
+		failed+=("$name: $l")
+	done < <(grep -E '^not ok [0-9]+' "$log")
 	p=$(grep -cE '^ok [0-9]+' "$log")
 	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$log")
 	f=$(grep -cE '^not ok [0-9]+' "$log")
 	p=$((p - s))
 	if [ "$rc" != 0 ] && [ "$rc" != 4 ] && [ "$f" = 0 ]; then
 		echo "not ok - $name exited $rc without reporting a failure"
+		failed+=("$name: exited $rc without reporting a failure")
 		f=1
 	fi
 	if [ "$rc" = 4 ] && [ $((p + s + f)) = 0 ]; then
@@ -57,5 +62,9 @@ for t in "${tests[@]}"; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 
+# A CI log that keeps only its start and end still names what failed.
+for l in "${failed[@]}"; do
+	echo "# failed: $l"
+done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

@@ -749,6 +749,39 @@ TEST_F(stats, cmp_runs_unit_of_replication)
 		    !strcmp(runs.test, "Welch t over the runs' medians"));
 }
 
+/*
+ * Three baseline runs whose medians agree exactly, by chance, while their
+ * samples spread 5% (a CPU time split sampled by the tick): one more run
+ * 7% off is within what sampling gives a run, not a regression; 50% off
+ * is one, and a run whose samples also repeat exactly is judged as tight.
+ */
+TEST_F(stats, cmp_runs_sampling_floor)
+{
+	static const double base[] = { 0.34, 0.36, 0.36, 0.38, 0.40,
+				       0.33, 0.35, 0.36, 0.37, 0.39,
+				       0.35, 0.34, 0.36, 0.39, 0.38 };
+	static const double near7[] = { 0.35, 0.38, 0.385, 0.39, 0.41 };
+	static const double far[] = { 0.50, 0.53, 0.54, 0.56, 0.58 };
+	static const double k[] = { 8, 8, 8, 8, 8, 8, 8, 8, 8 };
+	static const double k12[] = { 12, 12, 12 };
+	size_t r[3] = { 5, 5, 5 }, one = 5, rk[3] = { 3, 3, 3 }, onek = 3;
+	struct rp_cmp c, d, e;
+
+	rp_compare_runs(base, r, 3, near7, &one, 1, RP_CMP_MEDIAN, false, 5,
+			0.05, &c);
+	rp_compare_runs(base, r, 3, far, &one, 1, RP_CMP_MEDIAN, false, 5,
+			0.05, &d);
+	rp_compare_runs(k, rk, 3, k12, &onek, 1, RP_CMP_MEDIAN, false, 5,
+			0.05, &e);
+	EXPECT_TRUE(verdict_is("+7% within sampling", &c, RP_CMP_INCONCLUSIVE));
+	EXPECT_TRUE(near("+7%", c.change_pct, 6.944, 2));
+	EXPECT_TRUE(c.p > 0.05);
+	EXPECT_TRUE(verdict_is("+50%", &d, RP_CMP_REGRESSED));
+	EXPECT_TRUE(verdict_is("exact 8 -> 12", &e, RP_CMP_REGRESSED));
+	EXPECT_TRUE(!strcmp(c.test,
+			    "Student t prediction interval over the runs"));
+}
+
 /* Two exact boots: the same jiffy-quantized samples are no change. */
 TEST_F(stats, cmp_stat_same_samples_same)
 {

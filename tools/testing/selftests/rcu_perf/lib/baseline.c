@@ -9,13 +9,13 @@
  * compare a run with earlier runs of the same machine and configuration.
  * With --baseline DIR (RCU_PERF_BASELINE, "baseline = DIR" in the config),
  * each metric a program names in rp_test.baseline gets one more check,
- * "<metric>_vs_baseline": this run's samples against the samples of the
- * same metric in every results file of this program in DIR and in its
- * subdirectories (one per run, as "make baseline" records them), judged by
- * rp_compare(), the verdict of rcu_perf_compare, with the program's
- * baseline_change and baseline_alpha, on the median and on the mean (the
- * median only for a metric marked median_only). FAIL only for a
- * significant change past baseline_change; SKIP when the samples cannot
+ * "<metric>_vs_baseline": this run against the runs of the same metric in
+ * every results file of this program in DIR and in its subdirectories
+ * (one per run, as "make baseline" records them), each run one value,
+ * judged by rp_compare_runs(), the verdict of rcu_perf_compare, with the
+ * program's baseline_change and baseline_alpha, on the median and on the
+ * mean (the median only for a metric marked median_only). FAIL only for a
+ * significant change past baseline_change; SKIP when the runs cannot
  * tell.
  *
  * Results of another machine or configuration say nothing about this one:
@@ -45,8 +45,8 @@ struct base_metric {
 	const char *name;	/* rp_test.baseline[i] */
 	char *check;		/* "<name>_vs_baseline" */
 	struct rp_samples v;	/* merged over the baseline's runs */
-	struct rp_samples run_med;	/* the median of each run that had it */
-	struct rp_samples run_mean;	/* and its mean */
+	size_t *run_n;		/* samples of each run that had it, in v */
+	size_t nr_runs;
 };
 
 static struct {
@@ -103,8 +103,7 @@ void rp_baseline_free(void)
 	for (i = 0; i < bl.nr; i++) {
 		free(bl.m[i].check);
 		rp_samples_free(&bl.m[i].v);
-		rp_samples_free(&bl.m[i].run_med);
-		rp_samples_free(&bl.m[i].run_mean);
+		free(bl.m[i].run_n);
 	}
 	free(bl.m);
 	for (i = 0; i < bl.nr_boots; i++)
@@ -328,11 +327,14 @@ static int load_metric(const char *path, const struct rp_jval *jm)
 			return berr("out of memory");
 		added++;
 	}
-	if (added && (rp_samples_add(&m->run_med,
-				     rp_stat_median(m->v.v + m->v.n - added, added)) ||
-		      rp_samples_add(&m->run_mean,
-				     rp_stat_mean(m->v.v + m->v.n - added, added))))
-		return berr("out of memory");
+	if (added) {
+		size_t *n = realloc(m->run_n, (m->nr_runs + 1) * sizeof(*n));
+
+		if (!n)
+			return berr("out of memory");
+		m->run_n = n;
+		m->run_n[m->nr_runs++] = added;
+	}
 	return 0;
 }
 
@@ -495,6 +497,28 @@ void rp_baseline_describe(void)
 		       *bl.kernel ? bl.kernel : "?", bl.first, bl.last);
 }
 
+/*
+ * The limit @lim, widened to how far the baseline's own runs spread in
+ * the statistic @st: a change within the machine's drift from run to run
+ * is no regression (rp_run_spread_pct()).
+ */
+static double drift_pct(const struct base_metric *b, enum rp_cmp_stat st,
+			double lim)
+{
+	double *v = malloc((b->nr_runs ? b->nr_runs : 1) * sizeof(*v));
+	double spread = 0;
+	size_t i, k = 0;
+
+	for (i = 0; v && i < b->nr_runs; k += b->run_n[i], i++)
+		v[i] = st == RP_CMP_MEAN ?
+		       rp_stat_mean(b->v.v + k, b->run_n[i]) :
+		       rp_stat_median(b->v.v + k, b->run_n[i]);
+	if (v)
+		spread = rp_run_spread_pct(v, b->nr_runs, bl.alpha->value);
+	free(v);
+	return spread > lim ? spread : lim;
+}
+
 void rp_baseline_report(void)
 {
 	char vs[64];
@@ -535,46 +559,33 @@ void rp_baseline_report(void)
 			continue;
 		}
 		/*
-		 * Runs of the same kernel on the same machine differ by more
-		 * than their samples spread when the machine itself drifts
-		 * (a VM's host, caches, memory): the baseline's own runs tell
-		 * how much, and a change within that is no regression.
+		 * The run is the unit of replication: runs of one kernel on
+		 * one machine differ by more than their samples spread (a
+		 * VM's host, caches, memory), so this run's median is judged
+		 * against the baseline runs' medians, never less uncertain
+		 * than sampling alone makes a run (rp_compare_runs()).
 		 */
-		limit = rp_run_spread_pct(b->run_med.v, b->run_med.n,
-					  bl.alpha->value);
-		if (!(limit > lim->value))
-			limit = lim->value;
-		rp_compare(b->v.v, b->v.n, m->samples, m->n,
-			   m->higher_is_better, limit, bl.alpha->value, &c);
+		limit = drift_pct(b, RP_CMP_MEDIAN, lim->value);
+		rp_compare_runs(b->v.v, b->run_n, b->nr_runs, m->samples, &m->n,
+				1, RP_CMP_MEDIAN, m->higher_is_better, limit,
+				bl.alpha->value, &c);
 		/*
 		 * The median is robust, but a regression that hits only some
 		 * operations (a throttled idle CPU delays one GP in five) moves
 		 * the mean, what a loop of them feels, and not the median: a
-		 * mean regressed past the limit FAILs too. A mean moves with a
-		 * run's few longest ops, so the run is the unit: this run's
-		 * mean against the baseline runs' means (Student's prediction
-		 * interval); pooled samples called a healthy run's +43%
-		 * expedited mean (one op of 14x the median) significant.
+		 * mean regressed past the limit FAILs too. A second look, and
+		 * a mean moves with a run's few longest ops, which three runs
+		 * underestimate (idle: 8.5-10.3 ms over 13 runs here; one at
+		 * +21%, p 0.012, against three tight ones): a tenth of alpha.
 		 */
 		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
-		    b->run_mean.n >= 2) {
-			double mean = rp_stat_mean(m->samples, m->n);
-			double ml = rp_run_spread_pct(b->run_mean.v,
-						      b->run_mean.n,
-						      bl.alpha->value);
+		    b->nr_runs >= 2) {
+			double ml = drift_pct(b, RP_CMP_MEAN, lim->value);
 			struct rp_cmp cm;
 
-			if (!(ml > lim->value))
-				ml = lim->value;
-
-			/*
-			 * A second look, and three runs underestimate how
-			 * far healthy runs' means spread (idle: 8.5-10.3 ms
-			 * over 13 runs here; one at +21%, p 0.012, against
-			 * three tight ones): a tenth of alpha.
-			 */
-			rp_compare_stat(b->run_mean.v, b->run_mean.n, &mean, 1,
-					RP_CMP_MEAN, m->higher_is_better, ml,
+			rp_compare_runs(b->v.v, b->run_n, b->nr_runs,
+					m->samples, &m->n, 1, RP_CMP_MEAN,
+					m->higher_is_better, ml,
 					bl.alpha->value / 10, &cm);
 			if (cm.verdict == RP_CMP_REGRESSED) {
 				c = cm;

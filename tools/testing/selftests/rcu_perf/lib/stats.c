@@ -727,6 +727,23 @@ static bool same_samples(const double *a, size_t na, const double *b,
 	return same;
 }
 
+/* The verdict from out's change, p and MDE: see rp_compare_stat(). */
+static void decide(struct rp_cmp *out, bool higher_is_better,
+		   double allowed_pct, double alpha)
+{
+	double ch = out->change_pct;
+	bool sig = out->p < alpha;
+	bool worse = higher_is_better ? ch < 0 : ch > 0;
+
+	/* a change past the limit that is not significant is not "same" */
+	if (sig && fabs(ch) > allowed_pct)
+		out->verdict = worse ? RP_CMP_REGRESSED : RP_CMP_IMPROVED;
+	else if (sig || (out->mde_pct <= allowed_pct && fabs(ch) <= allowed_pct))
+		out->verdict = RP_CMP_SAME;
+	else
+		out->verdict = RP_CMP_INCONCLUSIVE;
+}
+
 /*
  * Verdict of b (candidate) against a (baseline), on the statistic @st:
  *   REGRESSED/IMPROVED: p < alpha and |change of the statistic| >
@@ -744,9 +761,6 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat st, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
-	double ch;
-	bool sig, worse;
-
 	rp_summarize(a, na, &out->a);
 	rp_summarize(b, nb, &out->b);
 	out->stat = st;
@@ -787,28 +801,142 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		median_test(a, na, b, nb, alpha, out);
 	}
 
-	ch = out->change_pct;
-	sig = out->p < alpha;
-	worse = higher_is_better ? ch < 0 : ch > 0;
-	/* a change past the limit that is not significant is not "same" */
-	if (sig && fabs(ch) > allowed_pct)
-		out->verdict = worse ? RP_CMP_REGRESSED : RP_CMP_IMPROVED;
-	else if (sig || (out->mde_pct <= allowed_pct && fabs(ch) <= allowed_pct))
-		out->verdict = RP_CMP_SAME;
-	else
-		out->verdict = RP_CMP_INCONCLUSIVE;
+	decide(out, higher_is_better, allowed_pct, alpha);
 }
 
-/* The statistic @st of each run of @v: @r[i] (> 0) samples in run i. */
-static double *run_stats(const double *v, const size_t *r, size_t nr,
-			 enum rp_cmp_stat st)
-{
-	double *out = malloc(nr * sizeof(*out));
-	size_t i, k = 0;
+/*
+ * One side of rp_compare_runs(): @nr runs, @r[i] (> 0) samples of @v in
+ * run i. The runs' statistics, their mean and variance (0 for one run),
+ * and the floor of that variance from the spread within the runs.
+ */
+struct run_side {
+	double *st;		/* the statistic of each run */
+	size_t nr, n;		/* runs, samples */
+	double mean, var;	/* of st */
+	double ss;		/* sum over runs of (n_i - 1) n_i var_i */
+	double df_within;	/* sum of n_i - 1 over the runs with var_i */
+	double inv_n;		/* mean of 1 / n_i over those runs */
+	double floor;		/* the variance st would have from sampling */
+};
 
-	for (i = 0; out && i < nr; k += r[i], i++)
-		out[i] = stat_of(v + k, r[i], st);
-	return out;
+/*
+ * The variance sampling alone gives the statistic @st of the @n samples
+ * @v: sigma^2 / n for the mean; for the median and the 90th percentile,
+ * from the distribution-free interval of the quantile between two order
+ * statistics (their coverage from the binomial, its half-width over the
+ * normal quantile of that coverage). Jiffy-quantized latencies whose
+ * middle half is one value get ~0, as their medians repeat; a heavy tail
+ * does not widen it. NAN for fewer than 2 samples.
+ */
+static double stat_sampling_var(const double *v, size_t n,
+				enum rp_cmp_stat st)
+{
+	double q = st == RP_CMP_P90 ? 0.9 : 0.5, h, lc, cov = 0, z, w;
+	size_t lo, hi, k;
+	double *s;
+
+	if (n < 2)
+		return NAN;
+	if (st == RP_CMP_MEAN)
+		return var_of(v, n, mean_of(v, n)) / (double)n;
+	h = 1.96 * sqrt((double)n * q * (1 - q));
+	lo = n * q - h > 1 ? (size_t)floor(n * q - h) : 1;
+	hi = (size_t)ceil(n * q + h) + 1;
+	if (hi > n)
+		hi = n;
+	if (lo >= hi)
+		lo = hi - 1;
+	/* P(x_(lo) <= quantile <= x_(hi)) = P(lo <= Bin(n, q) <= hi - 1) */
+	lc = lgamma((double)n + 1);
+	for (k = lo; k < hi; k++)
+		cov += exp(lc - lgamma((double)k + 1) -
+			   lgamma((double)(n - k) + 1) + k * log(q) +
+			   (n - k) * log1p(-q));
+	s = sorted_copy(v, n);
+	if (!s)
+		return NAN;
+	w = s[hi - 1] - s[lo - 1];
+	free(s);
+	if (!(cov > 0 && cov < 1))
+		return 0;
+	z = norm_ppf((1 + cov) / 2);
+	return (w / (2 * z)) * (w / (2 * z));
+}
+
+static int run_side(const double *v, const size_t *r, size_t nr,
+		    enum rp_cmp_stat st, struct run_side *s)
+{
+	double inv_n = 0;
+	size_t i, k = 0, df = 0, runs = 0;
+
+	*s = (struct run_side){ .nr = nr };
+	s->st = malloc((nr ? nr : 1) * sizeof(*s->st));
+	if (!s->st)
+		return -ENOMEM;
+	for (i = 0; i < nr; k += r[i], i++) {
+		double x = stat_sampling_var(v + k, r[i], st);
+
+		s->st[i] = stat_of(v + k, r[i], st);
+		if (isnan(x))
+			continue;
+		s->ss += (double)(r[i] - 1) * (double)r[i] * x;
+		df += r[i] - 1;
+		inv_n += 1 / (double)r[i];
+		runs++;
+	}
+	s->n = k;
+	s->mean = nr ? mean_of(s->st, nr) : NAN;
+	for (i = 1; i < nr && s->st[i] == s->st[0]; i++)
+		;
+	if (nr && i == nr)
+		s->mean = s->st[0];	/* exactly, not to a rounding */
+	s->var = var_of(s->st, nr, s->mean);
+	s->df_within = (double)df;
+	if (runs)
+		s->inv_n = inv_n / (double)runs;
+	return 0;
+}
+
+/*
+ * The sampling variance of a run's statistic, pooled over both sides (as
+ * it is when nothing changed: one run of three builds is too few to know
+ * its own), scaled to each side's runs' sample counts.
+ */
+static void pool_floor(struct run_side *a, struct run_side *b)
+{
+	double df = a->df_within + b->df_within;
+	double s2 = df > 0 ? (a->ss + b->ss) / df : 0;
+
+	a->floor = s2 * a->inv_n;
+	b->floor = s2 * b->inv_n;
+	a->df_within = df;
+	b->df_within = df;
+}
+
+/*
+ * The variance of one run's statistic on a side, and its degrees of
+ * freedom: the runs' own spread, but never less than what sampling alone
+ * gives a run (three runs that agree by chance say little of the next
+ * one: a healthy kernbench run was +7.2% in system time per user second
+ * against three baseline runs within 1% of each other, while its builds
+ * spread 5% from the tick-sampled split of user and system time). One
+ * run alone borrows the between-run spread of the other side.
+ */
+enum var_from { VAR_OWN, VAR_OTHER, VAR_FLOOR };
+
+static double run_var(const struct run_side *s, const struct run_side *o,
+		      double *df, enum var_from *from)
+{
+	double between = s->nr > 1 ? s->var : o->var;
+
+	if (s->floor > between) {
+		*from = VAR_FLOOR;
+		*df = s->df_within;
+		return s->floor;
+	}
+	*from = s->nr > 1 ? VAR_OWN : VAR_OTHER;
+	*df = s->nr > 1 ? s->nr - 1.0 : o->nr - 1.0;
+	return between;
 }
 
 void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
@@ -821,32 +949,68 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		[RP_CMP_MEAN] = "Welch t over the runs' means",
 		[RP_CMP_P90] = "Welch t over the runs' p90s",
 	};
-	double *sa = run_stats(a, ra, nra, st), *sb = run_stats(b, rb, nrb, st);
-	size_t na = 0, nb = 0, i;
+	struct run_side sa, sb;
+	double va, vb, dfa, dfb, ta, tb, se, df;
+	enum var_from fa, fb;
 
-	if (!sa || !sb) {
-		free(sa);
-		free(sb);
+	if (run_side(a, ra, nra, st, &sa) || run_side(b, rb, nrb, st, &sb)) {
+		free(sa.st);
 		*out = (struct rp_cmp){ .p = 1, .mde_pct = INFINITY,
 					.verdict = RP_CMP_INCONCLUSIVE,
 					.test = "none: out of memory" };
 		return;
 	}
-	for (i = 0; i < nra; i++)
-		na += ra[i];
-	for (i = 0; i < nrb; i++)
-		nb += rb[i];
-	rp_compare_stat(sa, nra, sb, nrb, RP_CMP_MEAN, higher_is_better,
-			allowed_pct, alpha, out);
-	rp_summarize(a, na, &out->a);
-	rp_summarize(b, nb, &out->b);
+	rp_summarize(a, sa.n, &out->a);
+	rp_summarize(b, sb.n, &out->b);
 	out->stat = st;
+	out->va = sa.mean;
+	out->vb = sb.mean;
+	out->change_pct = nra && nrb ? pct_of(sb.mean - sa.mean, sa.mean) : NAN;
+	out->p = 1;
+	out->mde_pct = INFINITY;
+	out->verdict = RP_CMP_INCONCLUSIVE;
+	out->test = "none: too few runs";
+	if (!nra || !nrb || nra + nrb < 3)
+		goto out;
+	if (same_samples(a, sa.n, b, sb.n)) {
+		out->p = 1;
+		out->mde_pct = 0;
+		out->test = "none: the same samples";
+		out->verdict = RP_CMP_SAME;
+		goto out;
+	}
+	/* Welch's t, with Satterthwaite's degrees of freedom */
+	pool_floor(&sa, &sb);
+	va = run_var(&sa, &sb, &dfa, &fa);
+	vb = run_var(&sb, &sa, &dfb, &fb);
+	ta = va / (double)nra;
+	tb = vb / (double)nrb;
+	se = sqrt(ta + tb);
+	/* one estimate in both terms: its own degrees of freedom */
+	if ((fa == VAR_OTHER && fb == VAR_OWN) ||
+	    (fb == VAR_OTHER && fa == VAR_OWN))
+		df = fa == VAR_OWN ? dfa : dfb;
+	else if (fa == VAR_FLOOR && fb == VAR_FLOOR)
+		df = dfa;
+	else
+		df = (ta + tb) * (ta + tb) /
+		     ((dfa > 0 ? ta * ta / dfa : 0) +
+		      (dfb > 0 ? tb * tb / dfb : 0));
+	if (se == 0 || isnan(se))
+		out->p = sb.mean == sa.mean ? 1 : 0;
+	else
+		out->p = student_t_p2((sb.mean - sa.mean) / se,
+				      isfinite(df) && df >= 1 ? df : 1);
+	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
+			      se, sa.mean);
 	if (nra > 1 && nrb > 1)
 		out->test = st <= RP_CMP_P90 ? test[st] : "Welch t over the runs";
 	else
 		out->test = "Student t prediction interval over the runs";
-	free(sa);
-	free(sb);
+	decide(out, higher_is_better, allowed_pct, alpha);
+out:
+	free(sa.st);
+	free(sb.st);
 }
 
 void rp_compare(const double *a, size_t na, const double *b, size_t nb,
