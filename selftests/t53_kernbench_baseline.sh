@@ -67,10 +67,14 @@ fi
 
 # 2. The same kernel again: judged, no FAIL. Five builds, not three: with
 #    three, one build that waited for the disk left the elapsed time's MDE
-#    (16-27%) past a limit of 12% in three tries running.
+#    (16-27%) past a limit of 12% in three tries running. At alpha 0.01:
+#    at the default 0.05 a healthy run FAILs a metric past its limit by
+#    design about once in 40 (system time per user second, whose builds
+#    spread ~5% here: a CI VM's healthy run was +7.2%, ~2.2 sigma), and
+#    make check must pass every time; the FAIL proof below keeps 0.05.
 t_prove "healthy run vs baseline: elapsed judged and passes, no check fails" \
 	"$echeck" pass "$tmp/ok.log" "$prog" "${args[@]}" \
-	--set runs=5 --baseline "$tmp/base"
+	--set runs=5 --set baseline_alpha=0.01 --baseline "$tmp/base"
 
 # 3. Beside a hog on every CPU: disturbed, so SKIP, whatever it measured.
 for c in $(seq 0 $(($(nproc) - 1))); do

@@ -159,9 +159,10 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
  * are their means, a and b summarize all the samples. Runs of
  * one kernel differ by more than their samples suggest (a median of 8 ms
  * in one run, 16 ms in the next): pooled samples call that a regression.
- * A run's statistic is never taken as steadier than its own samples make
- * it (sigma^2 / n for the mean, an order-statistic interval for the
- * median and p90): runs that agree by chance say little of the next one.
+ * One run against several is never taken as steadier than its own
+ * samples make it (sigma^2 / n for the mean, the exact bootstrap variance
+ * for the median and p90): runs that agree by chance say little of the
+ * next one.
  */
 void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		     const double *b, const size_t *rb, size_t nrb,

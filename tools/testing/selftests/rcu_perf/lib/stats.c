@@ -822,45 +822,40 @@ struct run_side {
 /*
  * The variance sampling alone gives the statistic @st of the @n samples
  * @v: sigma^2 / n for the mean; for the median and the 90th percentile,
- * from the distribution-free interval of the quantile between two order
- * statistics (their coverage from the binomial, its half-width over the
- * normal quantile of that coverage). Jiffy-quantized latencies whose
- * middle half is one value get ~0, as their medians repeat; a heavy tail
- * does not widen it. NAN for fewer than 2 samples.
+ * the exact bootstrap variance of the order statistic k = ceil(n q): a
+ * resample's statistic is at most x_(j) when at least k of its n draws
+ * are, P(Bin(n, j / n) >= k) = I_{j/n}(k, n - k + 1). No resampling, no
+ * seed, and an atom is honoured: jiffy-quantized latencies whose middle
+ * is one value get ~0, as their medians repeat. NAN below 2 samples.
  */
 static double stat_sampling_var(const double *v, size_t n,
 				enum rp_cmp_stat st)
 {
-	double q = st == RP_CMP_P90 ? 0.9 : 0.5, h, lc, cov = 0, z, w;
-	size_t lo, hi, k;
+	double q = st == RP_CMP_P90 ? 0.9 : 0.5, prev = 0, m1 = 0, m2 = 0;
+	size_t j, k;
 	double *s;
 
 	if (n < 2)
 		return NAN;
 	if (st == RP_CMP_MEAN)
 		return var_of(v, n, mean_of(v, n)) / (double)n;
-	h = 1.96 * sqrt((double)n * q * (1 - q));
-	lo = n * q - h > 1 ? (size_t)floor(n * q - h) : 1;
-	hi = (size_t)ceil(n * q + h) + 1;
-	if (hi > n)
-		hi = n;
-	if (lo >= hi)
-		lo = hi - 1;
-	/* P(x_(lo) <= quantile <= x_(hi)) = P(lo <= Bin(n, q) <= hi - 1) */
-	lc = lgamma((double)n + 1);
-	for (k = lo; k < hi; k++)
-		cov += exp(lc - lgamma((double)k + 1) -
-			   lgamma((double)(n - k) + 1) + k * log(q) +
-			   (n - k) * log1p(-q));
 	s = sorted_copy(v, n);
 	if (!s)
 		return NAN;
-	w = s[hi - 1] - s[lo - 1];
+	k = (size_t)ceil((double)n * q);
+	if (k < 1)
+		k = 1;
+	for (j = 1; j <= n; j++) {
+		double f = betai((double)k, (double)(n - k + 1),
+				 (double)j / (double)n);
+		double d = s[j - 1] - s[0];	/* shifted: no cancellation */
+
+		m1 += (f - prev) * d;
+		m2 += (f - prev) * d * d;
+		prev = f;
+	}
 	free(s);
-	if (!(cov > 0 && cov < 1))
-		return 0;
-	z = norm_ppf((1 + cov) / 2);
-	return (w / (2 * z)) * (w / (2 * z));
+	return m2 - m1 * m1 > 0 ? m2 - m1 * m1 : 0;
 }
 
 static int run_side(const double *v, const size_t *r, size_t nr,
@@ -915,12 +910,15 @@ static void pool_floor(struct run_side *a, struct run_side *b)
 
 /*
  * The variance of one run's statistic on a side, and its degrees of
- * freedom: the runs' own spread, but never less than what sampling alone
- * gives a run (three runs that agree by chance say little of the next
- * one: a healthy kernbench run was +7.2% in system time per user second
- * against three baseline runs within 1% of each other, while its builds
- * spread 5% from the tick-sampled split of user and system time). One
- * run alone borrows the between-run spread of the other side.
+ * freedom: the runs' own spread. One run alone borrows the spread of the
+ * other side's runs, but never less than what sampling alone gives a run:
+ * three runs that agree by chance say little of the next one (a healthy
+ * kernbench run was +7.2% in system time per user second against three
+ * baseline runs within 1% of each other, while its builds spread 5% from
+ * the tick-sampled split of user and system time). Where a side has
+ * several runs, their spread is measured: six runs of idle GPs whose
+ * medians repeat to 0.01% are that steady, whatever a bootstrap of one
+ * run's samples says.
  */
 enum var_from { VAR_OWN, VAR_OTHER, VAR_FLOOR };
 
@@ -929,7 +927,7 @@ static double run_var(const struct run_side *s, const struct run_side *o,
 {
 	double between = s->nr > 1 ? s->var : o->var;
 
-	if (s->floor > between) {
+	if (s->nr == 1 && s->floor > between) {
 		*from = VAR_FLOOR;
 		*df = s->df_within;
 		return s->floor;
