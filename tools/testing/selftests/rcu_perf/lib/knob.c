@@ -101,6 +101,12 @@ static int restoring;
  * closing before it reads changing, either refuses it or waits for it).
  */
 static int closing, changing;
+/*
+ * dying: a guard signal's handler runs, in some thread; the process ends
+ * of that signal once the handler has restored, never by a normal exit
+ * another thread reaches meanwhile (exit 1 for a SIGINT).
+ */
+static int dying;
 static pthread_mutex_t guard_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static char state_dir[PATH_MAX - 64];
@@ -375,6 +381,7 @@ static void guard_signal(int sig)
 	 * Another thread (signals are blocked in a restoring thread) may be
 	 * restoring: let it finish before the process dies.
 	 */
+	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 5000 && (__atomic_load_n(&restoring, __ATOMIC_ACQUIRE) ||
 				 __atomic_load_n(&changing, __ATOMIC_SEQ_CST));
@@ -457,8 +464,18 @@ void rp_guard_restore(void)
 /* The last restore: another thread changes nothing after it. */
 static void guard_atexit(void)
 {
+	struct timespec ms = { 0, 1000000 };
 	sigset_t old;
+	int i;
 
+	/*
+	 * A signal's handler in another thread waits for a change in flight
+	 * (a tracer switch takes a GP), then restores and kills the process:
+	 * let it, for at most its own wait and a margin.
+	 */
+	for (i = 0; i < 10000 && raw_getpid() == owner_pid &&
+	     __atomic_load_n(&dying, __ATOMIC_SEQ_CST); i++)
+		nanosleep(&ms, NULL);
 	guard_lock(&old);
 	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
 	do_restore();
