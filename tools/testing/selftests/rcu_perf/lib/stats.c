@@ -984,12 +984,13 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	ta = va / (double)nra;
 	tb = vb / (double)nrb;
 	se = sqrt(ta + tb);
-	/* one estimate in both terms: its own degrees of freedom */
+	/*
+	 * One estimate in both terms: its own degrees of freedom. (Both
+	 * floors would need one run a side, which is too few runs.)
+	 */
 	if ((fa == VAR_OTHER && fb == VAR_OWN) ||
 	    (fb == VAR_OTHER && fa == VAR_OWN))
 		df = fa == VAR_OWN ? dfa : dfb;
-	else if (fa == VAR_FLOOR && fb == VAR_FLOOR)
-		df = dfa;
 	else
 		df = (ta + tb) * (ta + tb) /
 		     ((dfa > 0 ? ta * ta / dfa : 0) +
