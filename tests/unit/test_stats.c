@@ -782,6 +782,46 @@ TEST_F(stats, cmp_runs_sampling_floor)
 			    "Student t prediction interval over the runs"));
 }
 
+/*
+ * A latency of two modes, 16 and 24 ms, whose shares vary between runs
+ * (a tracer switch's grace periods on ticks): the runs' medians land on
+ * either mode, so three runs against three cannot say "same" on the
+ * median; their 25th percentiles are the fast mode in every run, which
+ * says "same", and moves with every GP a jiffy (4 ms) later.
+ */
+static void two_modes(double *v, int runs, int per_run, const int *slow,
+		      double shift)
+{
+	int r, i;
+
+	for (r = 0; r < runs; r++)
+		for (i = 0; i < per_run; i++)
+			v[r * per_run + i] = shift + 0.01 * (i % 5) +
+					     (i < slow[r] ? 24 : 16);
+}
+
+TEST_F(stats, cmp_runs_p25_two_modes)
+{
+	static const int sa[] = { 20, 27, 22 }, sb[] = { 19, 26, 30 };
+	double a[150], b[150], late[150];
+	size_t r[3] = { 50, 50, 50 };
+	struct rp_cmp med, p25, reg;
+
+	two_modes(a, 3, 50, sa, 0);
+	two_modes(b, 3, 50, sb, 0);
+	two_modes(late, 3, 50, sb, 8);
+	rp_compare_runs(a, r, 3, b, r, 3, RP_CMP_MEDIAN, false, 10, 0.05, &med);
+	rp_compare_runs(a, r, 3, b, r, 3, RP_CMP_P25, false, 10, 0.05, &p25);
+	rp_compare_runs(a, r, 3, late, r, 3, RP_CMP_P25, false, 10, 0.05, &reg);
+	EXPECT_TRUE(med.verdict != RP_CMP_SAME);
+	EXPECT_TRUE(verdict_is("p25 of the same kernel", &p25, RP_CMP_SAME));
+	EXPECT_TRUE(verdict_is("p25, a jiffy later", &reg, RP_CMP_REGRESSED));
+	EXPECT_TRUE(near("p25 +50%", reg.change_pct, 50, 2));
+	EXPECT_TRUE(!strcmp(p25.test, "Welch t over the runs' p25s"));
+	EXPECT_TRUE(near("p25 of one run", rp_cmp_stat_of(a, 50, RP_CMP_P25),
+			 16.02, 3));
+}
+
 /* Two exact boots: the same jiffy-quantized samples are no change. */
 TEST_F(stats, cmp_stat_same_samples_same)
 {
@@ -793,7 +833,7 @@ TEST_F(stats, cmp_stat_same_samples_same)
 		a[i] = i % 10 == 9 ? 24 : 16 + 0.001 * (i % 3);
 		b[49 - i] = a[i];
 	}
-	for (st = RP_CMP_MEDIAN; st <= RP_CMP_P90; st++) {
+	for (st = RP_CMP_MEDIAN; st < RP_CMP_NR; st++) {
 		rp_compare_stat(a, 50, b, 50, st, false, 10, 0.05, &c);
 		EXPECT_TRUE(verdict_is(rp_cmp_stat_name(st), &c, RP_CMP_SAME));
 		EXPECT_EQ(0, c.mde_pct);
@@ -814,6 +854,7 @@ TEST_F(stats, cmp_stat_one_vs_many_and_names)
 	EXPECT_TRUE(!rp_cmp_stat_parse("mean", &st) && st == RP_CMP_MEAN);
 	EXPECT_TRUE(!rp_cmp_stat_parse("p90", &st) && st == RP_CMP_P90);
 	EXPECT_TRUE(!rp_cmp_stat_parse("median", &st) && st == RP_CMP_MEDIAN);
+	EXPECT_TRUE(!rp_cmp_stat_parse("p25", &st) && st == RP_CMP_P25);
 	EXPECT_TRUE(rp_cmp_stat_parse("p99", &st) == -1);
 	EXPECT_TRUE(!strcmp(rp_cmp_stat_name(RP_CMP_P90), "p90"));
 }

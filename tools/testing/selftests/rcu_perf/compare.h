@@ -39,6 +39,8 @@ struct metric {
 	int runs[NR_SIDES];	/* results files that had it */
 	size_t *run_n[NR_SIDES];	/* samples of each of those, in order */
 	bool report_only;	/* "judged": false in a results file */
+	bool has_stat;		/* "stat" in a results file: */
+	enum rp_cmp_stat stat;	/* the statistic its runs are compared on */
 	double allowed;		/* allowed change, % */
 	struct rp_cmp cmp;
 	bool compared;
@@ -83,6 +85,7 @@ struct compare_opts {
 	const char *repeat_dir;
 	const char *cmd[NR_SIDES];
 	enum rp_cmp_stat stat;	/* --stat: the statistic compared */
+	bool stat_set;		/* --stat given: over each metric's "stat" */
 };
 
 extern struct compare_opts opts;

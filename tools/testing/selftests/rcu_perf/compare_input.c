@@ -73,7 +73,8 @@ static const struct rp_jval *get_typed(const char *path,
 static void load_metric(const char *path, int side, const char *test_name,
 			const struct rp_jval *jm, size_t idx)
 {
-	const struct rp_jval *name, *unit, *better, *judged, *samples;
+	const struct rp_jval *name, *unit, *better, *judged, *stat, *samples;
+	enum rp_cmp_stat st = RP_CMP_MEDIAN;
 	struct metric *m;
 	size_t i, added = 0;
 	bool higher;
@@ -86,6 +87,10 @@ static void load_metric(const char *path, int side, const char *test_name,
 	unit = get_typed(path, jm, "unit", RP_JSTR, false);
 	better = get_typed(path, jm, "better", RP_JSTR, false);
 	judged = get_typed(path, jm, "judged", RP_JBOOL, false);
+	stat = get_typed(path, jm, "stat", RP_JSTR, false);
+	if (stat && rp_cmp_stat_parse(stat->str, &st))
+		die("%s: metric %s: \"stat\" is '%s', not median, mean, p90 or p25",
+		    path, name->str, stat->str);
 	samples = get_typed(path, jm, "samples", RP_JARR, true);
 	higher = better && !strcmp(better->str, "higher");
 	if (better && !higher && strcmp(better->str, "lower"))
@@ -95,6 +100,10 @@ static void load_metric(const char *path, int side, const char *test_name,
 	m = find_metric(test_name, name->str);
 	if (judged && !judged->b)
 		m->report_only = true;
+	if (stat && !m->has_stat) {
+		m->has_stat = true;
+		m->stat = st;
+	}
 	if (!m->unit) {
 		m->unit = xstrdup(unit ? unit->str : "");
 		m->higher_is_better = higher;

@@ -118,7 +118,9 @@ static const char usage_text[] =
 	"  --allow GLOB=PCT       allowed change for matching metrics (overrides\n"
 	"                         allowed_change; repeatable, the last match wins)\n"
 	"  --stat STAT            the statistic compared: median (default), mean\n"
-	"                         (what a loop of operations feels) or p90 (the tail)\n"
+	"                         (what a loop of operations feels), p90 (the tail)\n"
+	"                         or p25; without it, a metric's own \"stat\"\n"
+	"                         (gp_throttle's tracer.idle: p25) or the median\n"
 	"Output:\n"
 	"  --ktap                 KTAP: one result per metric (inconclusive: SKIP)\n"
 	"  --table                one row per metric: medians, change, verdict\n"
@@ -301,7 +303,8 @@ static int extra_opt(int argc, char **argv, int i, int *used)
 		break;
 	case VO_STAT:
 		if (rp_cmp_stat_parse(v, &opts.stat))
-			die("--stat %s: median, mean or p90", v);
+			die("--stat %s: median, mean, p90 or p25", v);
+		opts.stat_set = true;
 		break;
 	default:
 		return 0;	/* a common option, or unknown */
@@ -413,6 +416,8 @@ void compare_all(struct tally *t)
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < nr_metrics; i++) {
 		struct metric *m = &metrics[i];
+		enum rp_cmp_stat st = opts.stat_set || !m->has_stat ?
+				      opts.stat : m->stat;
 
 		m->compared = false;
 		if (!selected(m->key) || !m->v[BASE].n)
@@ -427,11 +432,11 @@ void compare_all(struct tally *t)
 			rp_compare_runs(m->v[BASE].v, m->run_n[BASE],
 					m->runs[BASE], m->v[CAND].v,
 					m->run_n[CAND], m->runs[CAND],
-					opts.stat, m->higher_is_better,
+					st, m->higher_is_better,
 					m->allowed, p_alpha.value, &m->cmp);
 		else
 			rp_compare_stat(m->v[BASE].v, m->v[BASE].n,
-					m->v[CAND].v, m->v[CAND].n, opts.stat,
+					m->v[CAND].v, m->v[CAND].n, st,
 					m->higher_is_better, m->allowed,
 					p_alpha.value, &m->cmp);
 		m->compared = true;
@@ -574,10 +579,11 @@ int report_compare(void)
 		printf("TAP version 13\n1..%d\n", nr);
 	printf("%s%s: %d baseline and %d candidate results files;", pfx(), PROG,
 	       nr_files[BASE], nr_files[CAND]);
-	printf(" allowed change %.4g %%%s, alpha %.4g, statistic %s\n",
+	printf(" allowed change %.4g %%%s, alpha %.4g, statistic %s%s\n",
 	       p_allowed_change.value,
 	       opts.nr_allows ? " (--allow: per metric below)" : "",
-	       p_alpha.value, rp_cmp_stat_name(opts.stat));
+	       p_alpha.value, rp_cmp_stat_name(opts.stat),
+	       opts.stat_set ? "" : " (or the metric's own)");
 	if (opts.table)
 		print_table_header(w);
 	for (i = 0; i < nr_metrics; i++) {

@@ -510,9 +510,7 @@ static double drift_pct(const struct base_metric *b, enum rp_cmp_stat st,
 	size_t i, k = 0;
 
 	for (i = 0; v && i < b->nr_runs; k += b->run_n[i], i++)
-		v[i] = st == RP_CMP_MEAN ?
-		       rp_stat_mean(b->v.v + k, b->run_n[i]) :
-		       rp_stat_median(b->v.v + k, b->run_n[i]);
+		v[i] = rp_cmp_stat_of(b->v.v + k, b->run_n[i], st);
 	if (v)
 		spread = rp_run_spread_pct(v, b->nr_runs, bl.alpha->value);
 	free(v);
@@ -561,13 +559,14 @@ void rp_baseline_report(void)
 		/*
 		 * The run is the unit of replication: runs of one kernel on
 		 * one machine differ by more than their samples spread (a
-		 * VM's host, caches, memory), so this run's median is judged
-		 * against the baseline runs' medians, never less uncertain
-		 * than sampling alone makes a run (rp_compare_runs()).
+		 * VM's host, caches, memory), so this run's median (or the
+		 * metric's own statistic) is judged against the baseline
+		 * runs', never less uncertain than sampling alone makes a run
+		 * (rp_compare_runs()).
 		 */
-		limit = drift_pct(b, RP_CMP_MEDIAN, lim->value);
+		limit = drift_pct(b, m->stat, lim->value);
 		rp_compare_runs(b->v.v, b->run_n, b->nr_runs, m->samples, &m->n,
-				1, RP_CMP_MEDIAN, m->higher_is_better, limit,
+				1, m->stat, m->higher_is_better, limit,
 				bl.alpha->value, &c);
 		/*
 		 * The median is robust, but a regression that hits only some

@@ -129,10 +129,13 @@ enum rp_cmp_verdict {
 
 /*
  * The statistic compared: the median (robust, the default), the mean
- * (what a loop of operations feels: Welch's t-test) or the 90th
- * percentile (the tail: a block bootstrap of the difference).
+ * (what a loop of operations feels: Welch's t-test), the 90th percentile
+ * (the tail: a bootstrap of the difference) or the 25th (the fast mode
+ * of a latency with two modes whose shares vary between runs, where the
+ * median lands on either: rp_metric.stat).
  */
-enum rp_cmp_stat { RP_CMP_MEDIAN, RP_CMP_MEAN, RP_CMP_P90 };
+enum rp_cmp_stat { RP_CMP_MEDIAN, RP_CMP_MEAN, RP_CMP_P90, RP_CMP_P25,
+		   RP_CMP_NR };
 
 struct rp_cmp {
 	struct rp_summary a, b;
@@ -170,6 +173,8 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		     double allowed_pct, double alpha, struct rp_cmp *out);
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
 const char *rp_cmp_stat_name(enum rp_cmp_stat s);
+/* The statistic @s of @n samples (NAN for none). */
+double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat s);
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *s);
 /*
  * How far the median of one more run of a known-good kernel may stray
@@ -585,6 +590,11 @@ struct rp_metric {
 	 * the host causes, not the kernel, move its mean by chance.
 	 */
 	bool median_only;
+	/*
+	 * The statistic its runs are compared on (JSON "stat"; default the
+	 * median): one stable from run to run where the median is not.
+	 */
+	enum rp_cmp_stat stat;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */

@@ -33,6 +33,8 @@
  *   "info": { "key": "value" },			strings
  *   "metrics": [ { "name", "unit", "better": "lower"|"higher",
  *		    "judged": false (only then: shown, not compared),
+ *		    "stat": "p25" (only when not the median: what its
+ *			    runs are compared on),
  *		    "samples": [ ... ],
  *		    "summary": { "n", "min", "max", "mean", "stddev", "median",
  *				 "p10", "p90", "mad", "ci_lo", "ci_hi" },
@@ -194,6 +196,8 @@ static void write_metrics(struct rp_jw *w)
 		rp_jw_str(w, "better", m->higher_is_better ? "higher" : "lower");
 		if (m->report_only)
 			rp_jw_bool(w, "judged", false);
+		if (m->stat != RP_CMP_MEDIAN)
+			rp_jw_str(w, "stat", rp_cmp_stat_name(m->stat));
 		rp_jw_arr_begin(w, "samples");
 		for (j = 0; j < m->n; j++)
 			rp_jw_num(w, NULL, m->samples[j]);

@@ -635,16 +635,26 @@ static double pct_of(double d, double ref)
 	return 100 * d / fabs(ref);
 }
 
-static double stat_of(const double *v, size_t n, enum rp_cmp_stat st)
+/* The percentile a quantile statistic is; 0 for the mean. */
+static double stat_pct(enum rp_cmp_stat st)
 {
 	switch (st) {
 	case RP_CMP_MEAN:
-		return mean_of(v, n);
+		return 0;
 	case RP_CMP_P90:
-		return rp_percentile(v, n, 90);
+		return 90;
+	case RP_CMP_P25:
+		return 25;
 	default:
-		return rp_percentile(v, n, 50);
+		return 50;
 	}
+}
+
+static double stat_of(const double *v, size_t n, enum rp_cmp_stat st)
+{
+	if (st == RP_CMP_MEAN)
+		return mean_of(v, n);
+	return rp_percentile(v, n, stat_pct(st));
 }
 
 /*
@@ -698,8 +708,9 @@ static void median_test(const double *a, size_t na, const double *b,
 	out->mde_pct = pct_of(mde, out->va);
 }
 
-static void p90_test(const double *a, size_t na, const double *b, size_t nb,
-		     double alpha, struct rp_cmp *out);
+static void quantile_test(const double *a, size_t na, const double *b,
+			  size_t nb, double pct, double alpha,
+			  struct rp_cmp *out);
 
 /* @a and @b hold the same values, in any order. */
 static bool same_samples(const double *a, size_t na, const double *b,
@@ -795,8 +806,8 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 							       alpha, CMP_POWER),
 				      out->va);
 		out->test = "Welch t";
-	} else if (st == RP_CMP_P90) {
-		p90_test(a, na, b, nb, alpha, out);
+	} else if (st != RP_CMP_MEDIAN) {
+		quantile_test(a, na, b, nb, stat_pct(st), alpha, out);
 	} else {
 		median_test(a, na, b, nb, alpha, out);
 	}
@@ -831,7 +842,7 @@ struct run_side {
 static double stat_sampling_var(const double *v, size_t n,
 				enum rp_cmp_stat st)
 {
-	double q = st == RP_CMP_P90 ? 0.9 : 0.5, prev = 0, m1 = 0, m2 = 0;
+	double q = stat_pct(st) / 100, prev = 0, m1 = 0, m2 = 0;
 	size_t j, k;
 	double *s;
 
@@ -946,6 +957,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		[RP_CMP_MEDIAN] = "Welch t over the runs' medians",
 		[RP_CMP_MEAN] = "Welch t over the runs' means",
 		[RP_CMP_P90] = "Welch t over the runs' p90s",
+		[RP_CMP_P25] = "Welch t over the runs' p25s",
 	};
 	struct run_side sa, sb;
 	double va, vb, dfa, dfb, ta, tb, se, df;
@@ -1003,7 +1015,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
 			      se, sa.mean);
 	if (nra > 1 && nrb > 1)
-		out->test = st <= RP_CMP_P90 ? test[st] : "Welch t over the runs";
+		out->test = st < RP_CMP_NR ? test[st] : "Welch t over the runs";
 	else
 		out->test = "Student t prediction interval over the runs";
 	decide(out, higher_is_better, allowed_pct, alpha);
@@ -1022,19 +1034,24 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 
 static const char * const stat_names[] = {
 	[RP_CMP_MEDIAN] = "median", [RP_CMP_MEAN] = "mean",
-	[RP_CMP_P90] = "p90",
+	[RP_CMP_P90] = "p90", [RP_CMP_P25] = "p25",
 };
+
+double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
+{
+	return n ? stat_of(v, n, st) : NAN;
+}
 
 const char *rp_cmp_stat_name(enum rp_cmp_stat st)
 {
-	return st <= RP_CMP_P90 ? stat_names[st] : "unknown";
+	return st < RP_CMP_NR ? stat_names[st] : "unknown";
 }
 
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *st)
 {
 	int i;
 
-	for (i = RP_CMP_MEDIAN; i <= RP_CMP_P90; i++) {
+	for (i = RP_CMP_MEDIAN; i < RP_CMP_NR; i++) {
 		if (!strcmp(name, stat_names[i])) {
 			*st = i;
 			return 0;
@@ -1137,15 +1154,16 @@ static double combine(double sa, double sb, enum rp_boot_op op)
  * that repeat exactly (instruction-counted guests) give a spread of zero:
  * any change is then significant, none is invisible.
  */
-static void p90_test(const double *a, size_t na, const double *b, size_t nb,
-		     double alpha, struct rp_cmp *out)
+static void quantile_test(const double *a, size_t na, const double *b,
+			  size_t nb, double pct, double alpha,
+			  struct rp_cmp *out)
 {
 	double *ra = malloc(na * sizeof(*ra)), *rb = malloc(nb * sizeof(*rb));
 	double sum = 0, sum2 = 0, var;
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	size_t r, le = 0, ge = 0;
 
-	out->test = "bootstrap of p90";
+	out->test = pct == 90 ? "bootstrap of p90" : "bootstrap of p25";
 	if (!ra || !rb) {
 		free(ra);
 		free(rb);
@@ -1158,7 +1176,7 @@ static void p90_test(const double *a, size_t na, const double *b, size_t nb,
 
 		resample(a, na, ra, &seed);
 		resample(b, nb, rb, &seed);
-		d = rp_percentile(rb, nb, 90) - rp_percentile(ra, na, 90);
+		d = rp_percentile(rb, nb, pct) - rp_percentile(ra, na, pct);
 		le += d <= 0;
 		ge += d >= 0;
 		sum += d;
