@@ -5,7 +5,9 @@
 # as it is; with the force-quiescent-state scans delayed to 50 jiffies
 # (idle grace periods ~25x slower, busy ones still fast) the run exits 1
 # and the mean idle latency of membarrier fails, and so it does with scans
-# delayed to 3 jiffies (idle 2x slower), without a baseline; an op that does not
+# delayed to 3 jiffies (idle 2x slower), without a baseline; only the first
+# scan one jiffy later (the seed's size, idle +50%) fails the membarrier
+# and tracer idle means, without a baseline; an op that does not
 # return within op_timeout is a FAIL without waiting for kselftest's
 # timeout; too few samples is a SKIP, never a verdict; every run leaves the
 # RCU knobs, current_tracer and tracing_on as found; bad input exits 2 with
@@ -26,7 +28,7 @@ fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=50" --knob "$fqs/jiffies_till_next_fqs=50")
 checks="membarrier_idle_mean membarrier_idle_tail tracer_idle_mean
 tracer_idle_tail"
-nr=15
+nr=17
 echo "TAP version 13"
 echo "1..$nr"
 
@@ -121,6 +123,12 @@ t_check "healthy: exit 0 with a verdict, 4 when nothing could be judged" \
 	rc_matches "$tmp/ok.log"
 t_check "KTAP well-formed (plan 1..4, four results)" eval \
 	'ktap_valid "$tmp/ok.log" && grep -qx "1..4" "$tmp/ok.log"'
+# The limits are widened by the timer control of the same run (how late
+# a one-jiffy sleep wakes), printed with each limit and kept in the JSON.
+t_check "healthy: the limits include the run's timer control" eval \
+	'grep -qE "^# timer control: [1-9][0-9]* one-jiffy sleeps, late by mean [0-9.]+, p90 [0-9.]+ jiffies" "$tmp/ok.log" &&
+	 grep -qE "vs limit <= [0-9.]+ jiffies \(idle - all-busy median; 1 GP x \(default FQS [0-9]+ \+ slack [0-9.]+ \+ timer [0-9.]+\) jiffies" "$tmp/ok.log" &&
+	 grep -q "\"timer_control\"" "$tmp/ok.json"'
 t_check "JSON: latency per load level with counters, tracer choice explained" eval \
 	'grep -q "membarrier.all_busy.latency" "$tmp/ok.json" &&
 	 grep -q "tracer.all_busy.latency" "$tmp/ok.json" &&
@@ -155,6 +163,18 @@ inject3=(--knob "$fqs/jiffies_till_first_fqs=$((3 * dfqs))"
 	 --knob "$fqs/jiffies_till_next_fqs=$((3 * dfqs))")
 t_prove "fqs=3x default: membarrier idle mean fails, exit 1" \
 	membarrier_idle_mean fail "$tmp/inj3.log" "$prog" --quick "${inject3[@]}"
+
+# 2c. The seed's size, without a baseline: only the first FQS scan one
+# jiffy later (jiffies_till_first_fqs = default + 1, next unchanged):
+# idle GPs +50% at HZ=250 (8 -> 12 ms), busy ones unchanged. A default
+# run: idle adds 1.2-2.2 jiffies over the busy median where the limit is
+# one default FQS (1); the tracer's two GPs add 2.3-3.5 against 2 (20
+# runs here). Both means must FAIL. (The p90, 3 jiffies against 2.5,
+# FAILed 19 of 20: a tail this near its limit is no proof to require.)
+inject1=(--knob "$fqs/jiffies_till_first_fqs=$((dfqs + 1))")
+t_prove "fqs first +1 jiffy: membarrier and tracer idle means fail" \
+	"membarrier_idle_mean tracer_idle_mean" fail \
+	"$tmp/inj1.log" "$prog" "${inject1[@]}"
 
 # 3. An op that does not return in time is a FAIL, without kselftest's
 # timeout: slow GPs against a tiny op_timeout.

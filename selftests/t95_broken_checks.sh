@@ -8,7 +8,8 @@
 # the proofs that the check FAILs under an injected regression, and keep
 # the rest: t30 with both gp_expedited limits out of reach (rcu_normal=1
 # must FAIL both checks: ~25 s), t20 with gp_throttle's mean_slack out of
-# reach (the FQS=50 and FQS=3x proofs of the idle means: ~40 s). The
+# reach (the FQS=50, FQS=3x and first-FQS +1 proofs of the idle means:
+# ~60 s). The
 # guests of t30 do not inherit the environment: their proofs still pass.
 source "$(dirname "$0")/../tests/lib.sh"
 
@@ -45,5 +46,6 @@ rcu_normal=1: expedited_gp_wakeups fails" \
 broken "gp_throttle mean_slack out of reach" t20_gp_throttle.sh \
 	"fqs=50: membarrier idle mean fails, exit 1
 fqs=50: every idle check FAILs
-fqs=3x default: membarrier idle mean fails, exit 1" \
+fqs=3x default: membarrier idle mean fails, exit 1
+fqs first +1 jiffy: membarrier and tracer idle means fail" \
 	RCU_PERF_MEAN_SLACK=1e300

@@ -169,7 +169,7 @@ static const char *kind_name(enum rp_param_kind k)
 
 /*
  * Units whose values are whole numbers; "bool" is 0 or 1. Not jiffies:
- * a slack of half a jiffy (gp_throttle's mean_slack) is a tick's phase.
+ * a slack of half a jiffy (gp_throttle's fqs_slack) splits whole ones.
  */
 static bool integer_unit(const char *unit)
 {
