@@ -310,6 +310,14 @@ static struct rp_metric *report_mode(struct mode_data *d, enum mode m)
 		 m == WAKEUP ? "control" : "membarrier", mode_name[m]);
 	met = rp_metric_add(name, "ms", d->lat.v, d->lat.n);
 	rp_metric_counters(met, &d->ctr, d->lat.n);
+	/*
+	 * A baseline judges expedited GPs on their median: their mean (12 us
+	 * here) moves with a few IPIs the host answers late, 11.7-15.0 us
+	 * over 13 healthy runs in a row, and FAILed 4 of 10 healthy runs
+	 * against three early ones. The mean is judged in the run itself,
+	 * against normal GPs and the wake-up control (the checks above).
+	 */
+	met->median_only = m == EXPEDITED_GP;
 	printf("# %s %s: n %zu mean %.4f ms median %.4f p10 %.4f p90 %.4f max %.4f\n",
 	       mode_name[m], m == WAKEUP ? "round trip" : "GP", met->sum.n,
 	       met->sum.mean, met->sum.median,

@@ -586,8 +586,9 @@ struct rp_metric {
 	 */
 	bool report_only;
 	/*
-	 * Judged against a baseline on its median only: rare long ops that
-	 * the host causes, not the kernel, move its mean by chance.
+	 * Judged against a baseline on its median (or its stat) only: rare
+	 * long ops that the host causes, not the kernel, move its mean by
+	 * chance; the program judges that mean within the run.
 	 */
 	bool median_only;
 	/*
