@@ -47,5 +47,5 @@ broken "gp_throttle mean_slack out of reach" t20_gp_throttle.sh \
 	"fqs=50: membarrier idle mean fails, exit 1
 fqs=50: every idle check FAILs
 fqs=3x default: membarrier idle mean fails, exit 1
-fqs first +1 jiffy: membarrier and tracer idle means fail" \
+fqs first +1 jiffy: the tracer idle mean fails" \
 	RCU_PERF_MEAN_SLACK=1e300
