@@ -402,7 +402,7 @@ static double block_ms, idle_busy_max, jiffy;	/* jiffy: in ms */
  * host that delivers timers late makes idle slower than busy with no
  * kernel at fault: each GP's allowance grows by that lateness (its mean
  * for the mean, its p90 for the tail). The sleep is no RCU, so a slow
- * RCU path does not widen it. A quiet VM: ~0.02 jiffy.
+ * RCU path does not widen it. A quiet VM: ~0.05 jiffy.
  */
 static struct rp_samples timer_late;
 #define TIMER_PROBES	5	/* per idle block: ~7% of its 300 ms at HZ=250 */
@@ -451,16 +451,18 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	if (lvl != L_IDLE && !load)
 		return errno ? -errno : -ENOMEM;
 
-	stat_err = rp_cpu_times(NULL, 0, &all0);
-	rp_counters_start(&ctr);
-	/* the timer control, a few probes per idle block: interleaved too */
+	/*
+	 * The timer control, a few probes per idle block (interleaved too),
+	 * before the block's CPU times and counters: no op pays for them.
+	 */
 	for (i = 0; lvl == L_IDLE && i < TIMER_PROBES; i++) {
 		if (timer_probe(&late)) {
 			err = -ENOMEM;
-			rp_counters_stop(&ctr);
 			goto out;
 		}
 	}
+	stat_err = rp_cpu_times(NULL, 0, &all0);
+	rp_counters_start(&ctr);
 	t0 = rp_now_ms();
 	do {
 		watch_op(w, lvl);
@@ -602,7 +604,8 @@ static void report_level(struct workload *w, int lvl)
 	 * between runs and the median lands on either (13 healthy runs:
 	 * 12 at 16.0 ms, one at 21.7). The 25th percentile is the fast
 	 * mode: 16.0 ms in all 13 (cv 0.1%), 24.0 with FQS first 1 -> 2.
-	 * Its runs are compared on that; the mean still has its look.
+	 * Its runs are compared on that, by rcu_perf_compare and against a
+	 * baseline.
 	 */
 	if (w->op == tracer_op && lvl == L_IDLE)
 		m->stat = RP_CMP_P25;
