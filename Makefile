@@ -195,9 +195,10 @@ soak: build
 
 # Detection and false-alarm rates of graded injected regressions, N runs
 # each (default 10; minutes, not in make check): selftests/sensitivity.sh.
+# ONLY=REGEX: only the injections whose name matches.
 sensitivity: build
 	@$(APT_INSTALL) $(PKGS_RUN)
-	@bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)
+	@ONLY='$(ONLY)' bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
 # (t21_guard_live.sh), boot_ab, kernbench and the hotplug sweep

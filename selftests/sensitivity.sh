@@ -13,6 +13,11 @@
 # baseline. The knobs go through the programs' guard (--knob): the kernel
 # is left as found. Meant for a quiet machine: ~10 minutes at N=10.
 #
+# An injection whose name ends in _hog runs beside a busy loop on the last
+# online CPU (another task's load: gp_throttle then judges one busy CPU).
+# ONLY=REGEX (make sensitivity ONLY=...) runs only the injections whose
+# name matches, e.g. ONLY='^(healthy|fqs_first_1_2)$' N=20.
+#
 # The expedited path a few times slower, which no knob makes, is the test
 # kernel exp-select-slow of make kernels: its rate is in t30 and t77
 # (instruction-counted guests repeat it exactly, every boot).
@@ -33,9 +38,18 @@ inj=(
 	"fqs_first_1_2|gp_throttle|--knob $fqs/jiffies_till_first_fqs=2"
 	"fqs_both_1_2|gp_throttle|--knob $fqs/jiffies_till_first_fqs=2 --knob $fqs/jiffies_till_next_fqs=2"
 	"fqs_both_1_3|gp_throttle|--knob $fqs/jiffies_till_first_fqs=3 --knob $fqs/jiffies_till_next_fqs=3"
+	"healthy_hog|gp_throttle|"
+	"fqs_first_1_2_hog|gp_throttle|--knob $fqs/jiffies_till_first_fqs=2"
 	"healthy|gp_expedited|"
 	"rcu_normal|gp_expedited|--knob /sys/kernel/rcu_normal=1"
 )
+only=${ONLY:-.}
+keep=()
+for e in "${inj[@]}"; do
+	[[ ${e%%|*} =~ $only ]] && keep+=("$e")
+done
+inj=("${keep[@]}")
+hog_cpu=$(tr ',' '\n' </sys/devices/system/cpu/online | tail -n 1 | sed 's/.*-//')
 
 # The baselines: three healthy runs of each program.
 for p in gp_throttle gp_expedited; do
@@ -48,6 +62,11 @@ done
 # run NAME PROG ARGS: N runs without a baseline, N with one.
 for e in "${inj[@]}"; do
 	IFS='|' read -r name p args <<<"$e"
+	hog=
+	if [[ $name == *_hog ]]; then
+		taskset -c "$hog_cpu" sh -c 'while :; do :; done' &
+		hog=$!
+	fi
 	for i in $(seq "$n"); do
 		# shellcheck disable=SC2086 # args are words
 		"$bin/$p" --baseline none $args \
@@ -56,6 +75,7 @@ for e in "${inj[@]}"; do
 		"$bin/$p" --baseline "$out/base-$p" $args \
 			>"$out/$name-$p-b-$i.log" 2>&1
 	done
+	[ -n "$hog" ] && kill "$hog" && wait "$hog" 2>/dev/null
 	echo "# $name ($p): $n + $n runs done" >&2
 done
 
@@ -88,6 +108,10 @@ done
 echo "(FAIL/ok/SKIP; a check only with a baseline has 0/0/0 without one)"
 
 # rcu_perf_compare, three runs against three, random splits.
+if [ ! -d "$out/healthy-gp_throttle" ] || [ ! -d "$out/fqs_both_1_2-gp_throttle" ]; then
+	echo "logs: $out (rcu_perf_compare: needs the healthy and fqs_both_1_2 runs)"
+	exit 0
+fi
 C=$bin/rcu_perf_compare
 M=gp_throttle.membarrier.idle.latency
 healthy=("$out/healthy-gp_throttle"/run-*/gp_throttle.json "$out/base-gp_throttle"/run-*/gp_throttle.json)
