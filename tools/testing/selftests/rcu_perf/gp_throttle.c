@@ -95,8 +95,9 @@
  * the mean and the tail fail even where the median does not move.
  *
  * SKIP: not root, one CPU online (synchronize_rcu() needs no GP), a busy
- * machine (neither quiet idle blocks nor one-busy ops), too noisy. rcu_expedited=1 is turned off
- * for the run (expedited GPs do not wait for FQS scans) and restored.
+ * machine (neither quiet idle blocks nor one-busy ops), too noisy.
+ * rcu_expedited=1 is turned off for the run (expedited GPs do not wait for
+ * FQS scans) and restored.
  */
 #include <errno.h>
 #include <math.h>
@@ -749,7 +750,8 @@ static void estimate(struct workload *w, double jiffy_ms, int fqs,
 		b[i].limit = i ? tail_allowance(w, fqs, lvl) :
 				 mean_allowance(w, fqs, lvl);
 		b[i].unit = "jiffies";
-		b[i].param = param[i];
+		/* at one busy CPU both limits have the tail's slack */
+		b[i].param = lvl == L_ONE ? &p_fqs_slack : param[i];
 	}
 }
 
