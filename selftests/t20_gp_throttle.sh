@@ -10,7 +10,7 @@
 # mean, without a baseline; an op that does not
 # return within op_timeout is a FAIL without waiting for kselftest's
 # timeout; too few samples is a SKIP, never a verdict; every run leaves the
-# RCU knobs, current_tracer and tracing_on as found; bad input exits 2 with
+# RCU knobs, current_tracer and tracing_on as found; bad input exits 1 with
 # one line and changes nothing.
 #
 # gp_throttle throws away idle blocks during which other tasks kept the
@@ -224,7 +224,7 @@ t_check "unreachable min_samples: skips, not verdicts, exit 4" eval \
 	'test "$T_RC" = 4 && results "$tmp/few.log" | grep -q =skip &&
 	 ! results "$tmp/few.log" | grep -qE "=(pass|fail|error)"'
 
-# 5. Bad input: exit 2, one line, nothing changed - not even the first of
+# 5. Bad input: exit 1, one line, nothing changed - not even the first of
 # two --knob settings when the second one is refused.
 t_run "$tmp/bad1.log" "$prog" --no-such-option
 r1=$T_RC l1=$(wc -l <"$tmp/bad1.log")
@@ -232,12 +232,12 @@ t_run "$tmp/bad2.log" "$prog" --set fqs_slack=abc
 r2=$T_RC l2=$(wc -l <"$tmp/bad2.log")
 RCU_PERF_FQS_SLACK=20x t_run "$tmp/bad3.log" "$prog"
 r3=$T_RC l3=$(wc -l <"$tmp/bad3.log")
-t_check "bad option, bad --set value, bad env value: exit 2, one line each" \
-	test "$r1$r2$r3" = 222 -a "$l1$l2$l3" = 111
+t_check "bad option, bad --set value, bad env value: exit 1, one line each" \
+	test "$r1$r2$r3" = 111 -a "$l1$l2$l3" = 111
 t_run "$tmp/bad4.log" "$prog" --knob $fqs/jiffies_till_first_fqs=50 \
 	--knob $fqs/jiffies_till_next_fqs=bogus
-t_check "refused --knob value: exit 2, the earlier --knob undone" \
-	eval 'test "$T_RC" = 2 && unchanged'
+t_check "refused --knob value: exit 1, the earlier --knob undone" \
+	eval 'test "$T_RC" = 1 && unchanged'
 
 # 6. Every threshold and setting is listed with its unit and reason.
 listed() {

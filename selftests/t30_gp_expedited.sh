@@ -6,7 +6,7 @@
 # kernel is and fail when /sys/kernel/rcu_normal=1 turns expedited grace
 # periods back into normal ones; too few samples is a SKIP, never a
 # verdict; every run - including one killed by SIGTERM in the middle -
-# leaves rcu_expedited and rcu_normal as found; bad options exit 2 and
+# leaves rcu_expedited and rcu_normal as found; bad options exit 1 and
 # change nothing. With the small kernels of `make kernels`, in
 # instruction-counted 2-vCPU guests (exact, ~15 s each): the healthy
 # kernel passes expedited_gp_wakeups (0.94 round trips), exp-select-slow
@@ -62,12 +62,12 @@ t_check "too few samples: skip results, exit 4" \
 	test "$T_RC" = 4 -a "$(ktap_result "$tmp/few.log" $check)" = skip -a \
 	"$(ktap_result "$tmp/few.log" $wake)" = skip
 
-# 4. Bad input: exit 2, one line, nothing changed.
+# 4. Bad input: exit 1, one line, nothing changed.
 t_run "$tmp/bad.log" "$prog" --no-such-option
 r1=$T_RC
 t_run "$tmp/bad2.log" "$prog" --set expedited_ratio=abc
-t_check "bad option / bad value: exit 2 with a one-line message" \
-	test "$r1" = 2 -a "$T_RC" = 2 -a "$(wc -l <"$tmp/bad.log")" = 1
+t_check "bad option / bad value: exit 1 with a one-line message" \
+	test "$r1" = 1 -a "$T_RC" = 1 -a "$(wc -l <"$tmp/bad.log")" = 1
 t_check "bad input left the knobs as found" t_knobs_unchanged "$before"
 
 # 5. SIGTERM in the middle of a long injected run: knobs restored.

@@ -99,19 +99,19 @@ t_check "malformed timestamp: skip naming the line, exit 4" \
 	      grep -q "line 1: malformed timestamp" "$tmp/bad.log"'
 "$prog" --parse --log "$tmp/bad.txt" >/dev/null 2>"$tmp/bad.err"
 r=$?
-t_check "--parse malformed: exit 2, one line on stderr" \
-	eval 'test $r = 2 -a "$(wc -l <"$tmp/bad.err")" = 1'
+t_check "--parse malformed: exit 1, one line on stderr" \
+	eval 'test $r = 1 -a "$(wc -l <"$tmp/bad.err")" = 1'
 
 # 10-12. Garbage and bad input: no crash, clear errors.
 head -c 200000 /dev/urandom >"$tmp/random.bin"
 "$prog" --parse --log "$tmp/random.bin" >/dev/null 2>&1
 r=$?
-t_check "random bytes: exit 4 or 2, no crash (exit $r)" test $r = 4 -o $r = 2
+t_check "random bytes: exit 4 or 1, no crash (exit $r)" test $r = 4 -o $r = 1
 t_run "$tmp/nofile.log" "$prog" --log "$tmp/does-not-exist"
 t_check "unreadable --log: skip naming the file, exit 4" \
 	eval 'test "$T_RC" = 4 && grep -q "cannot read .*does-not-exist" "$tmp/nofile.log"'
 t_run "$tmp/opt.log" "$prog" --log
 r1=$T_RC
 t_run "$tmp/opt2.log" "$prog" --parse --bogus
-t_check "bad options: exit 2; knobs untouched" \
-	eval 'test "$r1" = 2 -a "$T_RC" = 2 && t_knobs_unchanged "$before"'
+t_check "bad options: exit 1; knobs untouched" \
+	eval 'test "$r1" = 1 -a "$T_RC" = 1 && t_knobs_unchanged "$before"'

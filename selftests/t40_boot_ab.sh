@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# boot_ab, the A/B boot-time tool. Bad input is a one-line error (exit 2)
+# boot_ab, the A/B boot-time tool. Bad input is a one-line error (exit 1)
 # and a missing emulator a skip. Then real QEMU boots of Debian's cloud
 # kernel ($RP_CLOUD_KERNEL, "make cloud-kernel") in virtual time (-icount):
 # rcupdate.rcu_normal=1, which keeps grace periods normal while the kernel
@@ -24,8 +24,8 @@ before=$(t_knob_snapshot)
 # No --quick from the environment: the tests set the number of boots.
 unset RCU_PERF_QUICK KERNEL QEMU
 
-# usage_error DESC ARGS...: exit 2, one line on stderr, nothing on stdout.
-usage_error() { t_usage_error "$1" "boot_ab: " "$ab" "${@:2}"; }
+# usage_error DESC ARGS...: exit 1, one line on stderr, nothing on stdout.
+usage_error() { t_usage_error 1 "$1" "boot_ab: " "$ab" "${@:2}"; }
 
 usage_error "unknown option" --bogus
 usage_error "option without its value" --kernel

@@ -18,7 +18,7 @@
 #   fails an absurd 1e12;
 # - the opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back.
 # Every run leaves the knobs (CPUs online) as found and removes its tree;
-# bad input exits 2 with one line. A run that could not judge what a test
+# bad input exits 1 with one line. A run that could not judge what a test
 # needs (the machine busy) is retried, up to three runs; a proof still
 # unjudged then FAILs, saying so: a broken check cannot hide behind a
 # busy machine.
@@ -262,18 +262,18 @@ else
 		 ktap_valid "$tmp/hp.log" && t_knobs_unchanged "$before"'
 fi
 
-# 8. Bad input: exit 2, one line.
+# 8. Bad input: exit 1, one line.
 bad_ok=1
 for args in "--control nosuch" "--set depth=3" "--dir /nonexistent" \
 	    "--set reps=0" "--set no_such_param=1"; do
 	# shellcheck disable=SC2086
 	t_run "$tmp/bad.log" "$prog" $args
-	if [ "$T_RC" != 2 ] || [ "$(wc -l <"$tmp/bad.log")" != 1 ]; then
+	if [ "$T_RC" != 1 ] || [ "$(wc -l <"$tmp/bad.log")" != 1 ]; then
 		t_note "bad input '$args': exit $T_RC"
 		bad_ok=0
 	fi
 done
-t_check "bad --control, depth, --dir, reps, name: exit 2, one line each" \
+t_check "bad --control, depth, --dir, reps, name: exit 1, one line each" \
 	test $bad_ok = 1
 listed() {
 	local p

@@ -8,7 +8,7 @@
 # and "Elapsed: ...s User: ...s System: ...s CPU: ...% [average of 2]" per
 # CPU count) and the JSON has the runs and the control. The injection:
 # jobs=1 (make -j1 at every CPU count) FAILs the speedup check (serial
-# fraction ~1). The work directory is removed; bad input exits 2 with one
+# fraction ~1). The work directory is removed; bad input exits 1 with one
 # line. A run the machine kept from judging is retried, up to three runs;
 # a proof still unjudged then FAILs, saying so.
 source "$(dirname "$0")/../tests/lib.sh"
@@ -115,19 +115,19 @@ t_check "KBUILD_TREE: defconfig once (O=), clean + timed vmlinux -jN per run" ev
 	'test "$T_RC" = 0 -o "$T_RC" = 1 -o "$T_RC" = 4 && test "$got" = "$want" &&
 	 grep -q "^# tree: $tmp/ktree (kernel" "$tmp/k.log" && test -z "$(ls -A "$tmp/kwork")"'
 
-# 4. Bad input: exit 2, one line each.
+# 4. Bad input: exit 1, one line each.
 bad_ok=1
 for args in "--tree $tmp" "--workdir /nonexistent" "--set runs=0" \
 	    "--set includes=100000" "--no-such-option"; do
 	# shellcheck disable=SC2086
 	t_run "$tmp/bad.log" "$prog" $args
-	if [ "$T_RC" != 2 ] || [ "$(wc -l <"$tmp/bad.log")" != 1 ]; then
+	if [ "$T_RC" != 1 ] || [ "$(wc -l <"$tmp/bad.log")" != 1 ]; then
 		t_note "bad input '$args': exit $T_RC"
 		bad_ok=0
 	fi
 done
 KBUILD_TREE=/ t_run "$tmp/bad.log" "$prog"
-[ "$T_RC" = 2 ] || bad_ok=0
-t_check "not a kernel tree (--tree, KBUILD_TREE), bad settings: exit 2, one line" \
+[ "$T_RC" = 1 ] || bad_ok=0
+t_check "not a kernel tree (--tree, KBUILD_TREE), bad settings: exit 1, one line" \
 	test $bad_ok = 1
 t_check "knobs as found" t_knobs_unchanged "$before"

@@ -31,7 +31,7 @@ echo "TAP version 13"
 echo "1..22"
 unset KERNEL QEMU RCU_PERF_QUICK
 
-usage_error() { t_usage_error "$1" "ab.sh: " "$ab" "${@:2}"; }
+usage_error() { t_usage_error 2 "$1" "ab.sh: " "$ab" "${@:2}"; }
 usage_error "no kernel" --quick
 usage_error "unknown option" --bogus
 usage_error "unreadable kernel image" --kernel-a /nonexistent/bzImage

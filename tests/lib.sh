@@ -192,17 +192,18 @@ t_busy() {
 	grep -qE '^ok [0-9]+ .*# SKIP .*(machine busy|other load)|^1\.\.0 # SKIP cannot take the rcu_perf lock' "$1"
 }
 
-# t_usage_error DESC PREFIX CMD...: CMD exits 2 with one line on stderr,
-# starting with PREFIX, and nothing on stdout (bad input, as every program
-# of the suite answers it).
+# t_usage_error RC DESC PREFIX CMD...: CMD exits RC with one line on
+# stderr, starting with PREFIX, and nothing on stdout: bad input, as every
+# command of the suite answers it. RC is 1 for the programs (kselftest
+# reads 2 as XFAIL), 2 for the tools (rcu_perf_compare, ab.sh...).
 t_usage_error() {
-	local d=$1 pfx=$2 out err rc lines
-	shift 2
+	local want=$1 d=$2 pfx=$3 out err rc lines
+	shift 3
 	out=$(mktemp) err=$(mktemp)
 	"$@" >"$out" 2>"$err"
 	rc=$?
 	lines=$(wc -l <"$err")
-	if [ $rc = 2 ] && [ "$lines" = 1 ] && [ ! -s "$out" ] &&
+	if [ "$rc" = "$want" ] && [ "$lines" = 1 ] && [ ! -s "$out" ] &&
 	   grep -q "^$pfx" "$err"; then
 		t_note "$(cat "$err")"
 		t_ok "usage: $d"

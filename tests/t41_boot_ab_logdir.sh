@@ -3,7 +3,7 @@
 #
 # boot_ab --logdir DIR runs as root and writes the initramfs, QEMU's logs
 # and serial captures there: a DIR that others can write is bad input
-# (exit 2, one line), and a symlink planted in an existing DIR is never
+# (exit 1, one line), and a symlink planted in an existing DIR is never
 # written through. No boot: it stops before QEMU starts. A private state
 # dir: no lock shared with a live run.
 source "$(dirname "$0")/lib.sh"
@@ -20,7 +20,7 @@ echo untouched >"$tmp/victim"
 
 mkdir -m 0777 "$tmp/shared"
 chmod 0777 "$tmp/shared"
-t_usage_error "--logdir that others can write" "boot_ab: " "$ab" \
+t_usage_error 1 "--logdir that others can write" "boot_ab: " "$ab" \
 	--kernel "$tmp/vmlinuz" --logdir "$tmp/shared"
 bb=$(command -v busybox)
 if [ -z "$bb" ] || ldd "$bb" >/dev/null 2>&1 || ! command -v qemu-system-x86_64 >/dev/null; then

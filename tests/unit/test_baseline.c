@@ -388,7 +388,7 @@ TEST_F(baseline, missing_dir_is_bad_usage)
 	char args[600];
 
 	snprintf(args, sizeof(args), "--baseline %s/nonexistent", unit_dir);
-	EXPECT_EQ(2, run(args));
+	EXPECT_EQ(KSFT_FAIL, run(args));
 	EXPECT_HAS(unit_err, "nonexistent (--baseline): No such file or directory");
 }
 
@@ -414,7 +414,7 @@ TEST_F(baseline, malformed_file_is_bad_usage)
 	snprintf(path, sizeof(path), "%s/run-2/unit_baseline.json", self->base);
 	ASSERT_EQ(0, unit_write(path, "{\"schema\":\n"));
 	snprintf(args, sizeof(args), "--baseline %s", self->base);
-	EXPECT_EQ(2, run(args));
+	EXPECT_EQ(KSFT_FAIL, run(args));
 	EXPECT_HAS(unit_err, "run-2/unit_baseline.json");
 }
 

@@ -80,10 +80,11 @@ static const char *conf(const char *name, const char *text)
 /* In the child: rp_opts points into argv, which must outlive the parse. */
 static struct unit_args args;
 
+/* Bad input: KSFT_FAIL, as rp_init() exits on it. */
 static int do_parse(void *cmd)
 {
 	unit_split(&args, "unit", cmd);
-	return rp_parse(&test, args.argc, args.argv) ? 2 : 0;
+	return rp_parse(&test, args.argc, args.argv) ? KSFT_FAIL : 0;
 }
 
 static int do_init(void *cmd)
@@ -107,7 +108,7 @@ static int do_parse_dump(void *cmd)
 	struct rp_param **pp;
 
 	if (do_parse(cmd))
-		return 2;
+		return KSFT_FAIL;
 	for (pp = params; *pp; pp++)
 		printf("%s=%g/%s\n", (*pp)->name, (*pp)->value, (*pp)->source);
 	printf("quick=%d verbose=%d json=%s outdir=%s knobs=%d extra=%d\n",
@@ -464,17 +465,17 @@ TEST_F(bad, refused)
 		*eq = '\0';
 		setenv(env, eq + 1, 1);
 	}
-	EXPECT_EQ(2, unit_run(do_parse, cmd));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_parse, cmd));
 	EXPECT_HAS(unit_err, variant->msg);
 	EXPECT_EQ(0, strncmp(unit_err, "unit: ", 6));
 	EXPECT_EQ(1, unit_lines(unit_err));
 	EXPECT_STREQ("", unit_out);
 }
 
-/* rp_init() exits 2 on the same, before the guard or any KTAP. */
-TEST_F(opts, init_exits_2_on_bad_input)
+/* rp_init() exits 1 on the same, before the guard or any KTAP. */
+TEST_F(opts, init_exits_1_on_bad_input)
 {
-	EXPECT_EQ(2, unit_run(do_init, "--set max_ratio=x"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_init, "--set max_ratio=x"));
 	EXPECT_STREQ("", unit_out);
 	EXPECT_HAS(unit_err, "bad value 'x'");
 }
@@ -534,30 +535,30 @@ static int do_table_bug(void *what)
 		if (!strcmp(what, tables[i].what))
 			t.params = tables[i].params;
 	unit_split(&args, "unit", "");
-	return rp_parse(&t, args.argc, args.argv) ? 2 : 0;
+	return rp_parse(&t, args.argc, args.argv) ? KSFT_FAIL : 0;
 }
 
 /* Mistakes in a params table are reported. */
 TEST_F(opts, table_bugs)
 {
-	EXPECT_EQ(2, unit_run(do_table_bug, "dup"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "dup"));
 	EXPECT_HAS(unit_err, "bug: parameter 'a' twice");
-	EXPECT_EQ(2, unit_run(do_table_bug, "rsv"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "rsv"));
 	EXPECT_HAS(unit_err, "'quick' is reserved");
-	EXPECT_EQ(2, unit_run(do_table_bug, "neg"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "neg"));
 	EXPECT_HAS(unit_err, "bad default of 'a'");
-	EXPECT_EQ(2, unit_run(do_table_bug, "out"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "out"));
 	EXPECT_HAS(unit_err, "bad default of 'a'");
-	EXPECT_EQ(2, unit_run(do_table_bug, "quick"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "quick"));
 	EXPECT_HAS(unit_err, "bad --quick value of 'a'");
-	EXPECT_EQ(2, unit_run(do_table_bug, "empty"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "empty"));
 	EXPECT_HAS(unit_err, "empty range of 'a'");
 }
 
 static int do_handles(void *cmd)
 {
 	if (do_parse(cmd))
-		return 2;
+		return KSFT_FAIL;
 	return p_samples.value == 12 && p_max_ratio.value == 3 &&
 	       p_rounds.value == 3 && !strcmp(p_rounds.source, "quick") ? 0 : 3;
 }
@@ -611,6 +612,7 @@ TEST_F(opts, help)
 	EXPECT_HAS(unit_out, "--pair A B");
 	EXPECT_HAS(unit_out, "--knob PATH=VALUE");
 	EXPECT_HAS(unit_out, "min_rate");
+	EXPECT_HAS(unit_out, "Exit: 0 pass, 1 fail or bad usage, 4 skip.");
 	EXPECT_LACKS(unit_out, "TAP version");
 }
 
@@ -642,10 +644,10 @@ TEST_F(opts, list_quick)
 		   "samples     setting count        30     -      -    30 default how many\n");
 }
 
-/* --help with bad input: message, usage, exit 2. */
+/* --help with bad input: message, usage, exit 1. */
 TEST_F(opts, help_with_bad_input)
 {
-	EXPECT_EQ(2, unit_run(do_init, "--help --set samples=x"));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_init, "--help --set samples=x"));
 	EXPECT_HAS(unit_err, "bad value 'x'");
 	EXPECT_HAS(unit_err, "usage: unit");
 }
@@ -682,7 +684,7 @@ TEST_F(opts, untrusted_config)
 	snprintf(c, sizeof(c), "%s", conf("shared.conf", "samples = 3\n"));
 	chmod(c, 0666);
 	snprintf(cmd, sizeof(cmd), "--config %s", c);
-	EXPECT_EQ(2, unit_run(do_parse, cmd));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_parse, cmd));
 	EXPECT_HAS(unit_err, "writable by others");
 	EXPECT_EQ(1, unit_lines(unit_err));
 	chmod(c, 0644);
@@ -694,7 +696,7 @@ TEST_F(opts, untrusted_config)
 	snprintf(cmd, sizeof(cmd), "%s/c.conf", d);
 	ASSERT_EQ(0, rename(c, cmd));
 	snprintf(cmd, sizeof(cmd), "--config %s/c.conf", d);
-	EXPECT_EQ(2, unit_run(do_parse, cmd));
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_parse, cmd));
 	EXPECT_HAS(unit_err, "its directory");
 }
 

@@ -41,8 +41,8 @@
  *		[--append-b ARGS] [--append ARGS] [--wall] [options]
  *
  * The kernel comes from --kernel, $KERNEL, or /boot/vmlinuz-$(uname -r).
- * Exit: 0 no regression, 1 regression or a side B that panics where A
- * boots, 2 bad usage, 4 skipped (nothing to boot, a boot that failed
+ * Exit: 0 no regression, 1 regression, a side B that panics where A
+ * boots or bad usage, 4 skipped (nothing to boot, a boot that failed
  * otherwise, the warm-up fails) or inconclusive.
  */
 #include <errno.h>
@@ -328,7 +328,7 @@ static const char *check_options(void)
 
 /*
  * Everything that is bad input beyond the parameters' ranges: rp_parse()
- * prints it as one line and rp_init() exits 2, before the KTAP header.
+ * prints it as one line and rp_init() exits 1, before the KTAP header.
  */
 static const char *check_input(void)
 {

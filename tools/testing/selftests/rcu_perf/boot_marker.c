@@ -80,7 +80,7 @@ static const struct rp_test test = {
 	"  --log FILE             parse FILE instead of this boot's log: dmesg text,\n"
 	"                         /dev/kmsg records or a serial capture (- for stdin)\n"
 	"  --parse [--log FILE]   only print \"<seconds> <marker>\" and exit 0; exit 4\n"
-	"                         when no marker (reason on stderr), 2 when the log is\n"
+	"                         when no marker (reason on stderr), 1 when the log is\n"
 	"                         unreadable or malformed; no KTAP, no JSON\n"
 	"Markers, preferred first: Write protecting the kernel read-only data (x86_64),\n"
 	"  ...kernel text and read-only data (x86_32), Write protected\n"
@@ -120,7 +120,7 @@ static int parse_only(int argc, char **argv)
 		if (extra_opt(argc, argv, i, &used) != 1) {
 			fprintf(stderr, "boot_marker: --parse takes only --log FILE, not '%s'\n",
 				argv[i]);
-			return 2;
+			return KSFT_FAIL;
 		}
 		i += used - 1;
 	}
@@ -128,7 +128,7 @@ static int parse_only(int argc, char **argv)
 	if (!log) {
 		fprintf(stderr, "boot_marker: cannot read %s: %s\n", src,
 			strerror(errno));
-		return 2;
+		return KSFT_FAIL;
 	}
 	r = rp_find_boot_marker(log, &m, err, sizeof(err));
 	free(log);
@@ -138,7 +138,7 @@ static int parse_only(int argc, char **argv)
 	}
 	if (r) {
 		fprintf(stderr, "boot_marker: %s: %s\n", src, err);
-		return 2;
+		return KSFT_FAIL;
 	}
 	printf("%.6f %s\n", m.t, m.name);
 	return 0;

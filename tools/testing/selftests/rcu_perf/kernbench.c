@@ -206,7 +206,7 @@ static int opt_extra(int argc, char **argv, int i, int *used)
 
 /*
  * Bad input beyond the parameters' ranges: rp_parse() prints the reason
- * as one line and rp_init() exits 2 before anything is changed.
+ * as one line and rp_init() exits 1 before anything is changed.
  */
 static const char *check_input(void)
 {

@@ -12,8 +12,10 @@
  * reported, the JSON results written, every change to the kernel
  * restored, the totals printed. The exit code:
  *	0 (KSFT_PASS)	checks passed (some may have been skipped)
- *	1 (KSFT_FAIL)	a check failed or errored: a skip never hides it
- *	2		bad usage: options, config, environment, baseline
+ *	1 (KSFT_FAIL)	a check failed or errored: a skip never hides it;
+ *			or bad usage (options, config, environment,
+ *			baseline, a refused --knob), never 2: kselftest
+ *			reads 2 as KSFT_XFAIL, an expected failure
  *	4 (KSFT_SKIP)	every check skipped, or rp_exit_skip()/rp_fatal()
  * Before the plan, rp_exit_skip() prints kselftest's "1..0 # SKIP <why>".
  */
@@ -52,16 +54,16 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	r = rp_parse(test, argc, argv);
 	if (rp_opts_help()) {
 		rp_usage(r ? stderr : stdout);
-		exit(r ? 2 : 0);
+		exit(r ? KSFT_FAIL : KSFT_PASS);
 	}
 	if (r)
-		exit(2);
+		exit(KSFT_FAIL);
 	if (rp_opts_list()) {
 		rp_list_params(stdout);
 		exit(0);
 	}
 	if (rp_baseline_load())
-		exit(2);
+		exit(KSFT_FAIL);
 
 	/*
 	 * The header first: the guard may print diagnostics (repairs of a
@@ -80,7 +82,7 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	}
 	if (rp_opts_apply_knobs()) {
 		rp_guard_restore();
-		exit(2);
+		exit(KSFT_FAIL);
 	}
 	rp_system_snapshot();
 	rp_report_begin();

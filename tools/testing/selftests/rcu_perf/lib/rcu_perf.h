@@ -277,7 +277,7 @@ struct rp_test {
 	/*
 	 * Optional: rules between parameters that a range cannot express,
 	 * called by rp_parse() once every source is applied. NULL if fine,
-	 * else the one-line reason, printed as "<name>: <reason>" (exit 2).
+	 * else the one-line reason, printed as "<name>: <reason>" (bad usage).
 	 */
 	const char *(*check_params)(void);
 	int nr_checks;		/* KTAP plan */
@@ -684,8 +684,8 @@ int rp_machine_key(char *buf, size_t len);
 /*
  * Parse options, environment and config (precedence cli > env > config >
  * default), initialise the guard (repairing leftovers of a killed run),
- * apply --knob settings, print the KTAP header and plan. Exits 2 with a
- * one-line error on bad input; exits 0 after --help or --list.
+ * apply --knob settings, print the KTAP header and plan. Exits KSFT_FAIL
+ * with a one-line error on bad input; exits 0 after --help or --list.
  */
 void rp_init(const struct rp_test *test, int argc, char **argv);
 /* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
