@@ -580,7 +580,7 @@ the three regressions rcu_perf checks: grace periods delayed on idle
 CPUs, expedited grace periods that are not faster, and RCU path walk
 that stops scaling with CPUs.
 
-Each program ends well within kselftest's 120 s timeout and reports a
+Each program ends well within the suite's 120 s timeout and reports a
 SKIP, not a failure, where it cannot judge: without root, on one CPU,
 on a busy or emulated machine that is too noisy.
 MSG

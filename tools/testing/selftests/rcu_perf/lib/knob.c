@@ -65,7 +65,7 @@
 #include "rcu_perf.h"
 
 #define RP_STATE_DIR_DEFAULT	"/run/rcu_perf"
-/* kselftest kills a program at 120 s: wait at most a third of that. */
+/* The runner kills a program at 120 s (settings): wait a third of that. */
 #define RP_LOCK_TIMEOUT_DEFAULT	40.0
 #define RP_MAX_ENTRIES		128
 #define RP_PATH_LEN		512
