@@ -7,7 +7,8 @@
 # and the mean idle latency of membarrier fails, and so it does with scans
 # delayed to 3 jiffies (idle 2x slower), without a baseline; only the first
 # scan one jiffy later (the seed's size, idle +50%) fails the tracer idle
-# mean, without a baseline; an op that does not
+# mean and the membarrier idle GP's pace, without a baseline; an op that
+# does not
 # return within op_timeout is a FAIL without waiting for kselftest's
 # timeout; too few samples is a SKIP, never a verdict; every run leaves the
 # RCU knobs, current_tracer and tracing_on as found; bad input exits 1 with
@@ -26,9 +27,9 @@ prog=$RP_BIN/gp_throttle
 lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
 fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=50" --knob "$fqs/jiffies_till_next_fqs=50")
-checks="membarrier_idle_mean membarrier_idle_tail tracer_idle_mean
-tracer_idle_tail"
-nr=20
+checks="membarrier_idle_mean membarrier_idle_tail membarrier_idle_pace
+tracer_idle_mean tracer_idle_tail"
+nr=21
 echo "TAP version 13"
 echo "1..$nr"
 
@@ -69,7 +70,7 @@ RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set time_budget=0 \
 grep '^# repaired' "$tmp/pre.log"
 before=$(state)
 
-# results LOG: "check=result ..." of the four checks.
+# results LOG: "check=result ..." of the five checks.
 results() {
 	local c
 	for c in $checks; do echo -n "$c=$(ktap_result "$1" "$c") "; done
@@ -107,7 +108,7 @@ t_check "healthy: no check says not ok (3 runs at most)" no_not_ok "$tmp/ok.log"
 t_note "healthy verdicts: $(results "$tmp/ok.log")"
 # Judged, not merely not failed: a quiet run judges the membarrier checks.
 t_check "healthy: the membarrier idle checks judged and passed" eval \
-	'results "$tmp/ok.log" | grep -q "membarrier_idle_mean=pass membarrier_idle_tail=pass"'
+	'results "$tmp/ok.log" | grep -q "membarrier_idle_mean=pass membarrier_idle_tail=pass membarrier_idle_pace=pass"'
 
 # rc_matches LOG: exit 0 with a pass, 4 when all skipped, never 1.
 rc_matches() {
@@ -121,8 +122,8 @@ rc_matches() {
 }
 t_check "healthy: exit 0 with a verdict, 4 when nothing could be judged" \
 	rc_matches "$tmp/ok.log"
-t_check "KTAP well-formed (plan 1..4, four results)" eval \
-	'ktap_valid "$tmp/ok.log" && grep -qx "1..4" "$tmp/ok.log"'
+t_check "KTAP well-formed (plan 1..5, five results)" eval \
+	'ktap_valid "$tmp/ok.log" && grep -qx "1..5" "$tmp/ok.log"'
 # The limits are widened by the timer control of the same run (how late
 # a one-jiffy sleep wakes), printed with each limit and kept in the JSON.
 t_check "healthy: the limits include the run's timer control" eval \
@@ -144,7 +145,7 @@ grep -qE '^ok [0-9]+ membarrier_idle_mean # SKIP' "$tmp/inj.log" &&
 	t_note "could not prove it: membarrier_idle_mean not judged in 3 runs"
 t_check "fqs=50: membarrier idle mean fails, exit 1" test "$T_RC" = 1 -a \
 	"$(ktap_result "$tmp/inj.log" membarrier_idle_mean)" = fail
-# Each of the four FAILs, by 10x its limit or more: a SKIP, an error or a
+# Each of the five FAILs, by 10x its limit or more: a SKIP, an error or a
 # missing result is no proof.
 t_check "fqs=50: every idle check FAILs" eval \
 	'[ "$(results "$tmp/inj.log")" = "$(for c in $checks; do echo -n "$c=fail "; done)" ]'
@@ -176,6 +177,12 @@ inject1=(--knob "$fqs/jiffies_till_first_fqs=$((dfqs + 1))")
 t_prove "fqs first +1 jiffy: the tracer idle mean fails" \
 	tracer_idle_mean fail \
 	"$tmp/inj1.log" "$prog" "${inject1[@]}"
+# The idle membarrier op on its own (its fast quartile) against the pace
+# the kernel is built for: one jiffy over a pace that healthy GPs keep to
+# the tick (2.0 jiffies against ~2.55 on 6.18, 4.0 against ~4.6 on 6.12),
+# however synchronize_rcu() is woken; every GP a jiffy late moves it too.
+t_prove "fqs first +1 jiffy: the membarrier idle pace fails" \
+	membarrier_idle_pace fail "$tmp/pace1.log" "$prog" --quick "${inject1[@]}"
 
 # 2d. Beside a foreign CPU hog on the last CPU (not the one measured on)
 # every idle block is thrown away, and the idle checks judge the one-busy
@@ -246,5 +253,5 @@ listed() {
 }
 t_run "$tmp/list.log" "$prog" --list
 t_check "--list: exit 0, names every limit" eval \
-	'test "$T_RC" = 0 && listed mean_slack fqs_slack idle_busy_max min_samples \
+	'test "$T_RC" = 0 && listed mean_slack fqs_slack pace_slack idle_busy_max min_samples \
 	 op_timeout confidence'

@@ -7,9 +7,9 @@
 # cannot fail. Run with that, a proof script must say `not ok` to exactly
 # the proofs that the check FAILs under an injected regression, and keep
 # the rest: t30 with both gp_expedited limits out of reach (rcu_normal=1
-# must FAIL both checks: ~25 s), t20 with gp_throttle's mean_slack out of
-# reach (the FQS=50, FQS=3x and first-FQS +1 proofs of the idle means:
-# ~60 s). The
+# must FAIL both checks: ~25 s), t20 with gp_throttle's mean_slack and
+# pace_slack out of reach (the FQS=50, FQS=3x and first-FQS +1 proofs of
+# the idle means and the idle pace: ~80 s). The
 # guests of t30 do not inherit the environment: their proofs still pass.
 source "$(dirname "$0")/../tests/lib.sh"
 
@@ -21,7 +21,7 @@ echo "1..2"
 
 if [ "$(id -u)" != 0 ] || [ "$(nproc)" -lt 2 ]; then
 	t_skip "gp_expedited limits out of reach" "needs root and 2 CPUs"
-	t_skip "gp_throttle mean_slack out of reach" "needs root and 2 CPUs"
+	t_skip "gp_throttle mean_slack and pace_slack out of reach" "needs root and 2 CPUs"
 	exit 0
 fi
 
@@ -43,9 +43,10 @@ broken "gp_expedited limits out of reach" t30_gp_expedited.sh \
 rcu_normal=1: expedited_gp_wakeups fails" \
 	RCU_PERF_EXPEDITED_RATIO=1e300 RCU_PERF_EXPEDITED_WAKEUPS=1e300
 
-broken "gp_throttle mean_slack out of reach" t20_gp_throttle.sh \
+broken "gp_throttle mean_slack and pace_slack out of reach" t20_gp_throttle.sh \
 	"fqs=50: membarrier idle mean fails, exit 1
 fqs=50: every idle check FAILs
 fqs=3x default: membarrier idle mean fails, exit 1
-fqs first +1 jiffy: the tracer idle mean fails" \
-	RCU_PERF_MEAN_SLACK=1e300
+fqs first +1 jiffy: the tracer idle mean fails
+fqs first +1 jiffy: the membarrier idle pace fails" \
+	RCU_PERF_MEAN_SLACK=1e300 RCU_PERF_PACE_SLACK=1e300

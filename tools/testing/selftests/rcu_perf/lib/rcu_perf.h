@@ -200,6 +200,7 @@ typedef double (*rp_stat_fn)(const double *v, size_t n);
 double rp_stat_mean(const double *v, size_t n);	/* what a loop's time feels */
 double rp_stat_median(const double *v, size_t n); /* a robust reference */
 double rp_stat_p90(const double *v, size_t n);	/* the tail */
+double rp_stat_p25(const double *v, size_t n);	/* the fast mode */
 
 enum rp_boot_op { RP_BOOT_ONE, RP_BOOT_DIFF, RP_BOOT_RATIO };
 

@@ -1094,6 +1094,11 @@ double rp_stat_p90(const double *v, size_t n)
 	return rp_percentile(v, n, 90);
 }
 
+double rp_stat_p25(const double *v, size_t n)
+{
+	return rp_percentile(v, n, 25);
+}
+
 /*
  * Blocks of about n^(1/3) consecutive samples: long enough to keep most of
  * the dependence between neighbouring ops (a slow GP delays the next one),

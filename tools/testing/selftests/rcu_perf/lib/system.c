@@ -320,6 +320,7 @@ static const char * const rcu_sysfs[] = {
 	"/sys/module/rcutree/parameters/jiffies_till_next_fqs",
 	"/sys/module/rcutree/parameters/jiffies_till_sched_qs",
 	"/sys/module/rcutree/parameters/rcu_kick_kthreads",
+	"/sys/module/rcutree/parameters/rcu_normal_wake_from_gp",
 	"/sys/module/rcupdate/parameters/rcu_expedited",
 	"/sys/module/rcupdate/parameters/rcu_normal",
 };
