@@ -91,7 +91,7 @@
  * jiffy before it ends: 6.0. The fast quartile, because the class it is
  * for moves every GP, while a wall-clock emulator delays up to half of a
  * healthy kernel's idle GPs by a jiffy or two (6.1 and 6.12 in 2- and
- * 4-vCPU TCG guests: medians up to 4.09, p25 3.95-3.99), which the mean
+ * 4-vCPU TCG guests: medians up to 4.46, p25 3.91-4.00), which the mean
  * and tail checks above judge against the busy level. The tracer's ops
  * do other work beside their GPs: not judged so.
  * The busy median is the reference, not the busy mean or tail: on an
