@@ -672,6 +672,8 @@ static void report_level(struct workload *w, int lvl)
 	 */
 	if (w->op == tracer_op && lvl == L_IDLE)
 		m->stat = RP_CMP_P25;
+	/* GPs end on ticks: a mean is a mix of whole jiffies per GP. */
+	m->quantum = w->gps_per_op * jiffy;
 	/*
 	 * Idle blocks thrown away: other tasks used the CPUs during this
 	 * workload, and the busy levels' ops interleaved with them waited

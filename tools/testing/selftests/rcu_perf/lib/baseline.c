@@ -517,6 +517,19 @@ static double drift_pct(const struct base_metric *b, enum rp_cmp_stat st,
 	return spread > lim ? spread : lim;
 }
 
+/* @quantum as a share of the baseline runs' mean, in %; 0 without one. */
+static double quantum_pct(const struct base_metric *b, double quantum)
+{
+	double sum = 0;
+	size_t i, k = 0;
+
+	if (quantum <= 0 || !b->nr_runs)
+		return 0;
+	for (i = 0; i < b->nr_runs; k += b->run_n[i], i++)
+		sum += rp_cmp_stat_of(b->v.v + k, b->run_n[i], RP_CMP_MEAN);
+	return sum > 0 ? 100 * quantum * b->nr_runs / sum : 0;
+}
+
 void rp_baseline_report(void)
 {
 	char vs[64];
@@ -575,12 +588,19 @@ void rp_baseline_report(void)
 		 * mean regressed past the limit FAILs too. A second look, and
 		 * a mean moves with a run's few longest ops, which three runs
 		 * underestimate (idle: 8.5-10.3 ms over 13 runs here; one at
-		 * +21%, p 0.012, against three tight ones): a tenth of alpha.
+		 * +21%, p 0.012, against three tight ones): a tenth of alpha,
+		 * and at least one quantum per op past the baseline's mean
+		 * (healthy idle GP means moved +16..21% between runs, a fifth
+		 * of a jiffy; the c229828ca6bc62d class adds jiffies: +150%).
 		 */
 		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
 		    b->nr_runs >= 2) {
 			double ml = drift_pct(b, RP_CMP_MEAN, lim->value);
+			double q = quantum_pct(b, m->quantum);
 			struct rp_cmp cm;
+
+			if (q > ml)
+				ml = q;
 
 			rp_compare_runs(b->v.v, b->run_n, b->nr_runs,
 					m->samples, &m->n, 1, RP_CMP_MEAN,

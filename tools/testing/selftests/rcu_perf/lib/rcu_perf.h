@@ -597,6 +597,13 @@ struct rp_metric {
 	 * median): one stable from run to run where the median is not.
 	 */
 	enum rp_cmp_stat stat;
+	/*
+	 * The step its ops' times take, in its unit (a GP ends on a tick:
+	 * a jiffy per GP); 0: none. A mean of whole steps moves by a share
+	 * of one as ops fall on the next step or not, from run to run: its
+	 * second look against a baseline allows one step per op.
+	 */
+	double quantum;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */
