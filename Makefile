@@ -58,6 +58,8 @@ PKGS_RUN := time
 PKGS_CHECK := qemu-system-x86 busybox-static cpio git python3-ply python3-git
 PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/scripts/apt-install.sh
+# The builds of this Makefile use every CPU unless make -jN says otherwise.
+JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),$(shell nproc))
 
 .PHONY: all deps build stage install run baseline check kernbench report clean distclean \
 	cloud-kernel static matrix kernels ab asan fuzz fuzz-build soak sensitivity \
@@ -83,11 +85,11 @@ stage: deps $(TREE_DEP)
 	@rsync -a --delete $(SUITE)/ $(TREE)/$(SUITE)/
 
 build: stage
-	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+	@$(MAKE) --no-print-directory -j$(JOBS) -C $(TREE)/tools/testing/selftests \
 		TARGETS=rcu_perf O=$(KSFT_O) all
 
 install: stage
-	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+	@$(MAKE) --no-print-directory -j$(JOBS) -C $(TREE)/tools/testing/selftests \
 		TARGETS=rcu_perf O=$(KSFT_O) INSTALL_PATH=$(INSTALL_DIR) install
 
 # Baselines: earlier runs of known-good kernels on this machine, one
@@ -164,9 +166,9 @@ ASAN_BIN := $(ASAN_O)/kselftest/rcu_perf
 ASAN_CC := gcc -fsanitize=address,undefined -fno-omit-frame-pointer
 
 asan: stage
-	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+	@$(MAKE) --no-print-directory -j$(JOBS) -C $(TREE)/tools/testing/selftests \
 		TARGETS=rcu_perf O=$(ASAN_O) CC="$(ASAN_CC)" all >/dev/null
-	@$(MAKE) --no-print-directory -s -C tests TREE=$(TREE) \
+	@$(MAKE) --no-print-directory -j$(JOBS) -s -C tests TREE=$(TREE) \
 		BIN=$(ASAN_BIN) OUT=$(ASAN_O)/tests CC="$(ASAN_CC)" \
 		SUITE_DIR=$(TREE)/$(SUITE) all
 
@@ -178,7 +180,7 @@ FUZZ_TIME ?= 60
 
 fuzz-build: build
 	@$(APT_INSTALL) clang libclang-rt-dev
-	@$(MAKE) --no-print-directory -s -C tests/fuzz TREE=$(TREE) BIN=$(BIN) \
+	@$(MAKE) --no-print-directory -j$(JOBS) -s -C tests/fuzz TREE=$(TREE) BIN=$(BIN) \
 		OUT=$(FUZZ_O) SUITE_DIR=$(TREE)/$(SUITE) all
 
 fuzz: fuzz-build
@@ -222,7 +224,7 @@ RUN_TESTS = RP_TREE=$(TREE) RP_BIN=$(BIN) RP_BUILD=$(BUILD) RP_TOP=$(TOP) \
 # The unit test binaries and what every test needs installed.
 test-deps: build static fuzz-build
 	@$(APT_INSTALL) $(PKGS_CHECK)
-	@$(MAKE) --no-print-directory -C tests TREE=$(TREE) BIN=$(BIN) \
+	@$(MAKE) --no-print-directory -j$(JOBS) -C tests TREE=$(TREE) BIN=$(BIN) \
 		BUILD=$(BUILD) SUITE_DIR=$(TREE)/$(SUITE) all
 
 test: test-deps
@@ -241,7 +243,7 @@ STATIC_O := $(BUILD)/static
 STATIC_BIN := $(BUILD)/static-install/rcu_perf
 
 static: stage
-	@$(MAKE) --no-print-directory -C $(TREE)/tools/testing/selftests \
+	@$(MAKE) --no-print-directory -j$(JOBS) -C $(TREE)/tools/testing/selftests \
 		TARGETS=rcu_perf O=$(STATIC_O) LDFLAGS=-static \
 		INSTALL_PATH=$(dir $(STATIC_BIN)) install >/dev/null
 
