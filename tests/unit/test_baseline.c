@@ -32,6 +32,8 @@ static struct rp_param p_median_only =
 	RP_SETTING("median_only", "bool", 0, "1: the metrics are median_only");
 static struct rp_param p_quantum =
 	RP_SETTING("quantum", "ms", 0, "op.latency's step (a jiffy: 4)");
+static struct rp_param p_resolution =
+	RP_SETTING("resolution", "ms", 0, "op.latency's resolution");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10, "the unit test's allowed change");
 static struct rp_param p_busy_change =
@@ -40,7 +42,8 @@ static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
 static struct rp_param *params[] = {
 	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
-	&p_scale, &p_tail, &p_median_only, &p_quantum, &p_baseline_change,
+	&p_scale, &p_tail, &p_median_only, &p_quantum, &p_resolution,
+	&p_baseline_change,
 	&p_busy_change,
 	&p_baseline_alpha, NULL
 };
@@ -98,6 +101,7 @@ static int program(int argc, char **argv)
 	m = rp_metric_add("op.latency", "ms", v, 50);
 	m->median_only = p_median_only.value;
 	m->quantum = p_quantum.value;
+	m->resolution = p_resolution.value;
 	mb->quantum = p_quantum.value;
 	mb->median_only = p_median_only.value;
 	if (p_disturb.value) {
@@ -257,6 +261,30 @@ TEST_F(baseline, mean_within_a_quantum_passes)
 		 self->base);
 	EXPECT_EQ(1, run(args));
 	EXPECT_HAS(unit_out, "% worse (mean ");
+	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+}
+
+/*
+ * Every op a jiffy late moves the median by half of it: past the 10%
+ * limit, and within a resolution of 1.5 jiffies (what a host may move an
+ * op between sessions), which the line names; not within one of half a
+ * jiffy.
+ */
+TEST_F(baseline, median_within_the_resolution_passes)
+{
+	char args[600];
+
+	snprintf(args, sizeof(args),
+		 "--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=6",
+		 self->base);
+	run(args);
+	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline\n");
+	EXPECT_LACKS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "widened to what the host moves between sessions (resolution)");
+	snprintf(args, sizeof(args),
+		 "--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=2",
+		 self->base);
+	EXPECT_EQ(1, run(args));
 	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
 }
 

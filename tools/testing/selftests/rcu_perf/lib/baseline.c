@@ -517,17 +517,21 @@ static double drift_pct(const struct base_metric *b, enum rp_cmp_stat st,
 	return spread > lim ? spread : lim;
 }
 
-/* @quantum as a share of the baseline runs' mean, in %; 0 without one. */
-static double quantum_pct(const struct base_metric *b, double quantum)
+/*
+ * @step as a share of the baseline runs' mean statistic @st, in %; 0
+ * without one.
+ */
+static double step_pct(const struct base_metric *b, enum rp_cmp_stat st,
+		       double step)
 {
 	double sum = 0;
 	size_t i, k = 0;
 
-	if (quantum <= 0 || !b->nr_runs)
+	if (!(step > 0) || !b->nr_runs)
 		return 0;
 	for (i = 0; i < b->nr_runs; k += b->run_n[i], i++)
-		sum += rp_cmp_stat_of(b->v.v + k, b->run_n[i], RP_CMP_MEAN);
-	return sum > 0 ? 100 * quantum * b->nr_runs / sum : 0;
+		sum += rp_cmp_stat_of(b->v.v + k, b->run_n[i], st);
+	return sum > 0 ? 100 * step * b->nr_runs / sum : 0;
 }
 
 void rp_baseline_report(void)
@@ -540,9 +544,10 @@ void rp_baseline_report(void)
 	for (i = 0; i < bl.nr; i++) {
 		const struct base_metric *b = &bl.m[i];
 		const struct rp_param *lim = bl.change;
+		const char *widened = "the spread of the baseline's runs";
 		const struct rp_metric *m;
 		struct rp_cmp c;
-		double limit;
+		double limit, r;
 
 		if (rp_current_test->baseline_limit &&
 		    rp_current_test->baseline_limit[i])
@@ -578,6 +583,11 @@ void rp_baseline_report(void)
 		 * (rp_compare_runs()).
 		 */
 		limit = drift_pct(b, m->stat, lim->value);
+		r = step_pct(b, m->stat, m->resolution);
+		if (r > limit) {
+			limit = r;
+			widened = "what the host moves between sessions (resolution)";
+		}
 		rp_compare_runs(b->v.v, b->run_n, b->nr_runs, m->samples, &m->n,
 				1, m->stat, m->higher_is_better, limit,
 				bl.alpha->value, &c);
@@ -596,11 +606,14 @@ void rp_baseline_report(void)
 		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
 		    b->nr_runs >= 2) {
 			double ml = drift_pct(b, RP_CMP_MEAN, lim->value);
-			double q = quantum_pct(b, m->quantum);
+			double q = step_pct(b, RP_CMP_MEAN, m->quantum);
+			const char *mw = "the spread of the baseline's runs";
 			struct rp_cmp cm;
 
-			if (q > ml)
+			if (q > ml) {
 				ml = q;
+				mw = "one quantum per op";
+			}
 
 			rp_compare_runs(b->v.v, b->run_n, b->nr_runs,
 					m->samples, &m->n, 1, RP_CMP_MEAN,
@@ -609,9 +622,10 @@ void rp_baseline_report(void)
 			if (cm.verdict == RP_CMP_REGRESSED) {
 				c = cm;
 				limit = ml;
+				widened = mw;
 			}
 		}
 		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,
-			     lim, limit, vs);
+			     lim, limit, widened, vs);
 	}
 }

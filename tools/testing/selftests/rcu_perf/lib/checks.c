@@ -325,14 +325,14 @@ bool rp_check_reported(const char *name)
 }
 
 #define CMP_LINE \
-	"# %s: measured %s%s %% worse (%s %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s)\n"
+	"# %s: measured %s%s %% worse (%s %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s%s)\n"
 #define CMP_NOISY \
 	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
 
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
 			     const struct rp_param *p, double limit,
-			     const char *vs)
+			     const char *widened, const char *vs)
 {
 	double worse = higher_is_better ? -c->change_pct : c->change_pct;
 	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
@@ -357,8 +357,8 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	snprintf(pv, sizeof(pv), "%.2g", c->p);
 	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, rp_cmp_stat_name(c->stat),
 	       mb, sp, unit, ma, sp, unit, vs,
-	       pv, mde, l, p->name,
-	       limit > p->value ? ", widened to the spread of the baseline's runs" : "");
+	       pv, mde, l, p->name, limit > p->value && widened ? ", widened to " : "",
+	       limit > p->value && widened ? widened : "");
 	switch (c->verdict) {
 	case RP_CMP_REGRESSED:
 		v = RP_FAIL;

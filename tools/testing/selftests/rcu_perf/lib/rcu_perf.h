@@ -554,14 +554,14 @@ __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
  * A before/after verdict of rp_compare() as a check: "measured" is the
  * change of the median in the bad direction (%), the limit @limit (%),
  * the parameter @p's value (RP_LIMIT_MAX) or more where the comparison
- * allowed more (rp_run_spread_pct()); FAIL when REGRESSED, SKIP when
+ * allowed more, @widened saying why; FAIL when REGRESSED, SKIP when
  * INCONCLUSIVE (too noisy, or nothing to compare), else PASS. @vs says
  * against what.
  */
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
 			     const struct rp_param *p, double limit,
-			     const char *vs);
+			     const char *widened, const char *vs);
 
 /* ------------------------------------------------------------------ */
 /* report.c: the JSON results document                                 */
@@ -604,6 +604,13 @@ struct rp_metric {
 	 * second look against a baseline allows one step per op.
 	 */
 	double quantum;
+	/*
+	 * The least change of its statistic that a baseline recorded in
+	 * another session can tell from the host, in its unit; 0: none.
+	 * Where an op is a few wake-ups of other CPUs, the host moves it by
+	 * a share of one from session to session, whatever the kernel.
+	 */
+	double resolution;
 };
 
 /* Copy samples, summarise; the metric lives until rp_finish(). */
