@@ -226,11 +226,18 @@ slower: a second check sets the mean expedited latency against a
 control timed in the same run, a wake-up round trip to a thread on
 another CPU (an idle expedited grace period is two or three such
 wake-ups), at most 3 round trips; healthy kernels measured 0.03-1.7.
+On a VM an idle expedited grace period is a quarter of that round
+trip, so a third check times expedited grace periods beside a thread
+spinning in user space on another CPU, which the grace period must
+interrupt, against membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) to the
+same CPU plus one wake-up: at most 2, healthy 0.5-1.2 (a 2-CPU VM,
+TCG and instruction-counted QEMU guests). It is skipped where the host
+does not give the vCPUs a CPU each.
 
 How it fails: /sys/kernel/rcu_normal=1 (the PREEMPT_RT default after
 boot) turns expedited grace periods into normal ones; the ratio goes
-to about 1 and both checks fail. An expedited path five times slower
-fails the second in an instruction-counted QEMU guest. A kernel
+to about 1 and every check fails. An expedited path five times slower
+fails the last two in an instruction-counted QEMU guest. A kernel
 without the sysfs files (TINY_RCU) or a system that disables expedited
 grace periods on purpose is a SKIP.
 MSG

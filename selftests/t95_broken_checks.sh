@@ -6,8 +6,8 @@
 # a check whose limit is raised out of reach (1e300) is a check that
 # cannot fail. Run with that, a proof script must say `not ok` to exactly
 # the proofs that the check FAILs under an injected regression, and keep
-# the rest: t30 with both gp_expedited limits out of reach (rcu_normal=1
-# must FAIL both checks: ~25 s), t20 with gp_throttle's mean_slack and
+# the rest: t30 with the three gp_expedited limits out of reach
+# (rcu_normal=1 must FAIL the three checks: ~25 s), t20 with gp_throttle's mean_slack and
 # pace_slack out of reach (the FQS=50, FQS=3x and first-FQS +1 proofs of
 # the idle means and the idle pace: ~80 s). The
 # guests of t30 do not inherit the environment: their proofs still pass.
@@ -40,8 +40,10 @@ broken() {
 
 broken "gp_expedited limits out of reach" t30_gp_expedited.sh \
 	"rcu_normal=1: expedited_gp_ratio fails, exit 1
-rcu_normal=1: expedited_gp_wakeups fails" \
-	RCU_PERF_EXPEDITED_RATIO=1e300 RCU_PERF_EXPEDITED_WAKEUPS=1e300
+rcu_normal=1: expedited_gp_wakeups fails
+rcu_normal=1: expedited_gp_ipis fails" \
+	RCU_PERF_EXPEDITED_RATIO=1e300 RCU_PERF_EXPEDITED_WAKEUPS=1e300 \
+	RCU_PERF_EXPEDITED_IPIS=1e300
 
 broken "gp_throttle mean_slack and pace_slack out of reach" t20_gp_throttle.sh \
 	"fqs=50: membarrier idle mean fails, exit 1
