@@ -11,10 +11,10 @@
 # change nothing. With the small kernels of `make kernels`, in
 # instruction-counted 2-vCPU guests (exact, ~15 s each): the healthy
 # kernel passes expedited_gp_wakeups (0.94 round trips) and
-# expedited_gp_ipis (0.50), exp-select-slow (an expedited path 5x slower:
-# 4.9 round trips, 5.5 controls) FAILs both, exp-wait-first (one that
+# expedited_gp_ipis (1.0), exp-select-slow (an expedited path 5x slower:
+# 4.9 round trips, 9.0 controls) FAILs both, exp-wait-first (one that
 # waits for the next jiffy: 437 round trips) the first, with no baseline;
-# beside a busy vCPU its GPs wait for jiffies anyway there (2.0-2.5
+# beside a busy vCPU its GPs wait for jiffies anyway there (2.0-3.0
 # controls against the limit 2: either verdict, a shorter time budget). The proofs are strict (t_prove): a SKIP where a
 # verdict is due is run again, then fails.
 source "$(dirname "$0")/../tests/lib.sh"
