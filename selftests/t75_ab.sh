@@ -16,7 +16,7 @@
 # healthy against lookup-slower (~2% per lookup) gives exit 1 too, with
 # or without the cloud kernel, and healthy against gp-end-late (every GP
 # a jiffy later) exit 1 naming the GP metrics, its two boots of A
-# compared as A and B exit 0 with every GP median the same to 0.00%
+# compared as A and B exit 0 with every GP median the same to 0.1%
 # (two vCPUs are near-exact: a mean moved 0.25% once, one GP a jiffy off).
 # 3 guests, two at a time (+8 with the small kernels, 2 of them only
 # the lookups): ~3-5 minutes.
@@ -207,8 +207,11 @@ for r in A-1 A-1-gp; do ln -s "$tmp/late-live/$r" "$tmp/aa-live/$r"; done
 ln -s "$tmp/late-live/A-again" "$tmp/aa-live/B-1"
 ln -s "$tmp/late-live/A-again-gp" "$tmp/aa-live/B-1-gp"
 t_run "$tmp/aa.log" "$ab" --judge "$tmp/aa-live" --no-repeat
-t_check "live: small kernels, ${small_checks[2]}: exit 0, every GP median change 0.00%" \
+# Two boots of one kernel repeat every GP median to 0.01% (the expedited
+# one moved by 1 ns in 17 us, 2026-12-03): below 0.1%, a hundredth of the
+# smallest allowed change.
+t_check "live: small kernels, ${small_checks[2]}: exit 0, every GP median change < 0.1%" \
 	eval '[ "$T_RC" = 0 ] &&
 	sed -n "/^A\/B: /,\$p" "$tmp/aa.log" | grep "^gp_" | grep -qv "\[" &&
 	! sed -n "/^A\/B: /,\$p" "$tmp/aa.log" | grep "^gp_" | grep -v "\[" |
-	  grep -vq " [+-]0.00% "'
+	  grep -vq " [+-]0\.0[0-9]% "'
