@@ -86,7 +86,7 @@ int FUZZ_INITIALIZE(int *argc, char ***argv)
 		snprintf(file_path[i], sizeof(file_path[i]), "%s/%d.json", dir,
 			 i + 1);
 	setenv("RCU_PERF_CONFIG", "", 1);
-	opts_initial = opts;
+	opts_initial = cmp.o;
 	return 0;
 }
 
@@ -106,44 +106,16 @@ static bool safe_opt(const char *a)
 /* Everything the program allocated and kept: freed, state as at start. */
 static void reset(void)
 {
-	size_t i;
-	int s;
+	int i;
 
 	rp_json_free(fuzz_doc);
 	fuzz_doc = NULL;
-	for (i = 0; i < nr_metrics; i++) {
-		free(metrics[i].key);
-		free(metrics[i].test);
-		free(metrics[i].name);
-		free(metrics[i].unit);
-		for (s = 0; s < NR_SIDES; s++) {
-			rp_samples_free(&metrics[i].v[s]);
-			free(metrics[i].run_n[s]);
-		}
-	}
-	free(metrics);
-	metrics = NULL;
-	nr_metrics = 0;
-	cap_metrics = 0;
-	for (i = 0; i < nr_checks; i++) {
-		free(checks[i].test);
-		free(checks[i].name);
-		free(checks[i].verdict);
-		free(checks[i].unit);
-		free(checks[i].start_time);
-	}
-	free(checks);
-	checks = NULL;
-	nr_checks = 0;
-	cap_checks = 0;
-	for (i = 0; i < (size_t)opts.nr_allows; i++)
-		free((char *)opts.allows[i].glob);
-	if (opts.labels[BASE] != opts_initial.labels[BASE])
-		free((char *)opts.labels[BASE]);	/* one buffer for both */
-	opts = opts_initial;
-	memset(nr_files, 0, sizeof(nr_files));
-	nr_files_total = 0;
-	memset(kernel_release, 0, sizeof(kernel_release));
+	compare_free(&cmp);
+	for (i = 0; i < cmp.o.nr_allows; i++)
+		free((char *)cmp.o.allows[i].glob);
+	if (cmp.o.labels[BASE] != opts_initial.labels[BASE])
+		free((char *)cmp.o.labels[BASE]);	/* one buffer for both */
+	cmp.o = opts_initial;
 }
 
 /* Split off the text up to the next "\n%%\n" line (or the end). */

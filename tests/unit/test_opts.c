@@ -25,27 +25,25 @@ static struct rp_param p_rounds =
 	RP_SETTING("rounds", "count", 8, "fewer with --quick",
 		   RP_QUICK(3), RP_RANGE(1, 100));
 
-static struct rp_param *params[] = {
-	&p_max_ratio, &p_min_rate, &p_samples, &p_use_load, &p_period,
-	&p_max_jiffies, &p_rounds, NULL
-};
-
 static int extra_seen;
 
-/* --pair A B takes two values; --bad is refused with its own message. */
-static int extra_opt(int argc, char **argv, int i, int *used)
+/* Every value of --name in turn; "bad" is refused with its own reason. */
+static const char *name_ok(const char *v)
 {
-	if (!strcmp(argv[i], "--pair") && i + 2 < argc) {
-		extra_seen = atoi(argv[i + 1]) + atoi(argv[i + 2]);
-		*used = 3;
-		return 1;
-	}
-	if (!strcmp(argv[i], "--bad")) {
-		fprintf(stderr, "unit: --bad is bad\n");
-		return -1;
-	}
-	return 0;
+	extra_seen++;
+	return strcmp(v, "bad") ? NULL : "is bad";
 }
+
+/* Options of the program's own: a flag, a string, a directory. */
+static struct rp_param p_flag = RP_FLAG("flag-x", "a flag");
+static struct rp_param p_name =
+	RP_STRING("name", "NAME", "a string,\nrepeatable", RP_EACH(name_ok));
+static struct rp_param p_dir = RP_PATH("dir", "DIR", "a directory", RP_DIR);
+
+static struct rp_param *params[] = {
+	&p_max_ratio, &p_min_rate, &p_samples, &p_use_load, &p_flag,
+	&p_period, &p_max_jiffies, &p_name, &p_rounds, &p_dir, NULL
+};
 
 /* A rule between parameters, seen after every source and --quick. */
 static const char *check_params(void)
@@ -60,8 +58,15 @@ static const struct rp_test test = {
 	.params = params,
 	.check_params = check_params,
 	.nr_checks = 1,
-	.extra_usage = "Own options:\n  --pair A B   two numbers\n",
-	.extra_opt = extra_opt,
+	.extra_usage = "Notes: none\n",
+};
+
+/* The same, with operands: --name before "--", --dir after. */
+static const struct rp_test test_operands = {
+	.name = "unit",
+	.params = params,
+	.operands = &p_name,
+	.operands_after = &p_dir,
 };
 
 /* Path of a config file in the temp dir with the given content. */
@@ -85,6 +90,17 @@ static int do_parse(void *cmd)
 {
 	unit_split(&args, "unit", cmd);
 	return rp_parse(&test, args.argc, args.argv) ? KSFT_FAIL : 0;
+}
+
+static int do_parse_operands(void *cmd)
+{
+	unit_split(&args, "unit", cmd);
+	if (rp_parse(&test_operands, args.argc, args.argv))
+		return KSFT_FAIL;
+	printf("flag=%g name=%s dir=%s extra=%d given=%d\n", p_flag.value,
+	       p_name.str ?: "-", p_dir.str ?: "-", extra_seen,
+	       rp_opts.nr_given);
+	return 0;
 }
 
 static int do_init(void *cmd)
@@ -116,6 +132,7 @@ static int do_parse_dump(void *cmd)
 	       rp_opts.json_path ? rp_opts.json_path : "-",
 	       rp_opts.outdir ? rp_opts.outdir : "-", rp_opts.nr_knobs,
 	       extra_seen);
+	printf("name=%s dir=%s\n", p_name.str ?: "-", p_dir.str ?: "-");
 	return 0;
 }
 
@@ -438,8 +455,39 @@ FIXTURE_VARIANT_ADD(bad, cross_parameter_rule_with_quick) {
 };
 
 FIXTURE_VARIANT_ADD(bad, program_option_error) {
-	.cmd = "--bad",
-	.msg = "unit: --bad is bad",
+	.cmd = "--name ok --name bad",
+	.msg = "unit: --name bad: is bad",
+};
+
+FIXTURE_VARIANT_ADD(bad, flag_with_value) {
+	.cmd = "--flag-x=1",
+	.msg = "option --flag-x takes no value",
+};
+
+FIXTURE_VARIANT_ADD(bad, string_without_value) {
+	.cmd = "--name",
+	.msg = "option --name needs a value",
+};
+
+FIXTURE_VARIANT_ADD(bad, empty_path) {
+	.cmd = "--dir=",
+	.msg = "option --dir needs a value",
+};
+
+FIXTURE_VARIANT_ADD(bad, path_not_a_directory) {
+	.cmd = "--dir /nonexistent",
+	.msg = "unit: --dir /nonexistent: not a directory",
+};
+
+/* Options are of the command line only: no --set, config or environment. */
+FIXTURE_VARIANT_ADD(bad, option_by_set) {
+	.cmd = "--set name=x",
+	.msg = "unknown parameter 'name'",
+};
+
+FIXTURE_VARIANT_ADD(bad, option_abbreviated) {
+	.cmd = "--nam x",
+	.msg = "unknown option '--nam'",
 };
 
 /* Exactly one line, naming the program, and nothing else. */
@@ -498,10 +546,50 @@ TEST_F(opts, common_and_own_options_on_cli)
 	setenv("RCU_PERF_OUTDIR", "/env_dir", 1);
 	setenv("RCU_PERF_QUICK", "1", 1);
 	snprintf(cmd, sizeof(cmd), "%s %s", "-v --json=/cli.json --outdir /cli_dir",
-		 "--knob /sys/kernel/rcu_normal=1 --knob /sys/kernel/tracing/current_tracer=x=y --pair 2 3 -q");
+		 "--knob /sys/kernel/rcu_normal=1 --knob /sys/kernel/tracing/current_tracer=x=y --name=a --flag-x --name b --dir / -q");
 	ASSERT_EQ(0, unit_run(do_parse_dump, cmd));
 	EXPECT_HAS(unit_out, "quick=1 verbose=1 json=/cli.json outdir=/cli_dir knobs=2");
-	EXPECT_HAS(unit_out, "extra=5");
+	EXPECT_HAS(unit_out, "extra=2");
+	EXPECT_HAS(unit_out, "flag-x=1/cli");
+	EXPECT_HAS(unit_out, "name=b dir=/");
+	ASSERT_EQ(0, unit_run(do_parse_dump, ""));
+	EXPECT_HAS(unit_out, "flag-x=0/default");
+	EXPECT_HAS(unit_out, "name=- dir=-");
+}
+
+/* Operands go to one option before "--", to another after it. */
+TEST_F(opts, operands)
+{
+	ASSERT_EQ(0, unit_run(do_parse_operands, "a --flag-x - -- /"));
+	EXPECT_HAS(unit_out, "flag=1 name=- dir=/ extra=2 given=1");
+	/* after "--", an option is an operand */
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_parse_operands, "-- / --flag-x"));
+	EXPECT_HAS(unit_err, "--dir --flag-x: not a directory");
+	/* Without operands in the table, one is bad usage. */
+	EXPECT_EQ(KSFT_FAIL, unit_run(do_parse, "--"));
+	EXPECT_HAS(unit_err, "unknown option '--'");
+}
+
+/* An RCU_PERF_<NAME> of no parameter: one line of warning, not an error. */
+TEST_F(opts, unknown_environment_warned)
+{
+	setenv("RCU_PERF_NOPE", "1", 1);
+	setenv("RCU_PERF_NAME", "x", 1);	/* an option: not from here */
+	setenv("RCU_PERF_SAMPLES", "3", 1);
+	setenv("RCU_PERF_STATE_DIR", "/x", 1);
+	ASSERT_EQ(0, unit_run(do_parse_dump, ""));
+	EXPECT_HAS(unit_out, "samples=3/env");
+	EXPECT_HAS(unit_out, "name=- dir=-");
+	EXPECT_HAS(unit_err, "unit: warning: not a parameter here, ignored:");
+	EXPECT_HAS(unit_err, " RCU_PERF_NOPE");
+	EXPECT_HAS(unit_err, " RCU_PERF_NAME");
+	EXPECT_LACKS(unit_err, "SAMPLES");
+	EXPECT_LACKS(unit_err, "STATE_DIR");
+	EXPECT_EQ(1, unit_lines(unit_err));
+	unsetenv("RCU_PERF_NOPE");
+	unsetenv("RCU_PERF_NAME");
+	unsetenv("RCU_PERF_SAMPLES");
+	unsetenv("RCU_PERF_STATE_DIR");
 }
 
 static int do_table_bug(void *what)
@@ -609,7 +697,10 @@ TEST_F(opts, help)
 	ASSERT_EQ(0, unit_run(do_init, "--help --set samples=5"));
 	EXPECT_HAS(unit_out, "usage: unit [options]");
 	EXPECT_HAS(unit_out, "unit test of the options");
-	EXPECT_HAS(unit_out, "--pair A B");
+	EXPECT_HAS(unit_out, "Options of unit:\n  --flag-x               a flag\n");
+	EXPECT_HAS(unit_out, "  --name NAME            a string,\n"
+		   "                         repeatable\n");
+	EXPECT_HAS(unit_out, "Notes: none\n");
 	EXPECT_HAS(unit_out, "--knob PATH=VALUE");
 	EXPECT_HAS(unit_out, "min_rate");
 	EXPECT_HAS(unit_out, "Exit: 0 pass, 1 fail or bad usage, 4 skip.");

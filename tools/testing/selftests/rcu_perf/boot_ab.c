@@ -93,12 +93,43 @@ static struct rp_param p_jobs =
 		   "parallel icount boots (0: one per online CPU); --wall boots one at a time",
 		   RP_RANGE(0, 64));
 
+static struct rp_param p_kernel =
+	RP_STRING("kernel", "IMAGE",
+		  "kernel of both sides (default: $KERNEL, else\n"
+		  "/boot/vmlinuz-$(uname -r))");
+static struct rp_param p_kernel_b =
+	RP_STRING("kernel-b", "IMAGE", "kernel of side B (default: the same as A)");
+static struct rp_param p_append_a =
+	RP_STRING("append-a", "ARGS", "command line of side A (default: none)");
+static struct rp_param p_append_b =
+	RP_STRING("append-b", "ARGS",
+		  "command line of side B (default:\n"
+		  "rcupdate.rcu_normal=1 unless --append-a or --kernel-b)");
+static struct rp_param p_append =
+	RP_STRING("append", "ARGS", "appended on both sides");
+static struct rp_param p_wall =
+	RP_FLAG("wall",
+		"wall-clock time (KVM or TCG, several vCPUs) instead\n"
+		"of deterministic virtual time (-icount)");
+static struct rp_param p_qemu =
+	RP_STRING("qemu", "PROG",
+		  "QEMU system emulator (default: $QEMU, else\n"
+		  "qemu-system-x86_64)");
+static struct rp_param p_busybox =
+	RP_STRING("busybox", "FILE",
+		  "static x86-64 busybox for the initramfs\n"
+		  "(default: busybox in $PATH, /bin/busybox)");
+static struct rp_param p_logdir =
+	RP_STRING("logdir", "DIR",
+		  "keep the initramfs and every serial capture in DIR\n"
+		  "(default: a temporary directory, kept only on error)");
+
 static struct rp_param *params[] = {
 	&p_allowed_change, &p_alpha, &p_runs, &p_dither, &p_boot_timeout,
-	&p_memory, &p_cpus, &p_jobs, NULL
+	&p_memory, &p_cpus, &p_jobs, &p_kernel, &p_kernel_b, &p_append_a,
+	&p_append_b, &p_append, &p_wall, &p_qemu, &p_busybox, &p_logdir, NULL
 };
 
-static int extra_opt(int argc, char **argv, int i, int *used);
 static const char *check_input(void);
 
 static const char * const check_names[] = { "boot_time_change", NULL };
@@ -109,25 +140,7 @@ static const struct rp_test test = {
 	.params = params,
 	.nr_checks = 1,
 	.checks = check_names,
-	.extra_opt = extra_opt,
 	.check_params = check_input,
-	.extra_usage =
-	"Boot options:\n"
-	"  --kernel IMAGE       kernel of both sides (default: $KERNEL, else\n"
-	"                       /boot/vmlinuz-$(uname -r))\n"
-	"  --kernel-b IMAGE     kernel of side B (default: the same as A)\n"
-	"  --append-a ARGS      command line of side A (default: none)\n"
-	"  --append-b ARGS      command line of side B (default:\n"
-	"                       rcupdate.rcu_normal=1 unless --append-a or --kernel-b)\n"
-	"  --append ARGS        appended on both sides\n"
-	"  --wall               wall-clock time (KVM or TCG, several vCPUs) instead\n"
-	"                       of deterministic virtual time (-icount)\n"
-	"  --qemu PROG          QEMU system emulator (default: $QEMU, else\n"
-	"                       qemu-system-x86_64)\n"
-	"  --busybox FILE       static x86-64 busybox for the initramfs\n"
-	"                       (default: busybox in $PATH, /bin/busybox)\n"
-	"  --logdir DIR         keep the initramfs and every serial capture in DIR\n"
-	"                       (default: a temporary directory, kept only on error)\n",
 };
 
 /*
@@ -158,15 +171,8 @@ static const char init_script[] =
 enum { A, B, NR_SIDES };
 static const char * const side_name[NR_SIDES] = { "A", "B" };
 
-static struct {
-	const char *kernel[NR_SIDES];
-	const char *append[NR_SIDES];	/* NULL: not given */
-	const char *common;
-	const char *qemu;
-	const char *busybox;
-	const char *logdir;
-	bool wall;
-} o;
+/* --kernel, --kernel-b, --append-a, --append-b; NULL: not given */
+static const char *kernel[NR_SIDES], *append[NR_SIDES];
 
 enum accel { ACCEL_ICOUNT, ACCEL_KVM, ACCEL_TCG };
 
@@ -199,64 +205,6 @@ static void keep_logs(void)
 	if (dir_is_temp)
 		rp_tmpdir_keep(dir);
 	dir_is_temp = false;
-}
-
-/* ------------------------------------------------------------------ */
-/* Options                                                             */
-/* ------------------------------------------------------------------ */
-
-static const char *opt_val(int argc, char **argv, int i, const char *opt,
-			   int *used, bool *err)
-{
-	const char *a = argv[i];
-	size_t n = strlen(opt);
-
-	if (!strncmp(a, opt, n) && a[n] == '=')
-		return a + n + 1;
-	if (strcmp(a, opt))
-		return NULL;
-	if (i + 1 >= argc) {
-		fprintf(stderr, "boot_ab: option %s needs a value\n", opt);
-		*err = true;
-		return NULL;
-	}
-	*used = 2;
-	return argv[i + 1];
-}
-
-static int extra_opt(int argc, char **argv, int i, int *used)
-{
-	static const struct {
-		const char *name;
-		const char **val;
-	} opts[] = {
-		{ "--kernel", &o.kernel[A] },
-		{ "--kernel-b", &o.kernel[B] },
-		{ "--append-a", &o.append[A] },
-		{ "--append-b", &o.append[B] },
-		{ "--append", &o.common },
-		{ "--qemu", &o.qemu },
-		{ "--busybox", &o.busybox },
-		{ "--logdir", &o.logdir },
-	};
-	bool err = false;
-	size_t k;
-
-	if (!strcmp(argv[i], "--wall")) {
-		o.wall = true;
-		return 1;
-	}
-	for (k = 0; k < ARRAY_SIZE(opts); k++) {
-		const char *v = opt_val(argc, argv, i, opts[k].name, used, &err);
-
-		if (err)
-			return -1;
-		if (v) {
-			*opts[k].val = v;
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* The one-line reason of bad input, for rp_parse() to print. */
@@ -307,17 +255,17 @@ static const char *check_options(void)
 {
 	char why[PATH_MAX + 96];
 
-	if (o.busybox && !readable_file(o.busybox))
-		return bad("--busybox '%s': not a readable file", o.busybox);
-	if (o.busybox && static_x86_64(o.busybox))
-		return bad("--busybox '%s' %s", o.busybox,
-			   static_x86_64(o.busybox));
-	if (o.logdir && (!*o.logdir || strlen(o.logdir) >= sizeof(dir)))
+	if (p_busybox.str && !readable_file(p_busybox.str))
+		return bad("--busybox '%s': not a readable file", p_busybox.str);
+	if (p_busybox.str && static_x86_64(p_busybox.str))
+		return bad("--busybox '%s' %s", p_busybox.str,
+			   static_x86_64(p_busybox.str));
+	if (p_logdir.str && (!*p_logdir.str || strlen(p_logdir.str) >= sizeof(dir)))
 		return bad("--logdir needs a directory name (shorter than %zu)",
 			   sizeof(dir));
 	/* As root, a symlink planted there would be written through. */
-	if (o.logdir && rp_check_dir(o.logdir, true, why, sizeof(why)))
-		return bad("--logdir %s: %s", o.logdir, why);
+	if (p_logdir.str && rp_check_dir(p_logdir.str, true, why, sizeof(why)))
+		return bad("--logdir %s: %s", p_logdir.str, why);
 	if (!(p_boot_timeout.value > 0))
 		return bad("boot_timeout must be in (0, 86400] s, not %g",
 			   p_boot_timeout.value);
@@ -334,12 +282,16 @@ static const char *check_input(void)
 {
 	const char *env = getenv("KERNEL");
 
-	return check_kernel("--kernel", o.kernel[A]) ?:
-	       check_kernel("--kernel-b", o.kernel[B]) ?:
-	       check_kernel("$KERNEL", !o.kernel[A] && env && *env ? env : NULL) ?:
-	       check_append("--append-a", o.append[A]) ?:
-	       check_append("--append-b", o.append[B]) ?:
-	       check_append("--append", o.common) ?:
+	kernel[A] = p_kernel.str;
+	kernel[B] = p_kernel_b.str;
+	append[A] = p_append_a.str;
+	append[B] = p_append_b.str;
+	return check_kernel("--kernel", kernel[A]) ?:
+	       check_kernel("--kernel-b", kernel[B]) ?:
+	       check_kernel("$KERNEL", !kernel[A] && env && *env ? env : NULL) ?:
+	       check_append("--append-a", append[A]) ?:
+	       check_append("--append-b", append[B]) ?:
+	       check_append("--append", p_append.str) ?:
 	       check_options();
 }
 
@@ -426,25 +378,25 @@ static __printf(1, 2) __noreturn void skip(const char *fmt, ...)
 
 static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 {
-	const char *q = o.qemu ? o.qemu : getenv("QEMU");
+	const char *q = p_qemu.str ? p_qemu.str : getenv("QEMU");
 	const char *why;
 
-	if (!o.kernel[A])
-		o.kernel[A] = default_kernel();
-	if (!o.kernel[A])
+	if (!kernel[A])
+		kernel[A] = default_kernel();
+	if (!kernel[A])
 		skip("no kernel: no readable /boot/vmlinuz-$(uname -r); use --kernel or KERNEL=");
 	/* Nothing chosen: the default comparison. */
-	if (!o.kernel[B] && !o.append[A] && !o.append[B])
-		o.append[B] = "rcupdate.rcu_normal=1";
-	if (!o.kernel[B])
-		o.kernel[B] = o.kernel[A];
+	if (!kernel[B] && !append[A] && !append[B])
+		append[B] = "rcupdate.rcu_normal=1";
+	if (!kernel[B])
+		kernel[B] = kernel[A];
 
 	if (!q || !*q)
 		q = "qemu-system-x86_64";
 	if (!find_prog(q, qemu, qlen))
 		skip("%s not found (apt install qemu-system-x86)", q);
-	if (o.busybox) {
-		snprintf(bb, blen, "%s", o.busybox);
+	if (p_busybox.str) {
+		snprintf(bb, blen, "%s", p_busybox.str);
 	} else if (!find_prog("busybox", bb, blen)) {
 		snprintf(bb, blen, "/bin/busybox");
 		if (!readable_file(bb))
@@ -631,7 +583,7 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 		break;
 	}
 	argv[n++] = "-kernel";
-	argv[n++] = o.kernel[b->side];
+	argv[n++] = kernel[b->side];
 	argv[n++] = "-initrd";
 	argv[n++] = initrd;
 	argv[n++] = "-append";
@@ -1028,16 +980,16 @@ int main(int argc, char **argv)
 	jobs = p_jobs.value;
 	if (!jobs)
 		jobs = rp_nr_online_cpus() > 0 ? rp_nr_online_cpus() : 1;
-	if (o.wall)
+	if (p_wall.value)
 		jobs = 1;
 	for (i = 0; i < NR_SIDES; i++)
 		snprintf(cmdline[i], sizeof(cmdline[i]), BASE_CMDLINE "%s%s%s%s",
-			 o.common ? " " : "", o.common ? o.common : "",
-			 o.append[i] && *o.append[i] ? " " : "",
-			 o.append[i] ? o.append[i] : "");
+			 p_append.str ? " " : "", p_append.str ? p_append.str : "",
+			 append[i] && *append[i] ? " " : "",
+			 append[i] ? append[i] : "");
 
-	if (o.logdir) {
-		snprintf(dir, sizeof(dir), "%s", o.logdir);	/* checked */
+	if (p_logdir.str) {
+		snprintf(dir, sizeof(dir), "%s", p_logdir.str);	/* checked */
 	} else {
 		int err = rp_tmpdir(NULL, "boot_ab", dir, sizeof(dir));
 
@@ -1068,13 +1020,13 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < NR_SIDES; i++)
 		rp_info(i == A ? "a" : "b", "%s, command line \"%s\"",
-			o.kernel[i], cmdline[i]);
-	if (!strcmp(o.kernel[A], o.kernel[B]) && !strcmp(cmdline[A], cmdline[B]))
+			kernel[i], cmdline[i]);
+	if (!strcmp(kernel[A], kernel[B]) && !strcmp(cmdline[A], cmdline[B]))
 		printf("# A and B are the same: this run measures the noise\n");
 	rp_info("dither", "%s", dither ?
 		"each round adds boot_ab.dither=<4-16 hex digits> on both sides" :
 		"off: every round boots the same command lines");
-	if (o.wall)
+	if (p_wall.value)
 		accel = warm_up(qemu);
 	rp_info("mode", "%s", accel == ACCEL_ICOUNT ?
 		"virtual time (TCG -icount shift=0,sleep=off, 1 vCPU)" :

@@ -31,35 +31,20 @@ static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(1,
 			   "boots unexpedited cost the small 6.12 kernel +3.4%; icount boots repeat exactly");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+static struct rp_param p_log =
+	RP_PATH("log", "FILE",
+		"parse FILE instead of this boot's log: dmesg text,\n"
+		"/dev/kmsg records or a serial capture (- for stdin)");
+static struct rp_param p_parse =
+	RP_FLAG("parse",
+		"only print \"<seconds> <marker>\" and exit 0 (with --log\n"
+		"FILE alone); exit 4 when no marker (reason on stderr), 1\n"
+		"when the log is unreadable or malformed; no KTAP, no JSON");
 
 static struct rp_param *params[] = {
-	&p_boot_budget, &p_baseline_change, &p_baseline_alpha, NULL
+	&p_boot_budget, &p_baseline_change, &p_baseline_alpha, &p_log,
+	&p_parse, NULL
 };
-
-static const char *log_path;	/* --log FILE, NULL: this boot */
-
-static int extra_opt(int argc, char **argv, int i, int *used)
-{
-	const char *a = argv[i];
-
-	if (!strncmp(a, "--log=", 6)) {
-		log_path = a + 6;
-	} else if (!strcmp(a, "--log")) {
-		if (i + 1 >= argc) {
-			fprintf(stderr, "boot_marker: --log needs a file\n");
-			return -1;
-		}
-		log_path = argv[i + 1];
-		*used = 2;
-	} else {
-		return 0;
-	}
-	if (!*log_path) {
-		fprintf(stderr, "boot_marker: --log needs a file\n");
-		return -1;
-	}
-	return 1;
-}
 
 #define CHECK	"boot_time_to_user"
 
@@ -77,26 +62,20 @@ static const struct rp_test test = {
 	.baseline = baseline_metrics,
 	.baseline_per_boot = true,
 	.extra_usage =
-	"  --log FILE             parse FILE instead of this boot's log: dmesg text,\n"
-	"                         /dev/kmsg records or a serial capture (- for stdin)\n"
-	"  --parse [--log FILE]   only print \"<seconds> <marker>\" and exit 0; exit 4\n"
-	"                         when no marker (reason on stderr), 1 when the log is\n"
-	"                         unreadable or malformed; no KTAP, no JSON\n"
 	"Markers, preferred first: Write protecting the kernel read-only data (x86_64),\n"
 	"  ...kernel text and read-only data (x86_32), Write protected\n"
 	"  read-only-after-init data (s390), Write protecting the kernel text (old),\n"
 	"  Freeing unused kernel image (initmem) memory, Freeing unused kernel image\n"
 	"  memory, Freeing unused kernel memory (arm64), Run %s as init process.\n",
-	.extra_opt = extra_opt,
 };
 
 static char *read_log(const char **source)
 {
 	char *log;
 
-	if (log_path) {
-		*source = log_path;
-		return rp_read_log(log_path);
+	if (p_log.str) {
+		*source = p_log.str;
+		return rp_read_log(p_log.str);
 	}
 	log = rp_read_kmsg();
 	/* /dev/kmsg records start with the priority, syslog(2) with '<' */
@@ -105,24 +84,17 @@ static char *read_log(const char **source)
 }
 
 /* --parse: for scripts, before rp_init() so that nothing else is printed. */
-static int parse_only(int argc, char **argv)
+static int parse_only(void)
 {
 	char err[512];
 	struct rp_marker m;
 	const char *src;
 	char *log;
-	int i, used, r;
+	int r;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--parse"))
-			continue;
-		used = 1;
-		if (extra_opt(argc, argv, i, &used) != 1) {
-			fprintf(stderr, "boot_marker: --parse takes only --log FILE, not '%s'\n",
-				argv[i]);
-			return KSFT_FAIL;
-		}
-		i += used - 1;
+	if (rp_opts.nr_given > 1 + !!p_log.str) {
+		fprintf(stderr, "boot_marker: --parse takes only --log FILE\n");
+		return KSFT_FAIL;
 	}
 	log = read_log(&src);
 	if (!log) {
@@ -157,7 +129,7 @@ static void report_rcu_params(const char *log)
 	int nr;
 
 	if (!rp_log_cmdline(log, cmdline, sizeof(cmdline)) ||
-	    (!log_path && rp_knob_read("/proc/cmdline", cmdline,
+	    (!p_log.str && rp_knob_read("/proc/cmdline", cmdline,
 				       sizeof(cmdline)) >= 0)) {
 		nr = rp_rcu_params(cmdline, rcu, sizeof(rcu));
 		rp_info("rcu_boot_params", "%s", nr ? rcu : "none");
@@ -170,7 +142,7 @@ static void report_rcu_params(const char *log)
 		if (p)
 			rp_info("rcu_boot_announce", "%.*s", (int)strcspn(p, "\r\n"), p);
 	}
-	if (!log_path) {
+	if (!p_log.str) {
 		if (rp_knob_read("/sys/kernel/rcu_expedited", rcu, sizeof(rcu)) >= 0)
 			rp_info("rcu_expedited", "%s", rcu);
 		if (rp_knob_read("/sys/kernel/rcu_normal", rcu, sizeof(rcu)) >= 0)
@@ -184,16 +156,18 @@ int main(int argc, char **argv)
 	const char *src;
 	char err[512];
 	char *log;
-	int i, r;
+	int r;
 
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--parse"))
-			return parse_only(argc, argv);
-
+	/* rp_init() parses again, for the KTAP run */
+	if (rp_parse(&test, argc, argv))
+		return KSFT_FAIL;
+	if (p_parse.value && !rp_opts.help)
+		return parse_only();
 	rp_init(&test, argc, argv);
 	log = read_log(&src);
-	if (!log && log_path) {
-		rp_check_skip(CHECK, "cannot read %s: %s", log_path, strerror(errno));
+	if (!log && p_log.str) {
+		rp_check_skip(CHECK, "cannot read %s: %s", p_log.str,
+			      strerror(errno));
 		return rp_finish();
 	}
 	if (!log)

@@ -2,14 +2,15 @@
 /*
  * rcu_perf_compare's shared declarations. The program, one file per job:
  *
- *	rcu_perf_compare.c	main, options, the comparison and its report
- *	compare_input.c		reading the results files (metrics, checks)
+ *	rcu_perf_compare.c	main, options, the report of the comparison
+ *	compare_input.c		reading the results files, comparing them
  *	compare_kcidb.c		--kcidb: KCIDB v4 test objects
  *	compare_plot.c		--svg: SVG plots
  *	compare_repeat.c	--repeat: run the commands until conclusive
  *
- * They share the parsed command line (opts) and what was read from the
- * results files (metrics[], checks[]); all else stays in its file.
+ * Calls go one way, rcu_perf_compare.c -> compare_*.c -> lib: the state
+ * (struct compare: the options and what the results files hold) is an
+ * argument, never a global.
  */
 #ifndef RCU_PERF_COMPARE_H
 #define RCU_PERF_COMPARE_H
@@ -68,7 +69,6 @@ struct allow {
 struct compare_opts {
 	const char *paths[NR_SIDES][MAX_ARGS];
 	int nr_paths[NR_SIDES];
-	bool after_dashdash;
 	const char *metric_globs[MAX_ARGS];
 	int nr_metric_globs;
 	struct allow allows[MAX_ARGS];
@@ -76,7 +76,6 @@ struct compare_opts {
 	bool ktap;
 	bool table;
 	const char *labels[NR_SIDES];
-	bool help, list, machine_key;
 	const char *kcidb;
 	const char *origin;
 	const char *build_id;
@@ -86,31 +85,22 @@ struct compare_opts {
 	const char *cmd[NR_SIDES];
 	enum rp_cmp_stat stat;	/* --stat: the statistic compared */
 	bool stat_set;		/* --stat given: over each metric's "stat" */
+	/* the parameters (--set NAME=VALUE, --list) */
+	double allowed_change, alpha, repeat_budget;
+	int repeat_min_rounds, repeat_max_rounds;
 };
 
-extern struct compare_opts opts;
-/* The parameters (rcu_perf_compare.c): --set NAME=VALUE, --list */
-extern struct rp_param p_allowed_change, p_alpha, p_repeat_budget;
-extern struct rp_param p_repeat_min_rounds, p_repeat_max_rounds;
-
-/* compare_input.c: what the results files hold, merged per side */
-extern struct metric *metrics;
-extern size_t nr_metrics;
-extern struct check *checks;
-extern size_t nr_checks;
-extern int nr_files[NR_SIDES];		/* results files read per side */
-extern char kernel_release[NR_SIDES][128];	/* of a side's first file */
-
-void load_file(const char *path, int side, bool from_dir);
-void load_path(const char *path, int side);
-int list_dir(const char *dir, const char *prefix, char ***out);
-
-/* rcu_perf_compare.c */
-__printf(1, 2) __noreturn void die(const char *fmt, ...);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-bool selected(const char *key);
-const char *pfx(void);
+struct compare {
+	struct compare_opts o;
+	/* what the results files hold, merged per side (compare_input.c) */
+	struct metric *metrics;
+	size_t nr_metrics, cap_metrics;
+	struct check *checks;
+	size_t nr_checks, cap_checks;
+	int nr_files[NR_SIDES];		/* results files read per side */
+	int nr_files_total;		/* both sides: numbers checks[].file */
+	char kernel_release[NR_SIDES][128];	/* of a side's first file */
+};
 
 struct tally {
 	int n[4];		/* by enum rp_cmp_verdict */
@@ -118,12 +108,20 @@ struct tally {
 	int reported;		/* report_only: shown, not judged */
 };
 
-void compare_all(struct tally *t);
-int report_compare(void);
+/* compare_input.c; die() exits EXIT_USAGE */
+__printf(1, 2) __noreturn void die(const char *fmt, ...);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+void load_file(struct compare *cmp, const char *path, int side, bool from_dir);
+void load_path(struct compare *cmp, const char *path, int side);
+int list_dir(const char *dir, const char *prefix, char ***out);
+bool selected(const struct compare *cmp, const char *key);
+void compare_all(struct compare *cmp, struct tally *t);
+void compare_free(struct compare *cmp);
 
 /* compare_kcidb.c, compare_plot.c, compare_repeat.c */
-void write_kcidb(bool compare);
-void write_svg(int sides);
-int repeat_until_conclusive(void);
+void write_kcidb(const struct compare *cmp, bool compared);
+void write_svg(const struct compare *cmp, int sides);
+void repeat_until_conclusive(struct compare *cmp);
 
 #endif /* RCU_PERF_COMPARE_H */

@@ -1,46 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rcu_perf_compare: reading the results files. Each metric's samples are
- * merged over all files of a side; each KTAP check is kept per file (for
- * --kcidb). A malformed file ends the program with exit 2 and one line
- * naming it.
+ * rcu_perf_compare: reading the results files and comparing them. Each
+ * metric's samples are merged over all files of a side; each KTAP check
+ * is kept per file (for --kcidb). A malformed file ends the program with
+ * exit 2 and one line naming it.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "compare.h"
 
-struct metric *metrics;
-size_t nr_metrics;
-static size_t cap_metrics;
-struct check *checks;
-size_t nr_checks;
-static size_t cap_checks;
-int nr_files[NR_SIDES];
-static int nr_files_total;	/* both sides: numbers checks[].file */
-char kernel_release[NR_SIDES][128];
+void die(const char *fmt, ...)
+{
+	va_list ap;
 
-static struct metric *find_metric(const char *test_name, const char *name)
+	fflush(stdout);
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1;
+
+	return memcpy(xrealloc(NULL, n), s ? s : "", n);
+}
+
+static struct metric *find_metric(struct compare *cmp, const char *test_name,
+				  const char *name)
 {
 	size_t i, tl = strlen(test_name);
 	struct metric *m;
 
-	for (i = 0; i < nr_metrics; i++) {
-		m = &metrics[i];
+	for (i = 0; i < cmp->nr_metrics; i++) {
+		m = &cmp->metrics[i];
 		if (!strncmp(m->key, test_name, tl) && m->key[tl] == '.' &&
 		    !strcmp(m->key + tl + 1, name))
 			return m;
 	}
-	if (nr_metrics == cap_metrics) {
-		cap_metrics = cap_metrics ? 2 * cap_metrics : 32;
-		metrics = xrealloc(metrics, cap_metrics * sizeof(*metrics));
+	if (cmp->nr_metrics == cmp->cap_metrics) {
+		cmp->cap_metrics = cmp->cap_metrics ? 2 * cmp->cap_metrics : 32;
+		cmp->metrics = xrealloc(cmp->metrics, cmp->cap_metrics *
+					sizeof(*cmp->metrics));
 	}
-	m = &metrics[nr_metrics++];
+	m = &cmp->metrics[cmp->nr_metrics++];
 	memset(m, 0, sizeof(*m));
 	m->key = xrealloc(NULL, tl + strlen(name) + 2);
 	sprintf(m->key, "%s.%s", test_name, name);
@@ -70,8 +92,9 @@ static const struct rp_jval *get_typed(const char *path,
 	return v;
 }
 
-static void load_metric(const char *path, int side, const char *test_name,
-			const struct rp_jval *jm, size_t idx)
+static void load_metric(struct compare *cmp, const char *path, int side,
+			const char *test_name, const struct rp_jval *jm,
+			size_t idx)
 {
 	const struct rp_jval *name, *unit, *better, *judged, *stat, *samples;
 	enum rp_cmp_stat st = RP_CMP_MEDIAN;
@@ -97,7 +120,7 @@ static void load_metric(const char *path, int side, const char *test_name,
 		die("%s: metric %s: \"better\" is '%s', not lower/higher", path,
 		    name->str, better->str);
 
-	m = find_metric(test_name, name->str);
+	m = find_metric(cmp, test_name, name->str);
 	if (judged && !judged->b)
 		m->report_only = true;
 	if (stat && !m->has_stat) {
@@ -133,8 +156,9 @@ static void load_metric(const char *path, int side, const char *test_name,
 	}
 }
 
-static void load_check(const char *path, const char *test_name,
-		       const struct rp_jval *jc, size_t idx)
+static void load_check(struct compare *cmp, const char *path,
+		       const char *test_name, const struct rp_jval *jc,
+		       size_t idx)
 {
 	const struct rp_jval *name, *verdict, *measured, *unit;
 	struct check *c;
@@ -147,17 +171,18 @@ static void load_check(const char *path, const char *test_name,
 	verdict = get_typed(path, jc, "verdict", RP_JSTR, true);
 	measured = get_typed(path, jc, "measured", RP_JNUM, false);
 	unit = get_typed(path, jc, "unit", RP_JSTR, false);
-	if (nr_checks == cap_checks) {
-		cap_checks = cap_checks ? 2 * cap_checks : 32;
-		checks = xrealloc(checks, cap_checks * sizeof(*checks));
+	if (cmp->nr_checks == cmp->cap_checks) {
+		cmp->cap_checks = cmp->cap_checks ? 2 * cmp->cap_checks : 32;
+		cmp->checks = xrealloc(cmp->checks, cmp->cap_checks *
+				       sizeof(*cmp->checks));
 	}
-	c = &checks[nr_checks++];
+	c = &cmp->checks[cmp->nr_checks++];
 	c->test = xstrdup(test_name);
 	c->name = xstrdup(name->str);
 	c->verdict = xstrdup(verdict->str);
 	c->unit = unit ? xstrdup(unit->str) : NULL;
 	c->measured = measured ? measured->num : NAN;
-	c->file = nr_files_total;
+	c->file = cmp->nr_files_total;
 	/* set by load_file() once the file's checks are in */
 	c->start_time = NULL;
 	c->duration = NAN;
@@ -167,7 +192,7 @@ static void load_check(const char *path, const char *test_name,
  * One results file. A file given by name must be rcu_perf results; in a
  * directory, other JSON (say, a KCIDB file written there) is passed over.
  */
-void load_file(const char *path, int side, bool from_dir)
+void load_file(struct compare *cmp, const char *path, int side, bool from_dir)
 {
 	const struct rp_jval *schema, *version, *tname, *arr, *sys, *rel;
 	const struct rp_jval *ts, *dur;
@@ -200,25 +225,25 @@ void load_file(const char *path, int side, bool from_dir)
 
 	arr = get_typed(path, doc, "metrics", RP_JARR, true);
 	for (i = 0; i < arr->len; i++)
-		load_metric(path, side, tname->str, arr->items[i], i);
+		load_metric(cmp, path, side, tname->str, arr->items[i], i);
 	arr = get_typed(path, doc, "checks", RP_JARR, false);
-	first_check = nr_checks;
+	first_check = cmp->nr_checks;
 	for (i = 0; arr && i < arr->len; i++)
-		load_check(path, tname->str, arr->items[i], i);
+		load_check(cmp, path, tname->str, arr->items[i], i);
 	ts = get_typed(path, doc, "timestamp", RP_JSTR, false);
 	dur = get_typed(path, doc, "duration_s", RP_JNUM, false);
-	for (i = first_check; i < nr_checks; i++) {
-		checks[i].start_time = ts ? xstrdup(ts->str) : NULL;
-		checks[i].duration = dur ? dur->num : NAN;
+	for (i = first_check; i < cmp->nr_checks; i++) {
+		cmp->checks[i].start_time = ts ? xstrdup(ts->str) : NULL;
+		cmp->checks[i].duration = dur ? dur->num : NAN;
 	}
 
 	sys = get_typed(path, doc, "system", RP_JOBJ, false);
 	rel = sys ? rp_json_get(sys, "kernel_release") : NULL;
-	if (rel && rel->type == RP_JSTR && !kernel_release[side][0])
-		snprintf(kernel_release[side], sizeof(kernel_release[side]),
-			 "%s", rel->str);
-	nr_files[side]++;
-	nr_files_total++;
+	if (rel && rel->type == RP_JSTR && !cmp->kernel_release[side][0])
+		snprintf(cmp->kernel_release[side],
+			 sizeof(cmp->kernel_release[side]), "%s", rel->str);
+	cmp->nr_files[side]++;
+	cmp->nr_files_total++;
 	rp_json_free(doc);
 }
 
@@ -266,16 +291,16 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 	return k;
 }
 
-void load_path(const char *path, int side)
+void load_path(struct compare *cmp, const char *path, int side)
 {
 	char **files, why[PATH_MAX + 128];
-	int n, i, before = nr_files[side];
+	int n, i, before = cmp->nr_files[side];
 	struct stat st;
 
 	if (stat(path, &st))
 		die("%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
-		load_file(path, side, false);
+		load_file(cmp, path, side, false);
 		return;
 	}
 	/* Root judges kernels by these files: no one else may plant them. */
@@ -283,10 +308,103 @@ void load_path(const char *path, int side)
 		die("%s: %s", path, why);
 	n = list_dir(path, NULL, &files);
 	for (i = 0; i < n; i++) {
-		load_file(files[i], side, true);
+		load_file(cmp, files[i], side, true);
 		free(files[i]);
 	}
 	free(files);
-	if (nr_files[side] == before)
+	if (cmp->nr_files[side] == before)
 		die("%s: no rcu_perf results (*.json) in this directory", path);
+}
+
+/* --metric: the metrics (and, for --kcidb, the checks) to look at */
+bool selected(const struct compare *cmp, const char *key)
+{
+	int i;
+
+	for (i = 0; i < cmp->o.nr_metric_globs; i++)
+		if (!fnmatch(cmp->o.metric_globs[i], key, 0))
+			return true;
+	return !cmp->o.nr_metric_globs;
+}
+
+static double allowed_for(const struct compare *cmp, const char *key)
+{
+	double pct = cmp->o.allowed_change;
+	int i;
+
+	for (i = 0; i < cmp->o.nr_allows; i++)
+		if (!fnmatch(cmp->o.allows[i].glob, key, 0))
+			pct = cmp->o.allows[i].pct;
+	return pct;
+}
+
+void compare_all(struct compare *cmp, struct tally *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < cmp->nr_metrics; i++) {
+		struct metric *m = &cmp->metrics[i];
+		enum rp_cmp_stat st = cmp->o.stat_set || !m->has_stat ?
+				      cmp->o.stat : m->stat;
+
+		m->compared = false;
+		if (!selected(cmp, m->key) || !m->v[BASE].n)
+			continue;
+		if (!m->v[CAND].n) {
+			t->missing++;
+			continue;
+		}
+		m->allowed = allowed_for(cmp, m->key);
+		/* several runs: the run is the unit, not the sample */
+		if (m->runs[BASE] + m->runs[CAND] >= 3)
+			rp_compare_runs(m->v[BASE].v, m->run_n[BASE],
+					m->runs[BASE], m->v[CAND].v,
+					m->run_n[CAND], m->runs[CAND],
+					st, m->higher_is_better,
+					m->allowed, cmp->o.alpha, &m->cmp);
+		else
+			rp_compare_stat(m->v[BASE].v, m->v[BASE].n,
+					m->v[CAND].v, m->v[CAND].n, st,
+					m->higher_is_better, m->allowed,
+					cmp->o.alpha, &m->cmp);
+		m->compared = true;
+		if (m->report_only)
+			t->reported++;
+		else
+			t->n[m->cmp.verdict]++;
+	}
+}
+
+/* What was read and allocated; the options stay. */
+void compare_free(struct compare *cmp)
+{
+	struct compare_opts o;
+	size_t i;
+	int s;
+
+	for (i = 0; i < cmp->nr_metrics; i++) {
+		struct metric *m = &cmp->metrics[i];
+
+		free(m->key);
+		free(m->test);
+		free(m->name);
+		free(m->unit);
+		for (s = 0; s < NR_SIDES; s++) {
+			rp_samples_free(&m->v[s]);
+			free(m->run_n[s]);
+		}
+	}
+	for (i = 0; i < cmp->nr_checks; i++) {
+		free(cmp->checks[i].test);
+		free(cmp->checks[i].name);
+		free(cmp->checks[i].verdict);
+		free(cmp->checks[i].unit);
+		free(cmp->checks[i].start_time);
+	}
+	free(cmp->metrics);
+	free(cmp->checks);
+	o = cmp->o;
+	memset(cmp, 0, sizeof(*cmp));
+	cmp->o = o;
 }

@@ -63,22 +63,23 @@ static void kcidb_num(struct rp_jw *w, const char *key, double v)
 		rp_jw_num(w, key, v);
 }
 
-static void kcidb_test_begin(struct rp_jw *w, const char *build_id,
-			     const char *run_id, const char *idpart,
-			     const char *path, const char *status)
+static void kcidb_test_begin(struct rp_jw *w, const char *origin,
+			     const char *build_id, const char *run_id,
+			     const char *idpart, const char *path,
+			     const char *status)
 {
 	char *id, *p;
 
 	p = xrealloc(NULL, strlen(path) + 16);
 	sprintf(p, "rcu_perf.%s", path);
 	kcidb_sanitize(p);
-	id = xrealloc(NULL, strlen(opts.origin) + strlen(run_id) +
-		      strlen(idpart) + strlen(p) + 4);
-	sprintf(id, "%s:%s%s%s", opts.origin, run_id, idpart, p);
+	id = xrealloc(NULL, strlen(origin) + strlen(run_id) + strlen(idpart) +
+		      strlen(p) + 4);
+	sprintf(id, "%s:%s%s%s", origin, run_id, idpart, p);
 	rp_jw_obj_begin(w, NULL);
 	rp_jw_str(w, "id", id);
 	rp_jw_str(w, "build_id", build_id);
-	rp_jw_str(w, "origin", opts.origin);
+	rp_jw_str(w, "origin", origin);
 	rp_jw_str(w, "path", p);
 	rp_jw_str(w, "status", status);
 	free(id);
@@ -108,8 +109,9 @@ static const char *kcidb_status_check(const char *verdict)
 	return "ERROR";
 }
 
-void write_kcidb(bool compare)
+void write_kcidb(const struct compare *cmp, bool compared)
 {
+	const struct compare_opts *o = &cmp->o;
 	char build_id[256], run_id[160], host[64] = "host", buf[512];
 	const char *rel;
 	struct utsname u;
@@ -117,20 +119,20 @@ void write_kcidb(bool compare)
 	FILE *f;
 	size_t i;
 
-	rel = kernel_release[compare ? CAND : BASE];
+	rel = cmp->kernel_release[compared ? CAND : BASE];
 	if (!*rel && !uname(&u))
 		rel = u.release;
-	snprintf(build_id, sizeof(build_id), "%s:%s", opts.origin, rel);
-	if (opts.build_id)
-		snprintf(build_id, sizeof(build_id), "%s", opts.build_id);
+	snprintf(build_id, sizeof(build_id), "%s:%s", o->origin, rel);
+	if (o->build_id)
+		snprintf(build_id, sizeof(build_id), "%s", o->build_id);
 	gethostname(host, sizeof(host) - 1);
 	snprintf(run_id, sizeof(run_id), "%s-%lld", host, (long long)time(NULL));
-	if (opts.run_id)
-		snprintf(run_id, sizeof(run_id), "%s", opts.run_id);
+	if (o->run_id)
+		snprintf(run_id, sizeof(run_id), "%s", o->run_id);
 
-	f = strcmp(opts.kcidb, "-") ? fopen(opts.kcidb, "w") : stdout;
+	f = strcmp(o->kcidb, "-") ? fopen(o->kcidb, "w") : stdout;
 	if (!f)
-		die("%s: %s", opts.kcidb, strerror(errno));
+		die("%s: %s", o->kcidb, strerror(errno));
 	rp_jw_init(&w, f);
 	rp_jw_obj_begin(&w, NULL);
 	rp_jw_obj_begin(&w, "version");
@@ -138,19 +140,19 @@ void write_kcidb(bool compare)
 	rp_jw_int(&w, "minor", KCIDB_MINOR);
 	rp_jw_obj_end(&w);
 	rp_jw_arr_begin(&w, "tests");
-	for (i = 0; i < nr_metrics; i++) {
-		const struct metric *m = &metrics[i];
+	for (i = 0; i < cmp->nr_metrics; i++) {
+		const struct metric *m = &cmp->metrics[i];
 		const struct rp_cmp *c = &m->cmp;
 		struct rp_summary s;
 
-		if (!selected(m->key) || !m->v[BASE].n)
+		if (!selected(cmp, m->key) || !m->v[BASE].n)
 			continue;
-		if (compare && !m->compared)
+		if (compared && !m->compared)
 			continue;
-		if (!compare) {
+		if (!compared) {
 			rp_summarize(m->v[BASE].v, m->v[BASE].n, &s);
-			kcidb_test_begin(&w, build_id, run_id, ".", m->key,
-					 "DONE");
+			kcidb_test_begin(&w, o->origin, build_id, run_id, ".",
+					 m->key, "DONE");
 			kcidb_number(&w, s.median, m->unit);
 			snprintf(buf, sizeof(buf),
 				 "median of %zu samples: %.5g %s", s.n,
@@ -167,7 +169,7 @@ void write_kcidb(bool compare)
 			rp_jw_obj_end(&w);
 			continue;
 		}
-		kcidb_test_begin(&w, build_id, run_id, ".", m->key,
+		kcidb_test_begin(&w, o->origin, build_id, run_id, ".", m->key,
 				 m->report_only ? "DONE" :
 				 kcidb_status_cmp(c->verdict));
 		kcidb_number(&w, c->b.median, m->unit);
@@ -190,25 +192,26 @@ void write_kcidb(bool compare)
 		kcidb_num(&w, "p_value", c->p);
 		kcidb_num(&w, "mde_pct", c->mde_pct);
 		kcidb_num(&w, "allowed_change_pct", m->allowed);
-		kcidb_num(&w, "alpha", p_alpha.value);
-		if (kernel_release[BASE][0])
-			rp_jw_str(&w, "baseline_kernel", kernel_release[BASE]);
+		kcidb_num(&w, "alpha", o->alpha);
+		if (cmp->kernel_release[BASE][0])
+			rp_jw_str(&w, "baseline_kernel",
+				  cmp->kernel_release[BASE]);
 		rp_jw_obj_end(&w);
 		rp_jw_obj_end(&w);
 	}
-	for (i = 0; !compare && i < nr_checks; i++) {
-		const struct check *c = &checks[i];
+	for (i = 0; !compared && i < cmp->nr_checks; i++) {
+		const struct check *c = &cmp->checks[i];
 		char part[32], *path;
 
 		path = xrealloc(NULL, strlen(c->test) + strlen(c->name) + 2);
 		sprintf(path, "%s.%s", c->test, c->name);
-		if (!selected(path)) {
+		if (!selected(cmp, path)) {
 			free(path);
 			continue;
 		}
 		/* The same check in several runs: one test object each. */
 		snprintf(part, sizeof(part), ".%d.", c->file);
-		kcidb_test_begin(&w, build_id, run_id, part, path,
+		kcidb_test_begin(&w, o->origin, build_id, run_id, part, path,
 				 kcidb_status_check(c->verdict));
 		if (strcmp(c->verdict, "skip"))
 			kcidb_number(&w, c->measured, c->unit);
@@ -223,5 +226,5 @@ void write_kcidb(bool compare)
 	rp_jw_obj_end(&w);
 	fputc('\n', f);
 	if (f != stdout ? fclose(f) : fflush(f))
-		die("%s: write error", opts.kcidb);
+		die("%s: write error", o->kcidb);
 }

@@ -77,13 +77,13 @@ static void svg_stroke(char *buf, size_t len, const char *col, int width)
 	snprintf(buf, len, "stroke=\"%s\" stroke-width=\"%d\"", col, width);
 }
 
-static FILE *svg_open(const char *dir, const char *name, int h,
+static FILE *svg_open(const struct compare *cmp, const char *name, int h,
 		      const char *title)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.svg", cmp->o.svg_dir, name);
 	f = fopen(path, "w");
 	if (!f)
 		die("%s: %s", path, strerror(errno));
@@ -92,7 +92,7 @@ static FILE *svg_open(const char *dir, const char *name, int h,
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		SVG_W, h, SVG_W, h);
 	svg_text(f, SVG_W / 2, 22, "middle", "font-size=\"15\"", "%s", title);
-	printf("%swrote %s\n", pfx(), path);
+	printf("%swrote %s\n", cmp->o.ktap ? "# " : "", path);
 	return f;
 }
 
@@ -174,15 +174,18 @@ static void svg_box(FILE *f, const struct rp_summary *s, double x0,
 	svg_line(f, x0 + s->median * xs, y - 7, x0 + s->median * xs, y + 7, st);
 }
 
-static bool plotted_as_curve(const struct metric *m, int sides);
+static bool plotted_as_curve(const struct compare *cmp,
+			     const struct metric *m);
 
 /*
  * Every metric of @test that is not part of a scaling curve: one row per
  * metric on its own axis from 0 (latencies of different load levels differ
  * by orders of magnitude), baseline above candidate.
  */
-static void plot_rows(const char *dir, const char *test_name, int sides)
+static void plot_rows(const struct compare *cmp, const char *test_name,
+		      int sides)
 {
+	const struct metric *metrics = cmp->metrics;
 	const double x0 = 230, x1 = SVG_W - 200, row = 58;
 	struct rp_summary s[NR_SIDES];
 	char title[256];
@@ -191,24 +194,24 @@ static void plot_rows(const char *dir, const char *test_name, int sides)
 	double y;
 	FILE *f;
 
-	for (i = 0; i < nr_metrics; i++)
+	for (i = 0; i < cmp->nr_metrics; i++)
 		if (!strcmp(metrics[i].test, test_name) &&
-		    selected(metrics[i].key) && metrics[i].v[BASE].n &&
-		    !plotted_as_curve(&metrics[i], sides))
+		    selected(cmp, metrics[i].key) && metrics[i].v[BASE].n &&
+		    !plotted_as_curve(cmp, &metrics[i]))
 			n++;
 	if (!n)
 		return;
 	snprintf(title, sizeof(title), "%s: median (tick), p10-p90 (box), min-max (line)",
 		 test_name);
-	f = svg_open(dir, test_name, 60 + n * row + 30, title);
+	f = svg_open(cmp, test_name, 60 + n * row + 30, title);
 	svg_legend(f, 20, 44, sides == 2);
 	y = 60;
-	for (i = 0; i < nr_metrics; i++) {
+	for (i = 0; i < cmp->nr_metrics; i++) {
 		const struct metric *m = &metrics[i];
 		double max = 0, step, xs, t;
 
-		if (strcmp(m->test, test_name) || !selected(m->key) ||
-		    !m->v[BASE].n || plotted_as_curve(m, sides))
+		if (strcmp(m->test, test_name) || !selected(cmp, m->key) ||
+		    !m->v[BASE].n || plotted_as_curve(cmp, m))
 			continue;
 		for (k = 0; k < sides; k++) {
 			rp_summarize(m->v[k].v, m->v[k].n, &s[k]);
@@ -252,8 +255,10 @@ static void plot_rows(const char *dir, const char *test_name, int sides)
 }
 
 /* Members of the family of @m (same test and name with N), sorted by N. */
-static int family_of(const struct metric *m, int sides, size_t *idx, int max)
+static int family_of(const struct compare *cmp, const struct metric *m,
+		     size_t *idx, int max)
 {
+	const struct metric *metrics = cmp->metrics;
 	char fam[256], f2[256];
 	double x, x2;
 	int n = 0, i, j;
@@ -261,10 +266,10 @@ static int family_of(const struct metric *m, int sides, size_t *idx, int max)
 
 	if (!name_number(m->name, &x, fam, sizeof(fam)))
 		return 0;
-	for (k = 0; k < nr_metrics && n < max; k++) {
+	for (k = 0; k < cmp->nr_metrics && n < max; k++) {
 		const struct metric *o2 = &metrics[k];
 
-		if (strcmp(o2->test, m->test) || !selected(o2->key) ||
+		if (strcmp(o2->test, m->test) || !selected(cmp, o2->key) ||
 		    !o2->v[BASE].n || strcmp(o2->unit, m->unit) ||
 		    !name_number(o2->name, &x2, f2, sizeof(f2)) ||
 		    strcmp(f2, fam))
@@ -286,16 +291,19 @@ static int family_of(const struct metric *m, int sides, size_t *idx, int max)
 	return n;
 }
 
-static bool plotted_as_curve(const struct metric *m, int sides)
+static bool plotted_as_curve(const struct compare *cmp,
+			     const struct metric *m)
 {
 	size_t idx[64];
 
-	return family_of(m, sides, idx, 64) >= 2;
+	return family_of(cmp, m, idx, 64) >= 2;
 }
 
 /* A scaling curve: median and p10-p90 per N (CPUs, load level), per side. */
-static void plot_curve(const char *dir, const struct metric *first, int sides)
+static void plot_curve(const struct compare *cmp, const struct metric *first,
+		       int sides)
 {
+	const struct metric *metrics = cmp->metrics;
 	const double x0 = 80, x1 = SVG_W - 30, y0 = 360, y1 = 60;
 	struct rp_summary s[64][NR_SIDES];
 	double xs[64], xmin, xmax, ymax = 0, step, t, sx, sy, dummy;
@@ -305,7 +313,7 @@ static void plot_curve(const char *dir, const struct metric *first, int sides)
 	int n, i, k;
 	FILE *f;
 
-	n = family_of(first, sides, idx, 64);
+	n = family_of(cmp, first, idx, 64);
 	comp = name_number(first->name, &dummy, fam, sizeof(fam));
 	/* the x label: the letters of the varying component, e.g. "cpus" */
 	for (i = 0; comp[i] && comp[i] != '.' && i < (int)sizeof(xlabel) - 1; i++)
@@ -332,7 +340,7 @@ static void plot_curve(const char *dir, const struct metric *first, int sides)
 
 	snprintf(file, sizeof(file), "%s.%s", first->test, fam);
 	snprintf(title, sizeof(title), "%s: %s", first->test, fam);
-	f = svg_open(dir, file, 410, title);
+	f = svg_open(cmp, file, 410, title);
 	svg_legend(f, x1 - 200, 44, sides == 2);
 	for (t = 0; t <= ymax * 1.0001; t += step) {
 		svg_line(f, x0, y0 - t * sy, x1, y0 - t * sy, "stroke=\"#ddd\"");
@@ -376,34 +384,34 @@ static void plot_curve(const char *dir, const struct metric *first, int sides)
 	svg_close(f);
 }
 
-void write_svg(int sides)
+void write_svg(const struct compare *cmp, int sides)
 {
-	bool *done = calloc(nr_metrics + 1, sizeof(*done));
+	bool *done = xrealloc(NULL, (cmp->nr_metrics + 1) * sizeof(*done));
+	const struct metric *metrics = cmp->metrics;
 	size_t i, j, idx[64];
 	int n, k;
 
-	if (!done)
-		die("out of memory");
-	if (mkdir(opts.svg_dir, 0755) && errno != EEXIST)
-		die("%s: %s", opts.svg_dir, strerror(errno));
-	for (i = 0; i < nr_metrics; i++) {
+	memset(done, 0, (cmp->nr_metrics + 1) * sizeof(*done));
+	if (mkdir(cmp->o.svg_dir, 0755) && errno != EEXIST)
+		die("%s: %s", cmp->o.svg_dir, strerror(errno));
+	for (i = 0; i < cmp->nr_metrics; i++) {
 		const struct metric *m = &metrics[i];
 
-		if (done[i] || !selected(m->key) || !m->v[BASE].n)
+		if (done[i] || !selected(cmp, m->key) || !m->v[BASE].n)
 			continue;
-		n = family_of(m, sides, idx, 64);
+		n = family_of(cmp, m, idx, 64);
 		if (n >= 2) {
-			plot_curve(opts.svg_dir, m, sides);
+			plot_curve(cmp, m, sides);
 			for (k = 0; k < n; k++)
 				done[idx[k]] = true;
 			continue;
 		}
 		/* All rows of this test go into one plot. */
-		for (j = i; j < nr_metrics; j++)
+		for (j = i; j < cmp->nr_metrics; j++)
 			if (!strcmp(metrics[j].test, m->test) &&
-			    !plotted_as_curve(&metrics[j], sides))
+			    !plotted_as_curve(cmp, &metrics[j]))
 				done[j] = true;
-		plot_rows(opts.svg_dir, m->test, sides);
+		plot_rows(cmp, m->test, sides);
 	}
 	free(done);
 }

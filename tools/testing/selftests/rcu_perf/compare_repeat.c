@@ -22,9 +22,10 @@ static const char * const side_name[NR_SIDES] = { "baseline", "candidate" };
 static const char * const side_file[NR_SIDES] = { "base", "cand" };
 
 /* Progress of --repeat: on stderr under --ktap, which must start the output. */
-static __printf(1, 2) void progress(const char *fmt, ...)
+static __printf(2, 3) void progress(const struct compare *cmp,
+				    const char *fmt, ...)
 {
-	FILE *f = opts.ktap ? stderr : stdout;
+	FILE *f = cmp->o.ktap ? stderr : stdout;
 	va_list ap;
 
 	fputs("# ", f);
@@ -55,17 +56,16 @@ static int last_run(const char *dir, int side)
 }
 
 /* Run one measurement; the command's output goes to a log beside it. */
-static void run_one(int side, int nn)
+static void run_one(struct compare *cmp, int side, int nn)
 {
+	const char *dir = cmp->o.repeat_dir;
 	char json[PATH_MAX], log[PATH_MAX];
 	double t0 = rp_now_ms();
 	int status, rc;
 	pid_t pid;
 
-	snprintf(json, sizeof(json), "%s/%s-%02d.json", opts.repeat_dir,
-		 side_file[side], nn);
-	snprintf(log, sizeof(log), "%s/%s-%02d.log", opts.repeat_dir,
-		 side_file[side], nn);
+	snprintf(json, sizeof(json), "%s/%s-%02d.json", dir, side_file[side], nn);
+	snprintf(log, sizeof(log), "%s/%s-%02d.log", dir, side_file[side], nn);
 	unlink(json);
 	fflush(stdout);
 	pid = fork();
@@ -79,15 +79,15 @@ static void run_one(int side, int nn)
 			_exit(126);
 		setenv("RCU_PERF_JSON", json, 1);
 		unsetenv("RCU_PERF_OUTDIR");
-		execl("/bin/sh", "sh", "-c", opts.cmd[side], (char *)NULL);
+		execl("/bin/sh", "sh", "-c", cmp->o.cmd[side], (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	progress("%s run %02d: exit %d, %.1f s, %s\n", side_name[side], nn, rc,
-		 (rp_now_ms() - t0) / 1000, log);
+	progress(cmp, "%s run %02d: exit %d, %.1f s, %s\n", side_name[side], nn,
+		 rc, (rp_now_ms() - t0) / 1000, log);
 	if (rc == EXIT_SKIP) {
 		fprintf(stderr, PROG ": %s command skipped (see %s)\n",
 			side_name[side], log);
@@ -97,46 +97,46 @@ static void run_one(int side, int nn)
 	if (rc > 1 || access(json, R_OK))
 		die("%s command failed (exit %d, %s): see %s", side_name[side],
 		    rc, access(json, R_OK) ? "no results file" : "error", log);
-	load_file(json, side, false);
+	load_file(cmp, json, side, false);
 }
 
-int repeat_until_conclusive(void)
+void repeat_until_conclusive(struct compare *cmp)
 {
-	double budget = p_repeat_budget.value * 1000, t0 = rp_now_ms();
-	int min_rounds = p_repeat_min_rounds.value;
-	int max_rounds = p_repeat_max_rounds.value;
+	double budget = cmp->o.repeat_budget * 1000, t0 = rp_now_ms();
+	const char *dir = cmp->o.repeat_dir;
 	int next[NR_SIDES], round, side, k, i;
+	int *nr_files = cmp->nr_files;
 	double round_ms = 0;
 	struct tally t;
 	char **files, why[PATH_MAX + 96];
 
 	/* Root writes there and judges by what is there: no one else's. */
-	if (rp_check_dir(opts.repeat_dir, true, why, sizeof(why)))
-		die("--repeat %s: %s", opts.repeat_dir, why);
+	if (rp_check_dir(dir, true, why, sizeof(why)))
+		die("--repeat %s: %s", dir, why);
 	/* Earlier runs in DIR count: a second invocation appends. */
 	for (side = 0; side < NR_SIDES; side++) {
-		next[side] = last_run(opts.repeat_dir, side) + 1;
-		if (!opts.cmd[side])
+		next[side] = last_run(dir, side) + 1;
+		if (!cmp->o.cmd[side])
 			continue;
-		k = list_dir(opts.repeat_dir, side_file[side], &files);
+		k = list_dir(dir, side_file[side], &files);
 		for (i = 0; i < k; i++) {
-			load_file(files[i], side, false);
+			load_file(cmp, files[i], side, false);
 			free(files[i]);
 		}
 		free(files);
 	}
-	for (round = 1; round <= max_rounds; round++) {
+	for (round = 1; round <= cmp->o.repeat_max_rounds; round++) {
 		double r0 = rp_now_ms();
 
 		if (round > 1 && rp_now_ms() - t0 + round_ms > budget) {
-			progress("time budget (%g s) spent\n", budget / 1000);
+			progress(cmp, "time budget (%g s) spent\n", budget / 1000);
 			break;
 		}
 		/* ABBA order, so that a drift of the machine cancels out. */
 		for (k = 0; k < NR_SIDES; k++) {
 			side = round % 2 ? k : NR_SIDES - 1 - k;
-			if (opts.cmd[side])
-				run_one(side, next[side]++);
+			if (cmp->o.cmd[side])
+				run_one(cmp, side, next[side]++);
 		}
 		round_ms = rp_now_ms() - r0;
 		if (!nr_files[BASE] || !nr_files[CAND])
@@ -144,13 +144,12 @@ int repeat_until_conclusive(void)
 			    nr_files[BASE] ? "candidate" : "baseline",
 			    nr_files[BASE] ? "cand" : "base",
 			    nr_files[BASE] ? "cand" : "base");
-		compare_all(&t);
-		progress("round %d: %d regressed, %d improved, %d same, %d inconclusive\n",
+		compare_all(cmp, &t);
+		progress(cmp, "round %d: %d regressed, %d improved, %d same, %d inconclusive\n",
 			 round, t.n[RP_CMP_REGRESSED], t.n[RP_CMP_IMPROVED],
 			 t.n[RP_CMP_SAME], t.n[RP_CMP_INCONCLUSIVE]);
-		if (round >= min_rounds && !t.n[RP_CMP_INCONCLUSIVE] &&
-		    !t.missing)
+		if (round >= cmp->o.repeat_min_rounds &&
+		    !t.n[RP_CMP_INCONCLUSIVE] && !t.missing)
 			break;
 	}
-	return report_compare();
 }

@@ -188,6 +188,15 @@ static struct rp_param p_max_cpus =
 static struct rp_param p_hotplug_sweep =
 	RP_SETTING("hotplug_sweep", "bool", 0,
 		   "1: offline the CPUs beyond N for each point (guarded) instead of pinning only");
+static struct rp_param p_dir =
+	RP_PATH("dir", "DIR",
+		"create the temporary tree under DIR (default $TMPDIR or /tmp)",
+		RP_DIR);
+static const char *control_ok(const char *name);
+static struct rp_param p_control =
+	RP_STRING("control", "WORKLOAD",
+		  "put WORKLOAD in the serial control's place (to test the guard)",
+		  RP_EACH(control_ok));
 
 static struct rp_param *params[] = {
 	&p_parallel_efficiency_min, &p_serial_fraction_min,
@@ -196,7 +205,8 @@ static struct rp_param *params[] = {
 	&p_dotdot_symlink_serial_max, &p_baseline_ratio_min, &p_baseline_change,
 	&p_baseline_alpha, &p_serialize_lookups, &p_baseline_stat_ops,
 	&p_sample_ms, &p_reps, &p_max_disturbance, &p_time_budget,
-	&p_confirm_time, &p_depth, &p_max_cpus, &p_hotplug_sweep, NULL
+	&p_confirm_time, &p_depth, &p_max_cpus, &p_hotplug_sweep, &p_dir,
+	&p_control, NULL
 };
 
 static const char * const checks[] = {
@@ -212,8 +222,6 @@ static const char * const baseline_metrics[] = {
 	"open_shared.n1.ops", "dotdot_symlink.n1.ops", NULL
 };
 
-static int opt_extra(int argc, char **argv, int i, int *used);
-
 static const struct rp_test test = {
 	.name = "dcache_scaling",
 	.baseline = baseline_metrics,
@@ -221,10 +229,6 @@ static const struct rp_test test = {
 	.params = params,
 	.nr_checks = 6,
 	.checks = checks,
-	.extra_usage =
-		"  --dir DIR              create the temporary tree under DIR (default $TMPDIR or /tmp)\n"
-		"  --control WORKLOAD     put WORKLOAD in the serial control's place (to test the guard)\n",
-	.extra_opt = opt_extra,
 };
 
 /* ------------------------------------------------------------------ */
@@ -363,40 +367,14 @@ static const struct workload all_workloads[NR_WORKLOADS] = {
 };
 
 static struct workload wls[NR_WORKLOADS];
-static const char *opt_dir, *opt_control;
-
-static int opt_extra(int argc, char **argv, int i, int *used)
+static const char *control_ok(const char *name)
 {
-	const char **dst;
-	struct stat st;
 	int w;
 
-	if (!strcmp(argv[i], "--dir"))
-		dst = &opt_dir;
-	else if (!strcmp(argv[i], "--control"))
-		dst = &opt_control;
-	else
-		return 0;
-	if (i + 1 >= argc || !*argv[i + 1]) {
-		fprintf(stderr, "dcache_scaling: %s needs a value\n", argv[i]);
-		return -1;
-	}
-	*dst = argv[i + 1];
-	*used = 2;
-	if (dst == &opt_dir && (stat(opt_dir, &st) || !S_ISDIR(st.st_mode))) {
-		fprintf(stderr, "dcache_scaling: --dir %s: not a directory\n",
-			opt_dir);
-		return -1;
-	}
-	if (dst == &opt_control) {
-		for (w = 0; w < NR_WORKLOADS; w++)
-			if (!strcmp(opt_control, all_workloads[w].name))
-				return 1;
-		fprintf(stderr, "dcache_scaling: --control %s: no such workload\n",
-			opt_control);
-		return -1;
-	}
-	return 1;
+	for (w = 0; w < NR_WORKLOADS; w++)
+		if (!strcmp(name, all_workloads[w].name))
+			return NULL;
+	return "no such workload";
 }
 
 /* ------------------------------------------------------------------ */
@@ -479,11 +457,11 @@ static const char *make_tree(int nworkers)
 	const char *fs;
 	size_t len;
 
-	err = rp_tmpdir(opt_dir, "dcache_scaling", root, sizeof(root));
+	err = rp_tmpdir(p_dir.str, "dcache_scaling", root, sizeof(root));
 	if (err) {
 		root[0] = '\0';
 		rp_fatal("cannot create a directory under %s: %s",
-			 opt_dir ? opt_dir : "$TMPDIR or /tmp", strerror(-err));
+			 p_dir.str ? p_dir.str : "$TMPDIR or /tmp", strerror(-err));
 	}
 	atexit(remove_tree);
 
@@ -1201,8 +1179,8 @@ static void setup(void)
 
 	for (w = 0; w < NR_WORKLOADS; w++)
 		wls[w] = all_workloads[w];
-	if (opt_control) {
-		for (w = 0; strcmp(opt_control, all_workloads[w].name); w++)
+	if (p_control.str) {
+		for (w = 0; strcmp(p_control.str, all_workloads[w].name); w++)
 			;
 		/* Unlocked, under the control's name (metrics stay unique). */
 		wls[W_SERIAL] = all_workloads[w];
@@ -1211,7 +1189,7 @@ static void setup(void)
 		wls[W_SERIAL].serial = false;
 		wls[W_SERIAL].lookup = false;
 		printf("# serial control replaced by %s, unlocked (--control)\n",
-		       opt_control);
+		       p_control.str);
 	}
 	serialize_lookups = p_serialize_lookups.value != 0;
 	if (serialize_lookups)

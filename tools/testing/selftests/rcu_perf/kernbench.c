@@ -125,12 +125,20 @@ static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(5,
 			   "the seed's dcache regression: +10% system time; builds repeat to ~2%");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+static struct rp_param p_tree =
+	RP_PATH("tree", "DIR", "build the kernel tree DIR (also KBUILD_TREE=DIR)",
+		RP_DIR);
+static struct rp_param p_workdir =
+	RP_PATH("workdir", "DIR",
+		"where the generated tree or kernel objects go (default $TMPDIR or /tmp)",
+		RP_DIR);
+static struct rp_param p_keep = RP_FLAG("keep", "keep the work directory");
 
 static struct rp_param *params[] = {
 	&p_parallel_efficiency_min, &p_serial_fraction_max, &p_control_ms,
 	&p_runs, &p_files, &p_include_dirs, &p_includes, &p_jobs, &p_warmup,
 	&p_max_cpus, &p_hotplug, &p_max_disturbance, &p_baseline_change,
-	&p_baseline_alpha, NULL
+	&p_baseline_alpha, &p_tree, &p_workdir, &p_keep, NULL
 };
 
 static const char * const checks[] = {
@@ -151,7 +159,6 @@ static const char * const baseline_metrics[] = {
 	"kernbench.n1.elapsed_per_user", "kernbench.n1.system_per_user", NULL
 };
 
-static int opt_extra(int argc, char **argv, int i, int *used);
 static const char *check_input(void);
 
 static const struct rp_test test = {
@@ -161,48 +168,11 @@ static const struct rp_test test = {
 	.params = params,
 	.nr_checks = 1,
 	.checks = checks,
-	.extra_usage =
-		"  --tree DIR             build the kernel tree DIR (also KBUILD_TREE=DIR)\n"
-		"  --workdir DIR          where the generated tree or kernel objects go (default $TMPDIR or /tmp)\n"
-		"  --keep                 keep the work directory\n",
-	.extra_opt = opt_extra,
 	.check_params = check_input,
 };
 
 #define GNU_TIME	"/usr/bin/time"
 #define MAX_POINTS	32
-
-static const char *opt_tree, *opt_workdir;
-static bool opt_keep;
-
-static int opt_extra(int argc, char **argv, int i, int *used)
-{
-	const char **dst;
-	struct stat st;
-
-	if (!strcmp(argv[i], "--keep")) {
-		opt_keep = true;
-		return 1;
-	}
-	if (!strcmp(argv[i], "--tree"))
-		dst = &opt_tree;
-	else if (!strcmp(argv[i], "--workdir"))
-		dst = &opt_workdir;
-	else
-		return 0;
-	if (i + 1 >= argc || !*argv[i + 1]) {
-		fprintf(stderr, "kernbench: %s needs a value\n", argv[i]);
-		return -1;
-	}
-	*dst = argv[i + 1];
-	*used = 2;
-	if (stat(*dst, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "kernbench: %s %s: not a directory\n", argv[i],
-			*dst);
-		return -1;
-	}
-	return 1;
-}
 
 /*
  * Bad input beyond the parameters' ranges: rp_parse() prints the reason
@@ -211,7 +181,7 @@ static int opt_extra(int argc, char **argv, int i, int *used)
 static const char *check_input(void)
 {
 	static char why[2 * PATH_MAX + 128];
-	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
+	const char *tree = p_tree.str ? p_tree.str : getenv("KBUILD_TREE");
 	char kbuild[PATH_MAX], r[PATH_MAX + 96];
 	struct stat st;
 
@@ -232,8 +202,8 @@ static const char *check_input(void)
 		}
 	}
 	/* Where the work directory goes: no one else may swap it. */
-	if (opt_workdir && rp_check_dir(opt_workdir, false, r, sizeof(r))) {
-		snprintf(why, sizeof(why), "--workdir %s: %s", opt_workdir, r);
+	if (p_workdir.str && rp_check_dir(p_workdir.str, false, r, sizeof(r))) {
+		snprintf(why, sizeof(why), "--workdir %s: %s", p_workdir.str, r);
 		return why;
 	}
 	if (p_includes.value > p_include_dirs.value * HDRS_PER_DIR)
@@ -387,7 +357,7 @@ static void remove_workdir(void)
 
 	if (!workdir[0])
 		return;
-	if (opt_keep) {
+	if (p_keep.value) {
 		printf("# kept %s\n", workdir);
 	} else {
 		err = rp_tmpdir_remove(workdir);
@@ -482,7 +452,7 @@ static void show_log_tail(void)
 	int n = 0, i;
 	FILE *f = fopen(logpath, "re");
 
-	opt_keep = true;
+	p_keep.value = 1;
 	rp_tmpdir_keep(workdir);
 	if (!f)
 		return;
@@ -674,17 +644,17 @@ static void set_online(int n)
 
 static void setup_tree(void)
 {
-	const char *tree = opt_tree ? opt_tree : getenv("KBUILD_TREE");
+	const char *tree = p_tree.str ? p_tree.str : getenv("KBUILD_TREE");
 	int err;
 
-	err = rp_tmpdir(opt_workdir, "kernbench", workdir, sizeof(workdir));
+	err = rp_tmpdir(p_workdir.str, "kernbench", workdir, sizeof(workdir));
 	if (err) {
 		workdir[0] = '\0';
 		rp_fatal("cannot create a directory under %s: %s",
-			 opt_workdir ? opt_workdir : "$TMPDIR or /tmp",
+			 p_workdir.str ? p_workdir.str : "$TMPDIR or /tmp",
 			 strerror(-err));
 	}
-	if (opt_keep)
+	if (p_keep.value)
 		rp_tmpdir_keep(workdir);
 	atexit(remove_workdir);
 	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);

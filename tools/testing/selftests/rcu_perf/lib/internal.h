@@ -24,8 +24,6 @@ int rp_exit_code(void);
 /* opts.c */
 
 const char *rp_test_name(void);	/* "rcu_perf" before rp_parse() */
-bool rp_opts_help(void);	/* --help was given */
-bool rp_opts_list(void);	/* --list was given */
 /* Write the --knob settings through the guard: 0, or -1 (error printed). */
 int rp_opts_apply_knobs(void);
 /*

@@ -52,13 +52,13 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	int r;
 
 	r = rp_parse(test, argc, argv);
-	if (rp_opts_help()) {
+	if (rp_opts.help) {
 		rp_usage(r ? stderr : stdout);
 		exit(r ? KSFT_FAIL : KSFT_PASS);
 	}
 	if (r)
 		exit(KSFT_FAIL);
-	if (rp_opts_list()) {
+	if (rp_opts.list) {
 		rp_list_params(stdout);
 		exit(0);
 	}

@@ -1,30 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Options, settings and thresholds of every rcu_perf program.
- *
- * A parameter starts at its built-in default and is then overridden, in
- * this order, by the config file, the environment (RCU_PERF_<NAME>) and
- * the command line (--set NAME=VALUE), so the last word is always the one
- * typed by hand. Config file format (rcu_perf.conf):
- *
- *	# comment			(also after a value)
- *	name = value			global: every program must know name
- *	[gp_throttle]			names below apply to gp_throttle only
- *	idle_penalty = 4
- *
- * One name is not a number: "baseline = DIR" (a directory of earlier
- * results, relative to the config file's directory; "none": no baseline),
- * also as --baseline DIR and RCU_PERF_BASELINE=DIR.
- *
- * Names under another program's [section] are ignored; an unknown name in
- * the global scope or in this program's section is an error, as is any
- * malformed line or value, so that a typo never silently leaves a default
- * in place. Values are finite, non-negative decimal numbers, within the
- * parameter's range when it has one (RP_RANGE). With --quick, a parameter
- * that none of these set takes its --quick value (RP_QUICK) instead of its
- * default. Rules between parameters are the program's check_params().
- *
- * Nothing in the kernel is touched until everything parsed.
+ * Options, settings and thresholds of every rcu_perf program: a parameter
+ * takes its default, then the config file's value (rcu_perf.conf: global
+ * "name = value" lines, then "[program]" sections), the environment's
+ * (RCU_PERF_<NAME>) and the command line's (--set NAME=VALUE), so that
+ * the last word is the one typed by hand; with --quick, its --quick value
+ * where none of these set it. A typo is an error, never a default left in
+ * place; an RCU_PERF_<NAME> of no parameter here is warned about. Options
+ * of a program's own (RP_FLAG, RP_STRING, RP_PATH) come from the command
+ * line only. Nothing in the kernel is touched until everything parsed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -48,12 +32,11 @@ const struct rp_test *rp_current_test;
 /* Where each parameter's value came from, for the "# name = value" lines. */
 static char **origins;
 static size_t nr_params;
-static bool want_help, want_list;
 
 /* Option names reserved for the environment of the common options. */
 static const char * const reserved[] = {
 	"quick", "verbose", "json", "outdir", "config", "state_dir", "kconfig",
-	"lock_timeout", "baseline",
+	"lock_timeout", "baseline", "tracepoints",
 };
 
 const char *rp_test_name(void)
@@ -62,14 +45,9 @@ const char *rp_test_name(void)
 		rp_current_test->name : "rcu_perf";
 }
 
-bool rp_opts_help(void)
+static bool is_option(const struct rp_param *p)
 {
-	return want_help;
-}
-
-bool rp_opts_list(void)
-{
-	return want_list;
+	return p->kind >= RP_FLAG;
 }
 
 static __printf(1, 2) int perr(const char *fmt, ...)
@@ -141,7 +119,7 @@ static struct rp_param *find_param(const char *name)
 	struct rp_param * const *pp;
 
 	for (pp = rp_current_test->params; pp && *pp; pp++)
-		if (!strcmp((*pp)->name, name))
+		if (!is_option(*pp) && !strcmp((*pp)->name, name))
 			return *pp;
 	return NULL;
 }
@@ -242,7 +220,8 @@ static int set_param(struct rp_param *p, const char *val, const char *source,
 	return 0;
 }
 
-static bool valid_name(const char *s, size_t n)
+/* [a-z0-9_]+; an option's name may have '-' too */
+static bool valid_name(const char *s, size_t n, bool option)
 {
 	size_t i;
 
@@ -250,7 +229,8 @@ static bool valid_name(const char *s, size_t n)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!islower((unsigned char)s[i]) &&
-		    !isdigit((unsigned char)s[i]) && s[i] != '_')
+		    !isdigit((unsigned char)s[i]) && s[i] != '_' &&
+		    (!option || s[i] != '-'))
 			return false;
 	return true;
 }
@@ -265,7 +245,8 @@ static int check_table(const struct rp_test *t)
 	for (pp = t->params; pp && *pp; pp++) {
 		const struct rp_param *p = *pp;
 
-		if (!p->name || !valid_name(p->name, strlen(p->name)))
+		if (!p->name ||
+		    !valid_name(p->name, strlen(p->name), is_option(p)))
 			return perr("bug: bad parameter name '%s'",
 				    p->name ? p->name : "(null)");
 		for (qq = t->params; qq < pp; qq++)
@@ -276,6 +257,8 @@ static int check_table(const struct rp_test *t)
 			if (!strcmp(p->name, reserved[i]))
 				return perr("bug: parameter name '%s' is reserved",
 					    p->name);
+		if (is_option(p))
+			continue;
 		if (p->has_range && !(p->min <= p->max))
 			return perr("bug: empty range of '%s'", p->name);
 		if (!isfinite(p->def) || check_number(p, p->def, buf,
@@ -355,7 +338,7 @@ static int load_config(const char *path)
 		*eq = '\0';
 		key = trim(s);
 		val = trim(eq + 1);
-		if (!valid_name(key, strlen(key))) {
+		if (!valid_name(key, strlen(key), false)) {
 			ret = perr("%s: bad parameter name '%s'", where, key);
 			break;
 		}
@@ -523,16 +506,48 @@ static const char *env_str(const char *var)
 	return s && *s ? s : NULL;
 }
 
+/* One line on stderr, once, for RCU_PERF_<NAME>s of no parameter here. */
+static void warn_env(void)
+{
+	static bool warned;
+	char name[64], list[256] = "";
+	size_t i, n, len = 0;
+	char **e;
+
+	for (e = environ; e && *e && !warned; e++) {
+		if (strncmp(*e, "RCU_PERF_", 9))
+			continue;
+		n = strcspn(*e, "=");
+		for (i = 9; i < n && i < sizeof(name) - 1; i++)
+			name[i - 9] = tolower((unsigned char)(*e)[i]);
+		name[i - 9] = '\0';
+		for (i = 0; i < ARRAY_SIZE(reserved); i++)
+			if (!strcmp(name, reserved[i]))
+				break;
+		if (i < ARRAY_SIZE(reserved) || find_param(name) ||
+		    len >= sizeof(list))
+			continue;
+		len += snprintf(list + len, sizeof(list) - len, " %.*s", (int)n, *e);
+	}
+	if (len)
+		fprintf(stderr, "%s: warning: not a parameter here, ignored:%s\n",
+			rp_test_name(), list);
+	warned = true;
+}
+
 static int load_env(void)
 {
 	char var[128], where[160];
 	struct rp_param * const *pp;
 	size_t i;
 
+	warn_env();
 	for (pp = rp_current_test->params; pp && *pp; pp++) {
 		struct rp_param *p = *pp;
 		const char *s;
 
+		if (is_option(p))
+			continue;
 		snprintf(var, sizeof(var), "RCU_PERF_");
 		for (i = 0; p->name[i] && i + 10 < sizeof(var); i++)
 			var[9 + i] = toupper((unsigned char)p->name[i]);
@@ -558,7 +573,7 @@ static int cli_set(const char *arg)
 	if (!eq)
 		return perr("--set %s: expected NAME=VALUE", arg);
 	n = eq - arg;
-	if (n >= sizeof(name) || !valid_name(arg, n))
+	if (n >= sizeof(name) || !valid_name(arg, n, false))
 		return perr("--set %s: bad parameter name", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
@@ -657,6 +672,59 @@ static int common_opt(int argc, char **argv, int a, const char **val,
 	return c;
 }
 
+/* One value of an option (or operand) @p. */
+static int set_option(struct rp_param *p, const char *val)
+{
+	const char *why = NULL;
+	struct stat st;
+
+	if (p->kind == RP_PATH && !*val)
+		return perr("option --%s needs a value", p->name);
+	if (p->dir && (stat(val, &st) || !S_ISDIR(st.st_mode)))
+		why = "not a directory";
+	else if (p->each)
+		why = p->each(val);
+	if (why)
+		return perr("--%s %s: %s", p->name, val, why);
+	p->str = val;
+	p->value = 1;
+	p->source = "cli";
+	return 0;
+}
+
+/*
+ * The program's own option at argv[a], "--NAME", "--NAME VALUE" or
+ * "--NAME=VALUE": 1 (*used: argv entries taken), 0 if not one, -1 bad.
+ */
+static int own_opt(int argc, char **argv, int a, int *used)
+{
+	struct rp_param * const *pp;
+	const char *arg = argv[a];
+	size_t n = strcspn(arg, "=");
+
+	for (pp = rp_current_test->params; pp && *pp; pp++) {
+		struct rp_param *p = *pp;
+
+		if (!is_option(p) || strncmp(arg, "--", 2) ||
+		    n != strlen(p->name) + 2 || strncmp(arg + 2, p->name, n - 2))
+			continue;
+		if (p->kind == RP_FLAG && arg[n])
+			return perr("option --%s takes no value", p->name);
+		if (p->kind == RP_FLAG) {
+			p->value = 1;
+			p->source = "cli";
+			return 1;
+		}
+		if (arg[n])
+			return set_option(p, arg + n + 1) ? -1 : 1;
+		if (a + 1 >= argc)
+			return perr("option %s needs a value", arg);
+		*used = 2;
+		return set_option(p, argv[a + 1]) ? -1 : 1;
+	}
+	return 0;
+}
+
 static void free_origins(void)
 {
 	size_t i;
@@ -673,7 +741,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	int nr_sets = 0;
 	const char *config = NULL, *baseline = NULL;
 	struct rp_param * const *pp;
-	bool config_cli = false;
+	bool config_cli = false, dashdash = false;
 	const char *why;
 	int a;
 
@@ -681,8 +749,6 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	memset(&rp_opts, 0, sizeof(rp_opts));
 	free(conf_baseline);
 	conf_baseline = NULL;
-	want_help = false;
-	want_list = false;
 	if (check_table(test))
 		return -1;
 
@@ -691,6 +757,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	for (pp = test->params; pp && *pp; pp++) {
 		(*pp)->value = (*pp)->def;
 		(*pp)->source = "default";
+		(*pp)->str = NULL;
 		nr_params++;
 	}
 	origins = calloc(nr_params + 1, sizeof(*origins));
@@ -709,18 +776,27 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	}
 
 	for (a = 1; a < argc; a++) {
+		struct rp_param *op = dashdash ? test->operands_after :
+				      test->operands;
 		const char *v;
 		int k, used = 1;
 
-		if (test->extra_opt) {
-			int r = test->extra_opt(argc, argv, a, &used);
-
-			if (r < 0)
+		if (op && (dashdash || argv[a][0] != '-' || !argv[a][1])) {
+			if (set_option(op, argv[a]))
 				return -1;
-			if (r > 0) {
-				a += (used > 0 ? used : 1) - 1;
-				continue;
-			}
+			continue;
+		}
+		if (test->operands_after && !strcmp(argv[a], "--")) {
+			dashdash = true;
+			continue;
+		}
+		rp_opts.nr_given++;
+		k = own_opt(argc, argv, a, &used);
+		if (k) {
+			if (k < 0)
+				return -1;
+			a += used - 1;
+			continue;
 		}
 		k = common_opt(argc, argv, a, &v, &used);
 		if (k < 0)
@@ -734,10 +810,10 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 			rp_opts.verbose = true;
 			break;
 		case 'h':
-			want_help = true;
+			rp_opts.help = true;
 			break;
 		case OPT_LIST:
-			want_list = true;
+			rp_opts.list = true;
 			break;
 		case OPT_JSON:
 			rp_opts.json_path = v;
@@ -820,9 +896,28 @@ static void print_usage_options(FILE *f)
 		fputs("Exit: 0 pass, 1 fail or bad usage, 4 skip.\n", f);
 }
 
+/* "  --NAME VALUE" and the reason beside it, each line of it indented. */
+static void print_option(FILE *f, const struct rp_param *p)
+{
+	const char *r = p->reason ? p->reason : "";
+	int n;
+
+	n = fprintf(f, "  --%s%s%s", p->name, p->unit ? " " : "",
+		    p->unit ? p->unit : "");
+	do {
+		size_t len = strcspn(r, "\n");
+
+		fprintf(f, "%*s%.*s\n", n < 25 ? 25 - n : 1, "", (int)len, r);
+		r += len + !!r[len];
+		n = 0;
+	} while (*r);
+}
+
 void rp_usage(FILE *f)
 {
 	const struct rp_test *t = rp_current_test;
+	struct rp_param * const *pp;
+	bool own = false;
 
 	if (!t)
 		return;
@@ -830,6 +925,14 @@ void rp_usage(FILE *f)
 	if (t->summary)
 		fprintf(f, "%s\n", t->summary);
 	fputc('\n', f);
+	for (pp = t->params; pp && *pp; pp++) {
+		if (!is_option(*pp))
+			continue;
+		if (!own)
+			fprintf(f, "Options of %s:\n", t->name);
+		own = true;
+		print_option(f, *pp);
+	}
 	if (t->extra_usage) {
 		fputs(t->extra_usage, f);
 		if (*t->extra_usage &&
@@ -872,11 +975,16 @@ void rp_list_params(FILE *f)
 	struct rp_param * const *pp;
 	struct list_row r;
 
-	if (!t || !t->params || !*t->params) {
+	for (pp = t ? t->params : NULL; pp && *pp; pp++)
+		if (!is_option(*pp))
+			break;
+	if (!pp || !*pp) {
 		fputs("(no parameters)\n", f);
 		return;
 	}
 	for (pp = t->params; *pp; pp++) {
+		if (is_option(*pp))
+			continue;
 		list_row(*pp, &r);
 		wn = max_len(wn, (*pp)->name);
 		wu = max_len(wu, (*pp)->unit);
@@ -892,6 +1000,8 @@ void rp_list_params(FILE *f)
 	for (pp = t->params; *pp; pp++) {
 		const struct rp_param *p = *pp;
 
+		if (is_option(p))
+			continue;
 		list_row(p, &r);
 		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", wn,
 			p->name, kind_name(p->kind), wu, p->unit ? p->unit : "",
@@ -937,7 +1047,7 @@ void rp_opts_print(void)
 		const struct rp_param *p = *pp;
 		char v[32];
 
-		if (!strcmp(p->source, "default"))
+		if (!strcmp(p->source, "default") || is_option(p))
 			continue;
 		fmt_val(v, sizeof(v), p->value);
 		printf("# %s = %s%s%s (%s)\n", p->name, v,

@@ -221,6 +221,10 @@ enum rp_param_kind {
 	RP_SETTING,		/* a knob of the measurement, not a limit */
 	RP_LIMIT_MAX,		/* check passes when measured <= value */
 	RP_LIMIT_MIN,		/* check passes when measured >= value */
+	/* Options of the command line alone, --NAME [VALUE]: */
+	RP_FLAG,		/* --NAME: value 1 */
+	RP_STRING,		/* --NAME VALUE or --NAME=VALUE: str */
+	RP_PATH,		/* the same, not empty; RP_DIR: a directory */
 };
 
 struct rp_param {
@@ -241,9 +245,17 @@ struct rp_param {
 	 */
 	bool has_range;
 	double min, max;
+	/*
+	 * Options (RP_FLAG, RP_STRING, RP_PATH): unit names the value in
+	 * --help, name may have '-'; RP_EACH(fn) sees every value in turn
+	 * (repeated options, operands): NULL if fine, else why not.
+	 */
+	const char *(*each)(const char *val);
+	bool dir;
 	/* filled in by rp_parse() */
 	double value;
 	const char *source;	/* "default", "quick", "config", "env", "cli" */
+	const char *str;	/* the option's last value, NULL if not given */
 };
 
 /*
@@ -259,6 +271,11 @@ struct rp_param {
 	RP_PARAM(n, u, d, r, RP_SETTING, __VA_ARGS__)
 #define RP_QUICK(v)		.has_quick = true, .quick = (v)
 #define RP_RANGE(lo, hi)	.has_range = true, .min = (lo), .max = (hi)
+#define RP_FLAG(n, r, ...)	RP_PARAM(n, NULL, 0, r, RP_FLAG, __VA_ARGS__)
+#define RP_STRING(n, u, r, ...)	RP_PARAM(n, u, 0, r, RP_STRING, __VA_ARGS__)
+#define RP_PATH(n, u, r, ...)	RP_PARAM(n, u, 0, r, RP_PATH, __VA_ARGS__)
+#define RP_EACH(fn)		.each = (fn)
+#define RP_DIR			.dir = true
 /*
  * The two limits of the checks against a baseline (rp_test.baseline): how
  * much worse (% of the baseline's median) a metric may get, and the
@@ -282,14 +299,14 @@ struct rp_test {
 	 */
 	const char *(*check_params)(void);
 	int nr_checks;		/* KTAP plan */
-	/* Extra options of this program: handled before the common ones. */
+	/* More --help text, after the options of params. */
 	const char *extra_usage;
 	/*
-	 * Return 1 if consumed (*consumed_args: how many argv entries from
-	 * i on, 1 unless set), 0 if not ours, -1 error (after printing the
-	 * one-line reason to stderr).
+	 * Optional options (RP_STRING or RP_PATH, in params) that take the
+	 * operands: the arguments that are not options, and all after "--".
+	 * Without them, an operand is bad usage.
 	 */
-	int (*extra_opt)(int argc, char **argv, int i, int *consumed_args);
+	struct rp_param *operands, *operands_after;
 	/*
 	 * Optional, NULL-terminated: the names of the planned checks. Checks
 	 * never reported (rp_skip_rest(), rp_exit_skip(), rp_fatal(), a bug)
@@ -337,6 +354,8 @@ struct rp_options {
 	/* --baseline DIR / RCU_PERF_BASELINE / "baseline = DIR"; NULL: none */
 	const char *baseline;
 	const char *baseline_from;	/* where that came from */
+	bool help, list;	/* --help, --list */
+	int nr_given;		/* options on the command line */
 };
 
 extern struct rp_options rp_opts;
