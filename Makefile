@@ -238,14 +238,18 @@ check: test-deps asan kernels
 	@RP_LIVE=1 $(RUN_TESTS)
 
 # The programs linked statically (libperf is static already) and installed
-# with the scripts, for busybox initramfs guests.
+# for busybox initramfs guests, with this project's QEMU scripts (qemu/:
+# guest.sh, matrix.sh, ab.sh, which are not part of the kernel's suite)
+# beside them, where they find the programs.
 STATIC_O := $(BUILD)/static
 STATIC_BIN := $(BUILD)/static-install/rcu_perf
+QEMU_SCRIPTS := $(wildcard $(TOP)/qemu/*.sh)
 
 static: stage
 	@$(MAKE) --no-print-directory -j$(JOBS) -C $(TREE)/tools/testing/selftests \
 		TARGETS=rcu_perf O=$(STATIC_O) LDFLAGS=-static \
 		INSTALL_PATH=$(dir $(STATIC_BIN)) install >/dev/null
+	@install -m 755 $(QEMU_SCRIPTS) $(STATIC_BIN)/
 
 # The kernel matrix: every kernel x every scenario of config/matrix/ in a
 # QEMU guest, one at a time. KERNELS= narrows Debian's kernels (fetched

@@ -7,8 +7,8 @@
 #
 #   the library in four patches (the first with the Makefile, .gitignore,
 #   settings, config, rcu_perf.conf's global part and the MAINTAINERS
-#   entry), one patch per program, then bisect.sh, the QEMU scripts,
-#   rcu_perf in the default TARGETS and the documentation,
+#   entry), one patch per program, then bisect.sh, rcu_perf in the
+#   default TARGETS and the documentation,
 #
 # and 0000-cover-letter.patch, which introduces them.
 #
@@ -97,7 +97,8 @@ Start with what every program is made of:
 The Makefile links the library's objects into every program, with
 libperf and libapi built from tools/lib into the output directory and
 linked statically, so that an installed copy runs anywhere. It lists no
-program yet. settings raises kselftest's timeout to 120 s, config is
+program yet. settings raises the runner's per-test timeout from its
+default 45 s to 120 s, config is
 the kernel configuration the tests need, rcu_perf.conf documents the
 global settings (each program's section comes with the program).
 
@@ -361,30 +362,6 @@ rcu_perf_compare, runs it again while the verdict is inconclusive, and
 exits as "git bisect run" wants: 0 good, 1 bad, 125 skip, 128 abort.
 MSG
 
-defpatch guest.sh matrix.sh ab.sh <<'MSG'
-selftests/rcu_perf: Add QEMU scripts: a kernel matrix, A/B runs
-
-RCU maintainers validate a change across kernels, CPU counts and
-command lines, as rcutorture's kvm.sh does for correctness. Add the
-scripts that run the suite's statically linked programs in QEMU guests:
-
-- guest.sh boots one kernel image in one QEMU configuration with a
-  busybox initramfs holding the programs, runs them there as
-  run_kselftest.sh would and brings back their KTAP, results and exit
-  codes;
-- matrix.sh boots every kernel in every scenario (a directory of
-  "key: value" files: vCPUs, memory, command line, expected verdicts)
-  and prints a table kernel x scenario x check, failing where a cell
-  misses its expectation, hangs or panics;
-- ab.sh asks whether kernel B is slower than kernel A in
-  instruction-counted guests (one vCPU), where a lookup or a boot costs
-  the same in every boot of one kernel: it runs dcache_scaling's
-  lookups at N=1 and boot_marker, compares them with rcu_perf_compare
-  and prints A's repeatability beside the verdict.
-
-None of them is run by kselftest's default run.
-MSG
-
 work=$out/.work
 rm -rf "$work" "$out"/*.patch
 mkdir -p "$work"
@@ -601,14 +578,16 @@ g add -A
 g commit -q -s -F - <<'MSG'
 Documentation: dev-tools: Add rcu_perf
 
-Document the RCU performance selftests: how to run them, what a result
-means to a CI bot (not ok is a measured regression; SKIP means not
-judged here, with the reason), and for each check the historical
-regression it automates, how its limit is derived and how to make it
-fail on purpose: idle grace periods after commit c229828ca6bc ("rcu:
-Throttle rcu_try_advance_all_cbs() execution"), expedited grace periods
-at boot, and RCU path-walk scaling. Also the guard that restores what
-the tests change, and comparing results between kernels.
+Document the RCU performance selftests for a kernel tree and a CI bot:
+the three historical regressions they guard (idle grace periods after
+commit c229828ca6bc ("rcu: Throttle rcu_try_advance_all_cbs()
+execution"), expedited grace periods at boot, RCU path-walk scaling),
+how to run them, what each program measures and every check name it can
+print with what its verdicts mean (not ok is a measured regression, a
+SKIP is not judged here and says why), the options, rcu_perf.conf and
+RCU_PERF_* variables, exit codes, the JSON results and baselines, the
+guard that restores what the tests change, rcu_perf_compare and
+bisect.sh, and how to validate a patched kernel.
 
 Link it from the dev-tools index next to kselftest and list it in the
 rcu_perf MAINTAINERS entry.
@@ -640,9 +619,9 @@ KTAP checks, the guard that restores every knob a test changes,
 counters, statistics, JSON results and baselines) with the Makefile and
 a MAINTAINERS entry, then one program per patch, each commit message
 naming the regression it checks and how to make its checks fail, then
-the maintainer's tools (rcu_perf_compare, bisect.sh, the QEMU guest
-scripts). The last two patches add rcu_perf to the default TARGETS and
-the documentation. The tree builds after every patch.
+the maintainer's tools (rcu_perf_compare, bisect.sh). The last two
+patches add rcu_perf to the default TARGETS and the documentation. The
+tree builds after every patch.
 
 Run with:
 

@@ -15,8 +15,8 @@ source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-matrix=$RP_SUITE/matrix.sh
-guest=$RP_SUITE/guest.sh
+matrix=$RP_TOP/qemu/matrix.sh
+guest=$RP_TOP/qemu/guest.sh
 echo "TAP version 13"
 echo "1..49"
 

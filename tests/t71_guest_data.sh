@@ -70,7 +70,7 @@ head -c $((20 << 20)) /dev/zero >"$fake/huge/gp_throttle.json"
 
 # hostile MODE: runs guest.sh against it; prints exit and status.
 hostile() {
-	FAKE=$1 FAKE_DIR=$fake TMPDIR=$tmp/tmpdir "$RP_SUITE/guest.sh" \
+	FAKE=$1 FAKE_DIR=$fake TMPDIR=$tmp/tmpdir "$RP_TOP/qemu/guest.sh" \
 		--kernel "$fake/bzImage" --outdir "$tmp/out-$1" --bindir "$fake/bin" \
 		--busybox "$fake/busybox" --qemu "$fake/qemu" --timeout 10 \
 		-- gp_throttle >"$tmp/$1.log" 2>&1
@@ -114,7 +114,7 @@ refused huge "a block over 16 MiB: refused" \
 	"gp_throttle's block is over 16 MiB"
 printf 'cpus: 2\n' >"$tmp/scen"
 mkdir -p "$tmp/scens" && mv "$tmp/scen" "$tmp/scens/two"
-FAKE=symlink FAKE_DIR=$fake TMPDIR=$tmp/tmpdir "$RP_SUITE/matrix.sh" \
+FAKE=symlink FAKE_DIR=$fake TMPDIR=$tmp/tmpdir "$RP_TOP/qemu/matrix.sh" \
 	--scenarios "$tmp/scens" --kernel "k=$fake/bzImage" --results "$tmp/m" \
 	--bindir "$fake/bin" --busybox "$fake/busybox" --qemu "$fake/qemu" \
 	-- gp_throttle >"$tmp/m.log" 2>&1

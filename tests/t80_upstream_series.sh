@@ -12,7 +12,13 @@
 # builds through that default route without a compiler warning, the
 # suite's .gitignore covers everything the in-tree build leaves, and
 # get_maintainer.pl names the new MAINTAINERS entry for the suite and its
-# documentation.
+# documentation, and what the series ships works from the applied tree:
+# installed with kselftest's install rule, the runner lists the four
+# programs, every installed program and tool answers --help, every
+# program --list with the installed rcu_perf.conf, and this project's
+# QEMU scripts (qemu/: guest.sh, matrix.sh, ab.sh, which need scenarios
+# and kernels the tree does not have) are neither in the tree nor
+# installed.
 #
 # The pristine tree is a git repository of Debian's linux-source-6.12
 # tarball (not the staged tree, which carries the suite), made once under
@@ -63,7 +69,8 @@ fi
 rest=("git am" "one patch per program" "checkpatch --strict"
 	"the suite as in this repository"
 	"rcu_perf in the default TARGETS" "default-TARGETS build" ".gitignore"
-	"get_maintainer.pl" "every patch builds" "LLVM=1 O= build")
+	"get_maintainer.pl" "installed from the applied tree"
+	"every patch builds" "LLVM=1 O= build")
 skip_rest() {
 	local d
 	for d in "${rest[@]:$2}"; do
@@ -106,14 +113,14 @@ fi
 
 mapfile -t commits < <(git -C "$repo" rev-list --reverse pristine..HEAD)
 
-# The builds of checks 11 and 12 run meanwhile: the tree after every
+# The builds of checks 12 and 13 run meanwhile: the tree after every
 # patch, in order, built incrementally into one O= directory, as a
 # bisection would (LLVM=1, else gcc), from a sparse clone of the applied
 # tree (tools/ and scripts/ are all a selftest build reads). The
 # library's patches add no program, so nothing is compiled there: their
 # files are compiled by the first program's patch, each file being added
 # once in its final form. The last step is the LLVM=1 O= build of check
-# 12. Per step: "N RC" and the programs its Makefile lists but that are
+# 13. Per step: "N RC" and the programs its Makefile lists but that are
 # not built.
 llvm=""
 command -v clang >/dev/null && llvm=LLVM=1
@@ -282,8 +289,44 @@ done >"$tmp/uncovered"
 t_check "get_maintainer.pl names the rcu_perf entry and rcu@vger; it covers every file added" \
 	test -z "$bad"
 
-# 11. Every patch builds, with the programs its Makefile lists and no
-# warning; 12. the last is LLVM=1, out of tree (O=).
+# 11. What the series ships, installed from the applied tree and run
+# there: the runner's list, --help of everything installed, --list of
+# every program with the installed rcu_perf.conf (it parses), and none
+# of this project's QEMU scripts.
+inst=$tmp/inst
+bad=""
+if nice -n 10 make -C "$ksft" TARGETS=rcu_perf INSTALL_PATH="$inst" install \
+	>"$tmp/install.log" 2>&1; then
+	listed=$(cd "$inst" && ./run_kselftest.sh -l 2>&1 | sort | paste -sd ' ')
+	want=$(for p in $(sed -nE 's/^TEST_GEN_PROGS *:= *//p' "$repo/$suite/Makefile"); do
+		echo "rcu_perf:$p"; done | sort | paste -sd ' ')
+	[ "$listed" = "$want" ] || bad+=" (run_kselftest.sh -l: '$listed', want '$want')"
+	for p in $progs bisect.sh; do
+		if [ ! -x "$inst/rcu_perf/$p" ]; then
+			bad+=" $p (not installed)"
+		elif ! "$inst/rcu_perf/$p" --help >"$tmp/help.out" 2>&1 ||
+		     [ ! -s "$tmp/help.out" ]; then
+			bad+=" $p --help"
+		fi
+	done
+	for p in $(sed -nE 's/^TEST_GEN_PROGS(_EXTENDED)? *:= *//p' "$repo/$suite/Makefile"); do
+		[ -f "$inst/rcu_perf/rcu_perf.conf" ] &&
+			"$inst/rcu_perf/$p" --list >/dev/null 2>"$tmp/list.err" ||
+			bad+=" $p --list ($(head -n 1 "$tmp/list.err"))"
+	done
+	for f in guest.sh matrix.sh ab.sh; do
+		[ -e "$repo/$suite/$f" ] || [ -e "$inst/rcu_perf/$f" ] && bad+=" $f (shipped)"
+	done
+else
+	t_show "$tmp/install.log"
+	bad+=" (make install failed)"
+fi
+[ -n "$bad" ] && t_note "from the applied tree:$bad"
+t_check "installed from the applied tree: listed, --help, --list; no QEMU scripts" \
+	test -z "$bad"
+
+# 12. Every patch builds, with the programs its Makefile lists and no
+# warning; 13. the last is LLVM=1, out of tree (O=).
 wait "$steps_pid"
 rc=$?
 steps_pid=""

@@ -172,7 +172,7 @@ jobs=${jobs:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 gp_progs=()
 [ $gp = 0 ] || gp_progs=(gp_throttle gp_expedited)
 for p in guest.sh rcu_perf_compare boot_marker dcache_scaling "${gp_progs[@]}"; do
-	[ -x "$here/$p" ] || die "$here/$p: missing (--bindir: the installed suite)"
+	[ -x "$here/$p" ] || die "$here/$p: missing (--bindir: a make static install)"
 done
 compare=$here/rcu_perf_compare
 

@@ -32,7 +32,8 @@
 #                       baseline: copied into the guest, RCU_PERF_BASELINE
 #                       there (e.g. DIR/run-N/ of earlier guests' --outdir)
 #   --bindir DIR        the static programs and rcu_perf.conf (default: the
-#                       directory of this script, the installed suite)
+#                       directory of this script: make static copies it
+#                       beside them)
 #   --prog-timeout S    per-program timeout inside the guest (default: the
 #                       suite's kselftest "settings", else 120)
 #   --timeout S         hard host-side limit for the whole guest (default:

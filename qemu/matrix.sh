@@ -5,7 +5,9 @@
 # QEMU guest at a time), run the suite's programs there, and print a table
 # kernel x scenario x check -> ok / FAIL / SKIP with each guest's wall time,
 # checking every cell against the verdicts its scenario (and its kernel)
-# expects (ERR: "not ok # error"). Like rcutorture's kvm.sh, usable from a kernel tree.
+# expects (ERR: "not ok # error"). Like rcutorture's kvm.sh. This
+# project's, not the kernel's: make static copies it beside the statically
+# linked programs (make matrix); --bindir names another such install.
 #
 #   matrix.sh --scenarios DIR --kernel [NAME=]PATH... [options] [--] [CMD...]
 #
