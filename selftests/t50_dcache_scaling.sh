@@ -32,9 +32,6 @@ cleanup() {
 }
 trap cleanup EXIT
 prog=$RP_BIN/dcache_scaling
-# Re-takes of disturbed samples end sooner than by default: a busy machine
-# is retried as a whole, then skipped.
-export RCU_PERF_QUICK_TIME_BUDGET=10
 effs="stat_private_efficiency stat_shared_efficiency negative_efficiency
 open_shared_efficiency dotdot_symlink_efficiency"
 rcuwalk="stat_private_efficiency negative_efficiency dotdot_symlink_efficiency"
