@@ -66,7 +66,7 @@ defpatch() {
 
 defpatch Makefile .gitignore settings config rcu_perf.conf \
 	lib/rcu_perf.h lib/internal.h lib/main.c lib/opts.c lib/checks.c \
-	'lib/*' <<'MSG'
+	lib/util.c 'lib/*' <<'MSG'
 selftests/rcu_perf: Add a library for RCU performance tests
 
 RCU performance regressions have so far been found by people timing
@@ -88,6 +88,8 @@ Start with what every program is made of:
   each with a unit, a default and a one-line reason ("--list"),
   overridden by rcu_perf.conf, the environment (RCU_PERF_<NAME>) and
   "--set NAME=VALUE", in that order;
+- util.c: allocation that exits on out of memory, the clock, whole-file
+  reads and tree removal, the leaf every other file may call;
 - checks.c: the KTAP checks. Each result is preceded by what was
   measured against which limit; "not ok" only when even the favourable
   end of the confidence interval is past it; whatever prevents a
@@ -105,7 +107,7 @@ global settings (each program's section comes with the program).
 Add a MAINTAINERS entry for the directory.
 MSG
 
-defpatch lib/knob.c <<'MSG'
+defpatch lib/guard.c lib/allow.c lib/proc.c lib/tracefs.c lib/cpus.c <<'MSG'
 selftests/rcu_perf: Add a guard that restores what the tests change
 
 The tests change rcu_expedited, rcu_normal, the rcutree FQS parameters,
@@ -122,6 +124,11 @@ SIGHUP and the other fatal signals, and, after a SIGKILL, by the next
 run. "--knob PATH=VALUE" sets any sysfs or tracefs file for the
 duration of a run through the same guard: that is how a regression is
 injected on purpose, e.g. slower grace-period scans.
+
+guard.c holds the lock, the state file, the replay and the restore;
+allow.c the files that may be changed at all; proc.c the temporary
+trees and child process groups, tracefs.c the tracefs mount and cpus.c
+CPU hotplug, each recording its changes through the guard first.
 MSG
 
 defpatch lib/load.c lib/counters.c lib/stats.c lib/scaling.c lib/kmsg.c <<'MSG'

@@ -207,5 +207,5 @@ t_check "second program: waits $waited s (timeout 3 s), then '1..0 # SKIP cannot
 	      awk -v w="$waited" "BEGIN { exit !(w >= 3 && w < 30) }"'
 # The default wait must end well within kselftest's timeout (settings).
 t_check "the default lock timeout (40 s) is below kselftest's timeout" \
-	eval 'grep -q "RP_LOCK_TIMEOUT_DEFAULT[[:space:]]*40" "$RP_SUITE/lib/knob.c" &&
+	eval 'grep -q "RP_LOCK_TIMEOUT_DEFAULT[[:space:]]*40" "$RP_SUITE/lib/guard.c" &&
 	      test "$(sed -n "s/^timeout=//p" "$RP_SUITE/settings")" -gt 40 && unchanged'

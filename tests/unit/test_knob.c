@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guard (lib/knob.c) on temporary files only: the "knobs" are regular
+ * The guard (lib/guard.c) on temporary files only: the "knobs" are regular
  * files in each test's temporary directory, beside RCU_PERF_STATE_DIR.
  * Every way a guarded program can end is played by a child process (this
  * binary re-executed with "child MODE"), then the test checks the files.

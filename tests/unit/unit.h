@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rcu_perf.h"
+#include "internal.h"
 
 /*
  * The harness ends every test with _exit(), which LeakSanitizer's check

@@ -39,7 +39,7 @@
 #include <sys/stat.h>
 
 #include "../../kselftest.h"
-#include "rcu_perf.h"
+#include "internal.h"
 
 struct base_metric {
 	const char *name;	/* rp_test.baseline[i] */

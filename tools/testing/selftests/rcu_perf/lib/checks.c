@@ -29,6 +29,8 @@
 
 static struct rp_check_rec *checks;
 static size_t nr_checks;
+static char **more;		/* checks planned beside the program's own */
+static size_t nr_more;
 static unsigned int totals[4];	/* by enum rp_verdict */
 
 /* ~4 significant digits, without exponents for everyday magnitudes. */
@@ -295,8 +297,13 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 static int planned(void)
 {
 	return (rp_current_test && rp_current_test->nr_checks > 0 ?
-		rp_current_test->nr_checks : 0) +
-	       (int)rp_baseline_nr_checks();
+		rp_current_test->nr_checks : 0) + (int)nr_more;
+}
+
+void rp_ktap_plan_check(const char *name)
+{
+	more = rp_xrealloc(more, (nr_more + 1) * sizeof(*more));
+	more[nr_more++] = rp_xstrdup(name);
 }
 
 void rp_ktap_plan(void)
@@ -403,9 +410,9 @@ void rp_ktap_fill(enum rp_verdict v, const char *reason)
 				name = *names;
 			names++;
 		}
-		while (!name && b < rp_baseline_nr_checks()) {
-			if (!rp_check_reported(rp_baseline_check_name(b)))
-				name = rp_baseline_check_name(b);
+		while (!name && b < nr_more) {
+			if (!rp_check_reported(more[b]))
+				name = more[b];
 			b++;
 		}
 		if (!name) {

@@ -3,23 +3,56 @@
  * rcu_perf: what the library's files tell each other, not the programs.
  *
  * main.c runs a program's start-up and exit and calls into the others;
- * they call back only its way out (rp_fatal(), and rp_xrealloc() which
- * exits on out of memory). kselftest.h's counters are per translation
- * unit: checks.c alone uses them (the KTAP plan, results and totals are
- * printed there), and main.c steers them through the rp_ktap_*() calls.
+ * none calls back into main.c: the calls between files point one way.
+ * kselftest.h's counters are per translation unit: checks.c alone uses
+ * them (the KTAP plan, results and totals are printed there), and main.c
+ * steers them through the rp_ktap_*() calls.
  */
 #ifndef RCU_PERF_INTERNAL_H
 #define RCU_PERF_INTERNAL_H
 
+#include <signal.h>
+#include <sys/types.h>
+
 #include "rcu_perf.h"
 
-/* main.c: the way out */
+/* util.c: a leaf */
 
-/* realloc()/strdup() that restore the kernel and exit on out of memory */
+/* realloc()/strdup() that exit on out of memory (the guard restores) */
 void *rp_xrealloc(void *p, size_t n);
 char *rp_xstrdup(const char *s);	/* NULL is taken as "" */
-/* 1 if anything failed or errored, else 4 if all skipped, else 0 */
-int rp_exit_code(void);
+/* Remove path and all below it, no symlink followed; signal-safe. */
+int rp_rm_tree(const char *path);	/* 0, 1 if it did not exist, -errno */
+/* Start time of a process (clock ticks since boot), 0 if it is gone. */
+unsigned long long rp_proc_start(pid_t pid);
+bool rp_one_line(const char *s);	/* no control characters */
+
+/* allow.c: the files the guard may change */
+
+#define RP_PATH_LEN		512
+#define RP_VAL_LEN		1024
+
+/* 0 if path may be changed now (allowed, no symlink, right fs), -errno */
+int rp_knob_check(const char *path);
+int rp_tracefs_index(const char *path);	/* a tracer file: 1 + index, else 0 */
+const char *rp_tracefs_file(int index);	/* its name */
+/* May a state file's "@umount PATH" be replayed? */
+bool rp_knob_mount_allowed(const char *path);
+void rp_knob_allow_tracefs(const char *dir);	/* where rp_tracefs() is */
+/* "echo VALUE > PATH", no symlink followed; signal-safe: 0 or -errno */
+int rp_write_value(const char *path, const char *val, size_t len);
+
+/* guard.c: what proc.c and tracefs.c record */
+
+enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR, RP_ENT_PGRP };
+
+int rp_guard_get(void);		/* the guard usable here: 0 or -errno */
+/* Record a change before making it: a tree, a mount, "pgrp start". */
+int rp_guard_record(int kind, const char *path);
+/* Nothing left to undo of path (or, path NULL, of group pgrp). */
+void rp_guard_forget(int kind, const char *path, pid_t pgrp);
+void rp_guard_disown(void);	/* a forked child: nothing is its own */
+void rp_guard_block_signals(sigset_t *old);	/* the guard's signals */
 
 /* opts.c */
 
@@ -44,7 +77,9 @@ struct rp_check_rec {
 
 /* A KTAP description or directive: one line, malloc'd. */
 char *rp_vformat_line(const char *fmt, va_list ap);
-void rp_ktap_plan(void);		/* "1..N": the program's checks + baseline's */
+/* Before rp_ktap_plan(): one more check (the baseline's), by name. */
+void rp_ktap_plan_check(const char *name);
+void rp_ktap_plan(void);		/* "1..N": the program's checks + those */
 int rp_ktap_planned(void);
 bool rp_ktap_all_reported(void);
 /* Report every planned check not reported yet as @v with @reason. */
@@ -58,14 +93,70 @@ const struct rp_check_rec *rp_check_records(size_t *n);
 
 /* report.c: the results document */
 
-void rp_report_begin(void);	/* the start of the run: its time stamp */
-/* Write it to --json or --outdir: 0, or -1 (error printed). */
-int rp_report_save(void);
+/* The start of the run: its time stamp; the baseline judged against. */
+void rp_report_begin(const char *baseline);
+/* Write it, with the exit @code, to --json or --outdir: 0, or -1. */
+int rp_report_save(int code);
 
 /* system.c */
 
 /* Freeze the "rcu_sysfs" facts as the run starts (after --knob). */
 void rp_system_snapshot(void);
 void rp_system_write(struct rp_jw *w);	/* the "system" object */
+
+/* guard.c, allow.c, cpus.c: what main.c, opts.c and the tests use */
+
+/*
+ * Take RCU_PERF_STATE_DIR/lock (waiting up to RCU_PERF_LOCK_TIMEOUT s)
+ * and repair what killed runs left: < 0 only when the lock cannot be
+ * taken. After rp_guard_nowait(), a reader takes it only if it is free.
+ */
+int rp_guard_init(void);
+void rp_guard_nowait(void);
+int rp_guard_repair(void);	/* now: how many knobs were restored */
+/* 0 if the suite may change path (by its spelling), else -EPERM */
+int rp_knob_allowed(const char *path);
+const char *rp_knob_refusal(int err);	/* an error of the guard in words */
+void rp_knob_allow_dir(const char *dir);	/* unit tests: files in dir too */
+int rp_cpu_set_online(int cpu, bool online);
+
+/* checks.c: what baseline.c judges with */
+
+enum rp_verdict rp_bound_verdict(const struct rp_bound *b);
+bool rp_check_reported(const char *check);
+/*
+ * rp_compare()'s verdict as a check: the change in the bad direction (%)
+ * against @limit (@p's value, or more where the comparison allowed more,
+ * @widened saying why); FAIL when REGRESSED, SKIP when INCONCLUSIVE.
+ */
+enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
+			     bool higher_is_better, const char *unit,
+			     const struct rp_param *p, double limit,
+			     const char *widened, const char *vs);
+
+/* report.c, system.c, kmsg.c */
+
+const struct rp_metric *rp_metric_find(const char *name);	/* or NULL */
+int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
+/* This machine's "system" object (and "suite_version"); malloc'd. */
+struct rp_jval *rp_system_facts(void);
+/* Does command-line token @tok (@n bytes) shape RCU performance? */
+bool rp_rcu_param(const char *tok, size_t n);
+
+/* baseline.c: earlier results of the same machine (--baseline DIR) */
+
+int rp_baseline_load(void);	/* rp_init(): 0, or -1 on bad input */
+void rp_baseline_describe(void);	/* "# baseline: ..." */
+size_t rp_baseline_nr_checks(void);	/* checks it adds to the plan */
+const char *rp_baseline_check_name(size_t i);
+void rp_baseline_report(void);	/* rp_finish(): every check reported */
+/*
+ * Why results @base_doc cannot be a baseline on a machine with facts @cur
+ * (rp_system_facts()): NULL if they can, else the first difference.
+ */
+const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
+				 const struct rp_jval *cur, char *why,
+				 size_t len);
+void rp_baseline_free(void);
 
 #endif /* RCU_PERF_INTERNAL_H */

@@ -29,7 +29,7 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
-#include "rcu_perf.h"
+#include "internal.h"
 
 struct marker_def {
 	const char *text;	/* start of the message */

@@ -4,7 +4,7 @@
  *
  * rp_init() is the one way in: the options (opts.c) and the baseline
  * (baseline.c) are read before anything is touched, then come the KTAP
- * header, the guard (knob.c) with --knob settings, the plan (checks.c)
+ * header, the guard (guard.c) with --knob settings, the plan (checks.c)
  * and the start of the results (report.c, system.c).
  *
  * rp_finish(), rp_exit_skip() and rp_fatal() are the ways out, and all go
@@ -29,26 +29,9 @@
 static bool begun, finished;
 static bool whole_skip;		/* rp_exit_skip() or rp_fatal() */
 
-void *rp_xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		printf("# error: out of memory\n");
-		rp_guard_restore();
-		exit(KSFT_FAIL);
-	}
-	return p;
-}
-
-char *rp_xstrdup(const char *s)
-{
-	size_t n = strlen(s ? s : "") + 1;
-
-	return memcpy(rp_xrealloc(NULL, n), s ? s : "", n);
-}
-
 void rp_init(const struct rp_test *test, int argc, char **argv)
 {
+	size_t i;
 	int r;
 
 	r = rp_parse(test, argc, argv);
@@ -85,7 +68,9 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		exit(KSFT_FAIL);
 	}
 	rp_system_snapshot();
-	rp_report_begin();
+	rp_report_begin(rp_baseline_nr_checks() ? rp_opts.baseline : NULL);
+	for (i = 0; i < rp_baseline_nr_checks(); i++)
+		rp_ktap_plan_check(rp_baseline_check_name(i));
 	rp_ktap_plan();
 	begun = true;
 	rp_opts_print();
@@ -94,7 +79,8 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	rp_baseline_describe();
 }
 
-int rp_exit_code(void)
+/* 1 if anything failed or errored, else 4 if all skipped, else 0 */
+static int exit_code(void)
 {
 	/* A skip never hides a failure. */
 	if (rp_ktap_total(RP_FAIL) || rp_ktap_total(RP_ERROR))
@@ -110,14 +96,14 @@ static int finish(void)
 	int code;
 
 	if (finished)
-		return rp_exit_code();
+		return exit_code();
 	finished = true;
 	rp_baseline_report();
 	rp_ktap_close();
-	code = rp_exit_code();
-	if (rp_report_save() && code == KSFT_PASS) {
+	code = exit_code();
+	if (rp_report_save(code) && code == KSFT_PASS) {
 		rp_ktap_count_error();
-		code = rp_exit_code();
+		code = exit_code();
 	}
 	rp_guard_restore();
 	rp_ktap_print_totals();

@@ -1,46 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rcu_perf: the shared library of the RCU performance selftests.
+ * rcu_perf: what the RCU performance selftests share; the library's own
+ * declarations are in internal.h.
  *
- * Every test program uses the same pieces:
- *   main.c     - start-up and exit: rp_init(), rp_finish(), rp_fatal()
- *   opts.c     - options, settings and thresholds (CLI, environment, config)
- *   knob.c     - the guard that restores every sysfs/tracefs/hotplug change
- *   load.c     - busy threads pinned to chosen CPUs
- *   counters.c - libperf software and tracepoint counters
- *   checks.c   - KTAP checks ("measured vs limit") and their verdicts
- *   report.c   - the JSON results document
- *   system.c   - facts of the machine: clock, HZ, CPUs, CPU time, config
- *   stats.c    - summaries of samples and two-sample tests
- * plus json.c (JSON writer and reader), kmsg.c (kernel log parsing),
- * scaling.c (CPU-count sweeps, scaling efficiency, GNU time reports) and
- * baseline.c (checks against earlier results of the same machine).
- * internal.h is what these files tell each other, not the programs.
+ * A program declares each parameter once, as a handle with its unit,
+ * default and reason, and reads top-down (gp_expedited.c is one):
  *
- * A test program reads top-down. Each parameter is a handle declared once,
- * with its unit, default, reason, and optionally its --quick value and
- * accepted range; the code reads p_samples.value, never a name, and a
- * NULL-terminated table lists the handles for the library (as a driver's
- * attribute group lists its device attributes):
- *
- *	static struct rp_param p_idle_penalty =
- *		RP_MAX("idle_penalty", "ratio", 3.0, "why this limit");
- *	static struct rp_param p_samples =
- *		RP_SETTING("samples", "count", 30, "why this many",
- *			   RP_QUICK(10), RP_RANGE(1, 1000));
- *	static struct rp_param *params[] = { &p_idle_penalty, &p_samples, NULL };
- *	static const struct rp_test test = {
- *		.name = "gp_throttle", .summary = "...", .params = params,
- *		.nr_checks = 3,
- *	};
- *
- *	int main(int argc, char **argv)
- *	{
- *		rp_init(&test, argc, argv);
- *		... measure p_samples.value times, rp_metric_add(),
- *		rp_check("idle", measured, &p_idle_penalty) ...
- *		return rp_finish();
- *	}
+ *	static struct rp_param p_lat = RP_MAX("lat", "ms", 3, "why");
+ *	static struct rp_param *params[] = { &p_lat, NULL };
+ *	static const struct rp_test test = { .name = "x", .params = params,
+ *					     .nr_checks = 1 };
+ *	rp_init(&test, argc, argv);
+ *	... rp_metric_add(), rp_check("lat", measured, &p_lat) ...
+ *	return rp_finish();
  */
 #ifndef RCU_PERF_H
 #define RCU_PERF_H
@@ -380,42 +352,15 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len);
 int rp_check_dir(const char *path, bool own, char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
-/* knob.c: the guard                                                   */
+/* guard.c: every change restored; proc.c, tracefs.c, cpus.c          */
 /* ------------------------------------------------------------------ */
 
-/*
- * Every change to sysfs, tracefs or CPU online state goes through here.
- * The first change of a path saves its original value, in memory and in a
- * state file (RCU_PERF_STATE_DIR, default /run/rcu_perf) so that the next
- * run repairs what a SIGKILL left behind. rp_guard_restore() runs at exit,
- * on SIGINT/SIGTERM/SIGHUP (and other fatal signals) and from rp_fatal().
- * One program at a time holds RCU_PERF_STATE_DIR/lock (waiting up to
- * $RCU_PERF_LOCK_TIMEOUT s, default 40): rp_guard_init() returns < 0 only
- * when it cannot be taken. Writes are like "echo VALUE > PATH"; a value
- * read back as "a [b] c" is restored as "b"; multi-line files are refused.
- */
-int rp_guard_init(void);
-/*
- * Before rp_guard_init(): a program that only reads takes the lock if it
- * is free (and repairs what a killed run left), but does not wait for it;
- * knob writes are then refused.
- */
-void rp_guard_nowait(void);
-int rp_knob_read(const char *path, char *buf, size_t len); /* trims '\n' */
-int rp_knob_write(const char *path, const char *value);	/* guarded */
+/* A whole small file, trailing blanks trimmed: its length, or -errno. */
+int rp_knob_read(const char *path, char *buf, size_t len);
+/* "echo VALUE > PATH", the original restored on every exit path. */
+int rp_knob_write(const char *path, const char *value);
 int rp_knob_exists(const char *path);
-/*
- * Only the RCU, tracing and CPU-hotplug files the suite knows can be
- * written: 0 if path names one (by its spelling; rp_knob_write() also
- * refuses symlinks), else -EPERM. rp_knob_refusal() says why in words.
- */
-int rp_knob_allowed(const char *path);
-const char *rp_knob_refusal(int err);
-/* For this project's unit tests only: also allow the files in dir. */
-void rp_knob_allow_dir(const char *dir);
 void rp_guard_restore(void);			/* idempotent */
-/* Repair leftovers of dead runs now; returns how many knobs were restored. */
-int rp_guard_repair(void);
 /*
  * A private directory <parent>/<name>.XXXXXX (parent NULL: $TMPDIR or
  * /tmp) into buf, removed with its contents by the guard on every exit
@@ -438,7 +383,6 @@ pid_t rp_guard_fork(void);
 void rp_guard_child_done(pid_t pid);
 /* tracefs mount point, mounting it (guarded) if needed; NULL if absent. */
 const char *rp_tracefs(void);
-int rp_cpu_set_online(int cpu, bool online);	/* guarded hotplug */
 /*
  * For a sweep of CPU counts by hotplug: reorder cpus[0..nr) so that those
  * that cannot go offline (often CPU 0) come first, keeping the order
@@ -556,7 +500,6 @@ struct rp_bound {
 	const char *how;	/* one line: how the limit was derived */
 };
 
-enum rp_verdict rp_bound_verdict(const struct rp_bound *b);
 /* The interval lies wholly on one side of the limit. */
 bool rp_bound_settled(const struct rp_bound *b);
 enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
@@ -564,23 +507,8 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
 __printf(2, 3) void rp_check_fail(const char *check, const char *fmt, ...);
 /* Not judged, with the reason. */
 __printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
-/* Has a check of this name been reported? */
-bool rp_check_reported(const char *check);
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
-
-/*
- * A before/after verdict of rp_compare() as a check: "measured" is the
- * change of the median in the bad direction (%), the limit @limit (%),
- * the parameter @p's value (RP_LIMIT_MAX) or more where the comparison
- * allowed more, @widened saying why; FAIL when REGRESSED, SKIP when
- * INCONCLUSIVE (too noisy, or nothing to compare), else PASS. @vs says
- * against what.
- */
-enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
-			     bool higher_is_better, const char *unit,
-			     const struct rp_param *p, double limit,
-			     const char *widened, const char *vs);
 
 /* ------------------------------------------------------------------ */
 /* report.c: the JSON results document                                 */
@@ -640,11 +568,6 @@ void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
 /* Free-form facts for the JSON "info" object and a "# key: value" line. */
 __printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 
-/* The metric of this run called @name, or NULL. */
-const struct rp_metric *rp_metric_find(const char *name);
-/* Write the whole results document (rp_finish() calls it). */
-int rp_results_write(FILE *f);
-
 /* ------------------------------------------------------------------ */
 /* system.c: facts of the machine and the kernel                       */
 /* ------------------------------------------------------------------ */
@@ -653,7 +576,6 @@ int rp_results_write(FILE *f);
  * The facts every results file records ("system"), and those the programs
  * derive their limits from.
  */
-int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
 /*
  * The tick rate: the resolution of CLOCK_MONOTONIC_COARSE is one jiffy
  * (TICK_NSEC) on every kernel, no config file needed; CONFIG_HZ where that
@@ -702,13 +624,6 @@ double rp_cpu_others(const struct rp_cpu_time *t0,
 		     const struct rp_cpu_time *t1, double own_s,
 		     double delay_s, double capacity_s);
 
-/*
- * This machine's facts as a results file records them (its "system"
- * object, plus the suite version as "suite_version"): malloc'd, NULL on
- * error. rp_machine_key() names this machine and configuration in one
- * token, e.g. x86_64-intel-xeon-gold-6338-2cpu-250hz-voluntary.
- */
-struct rp_jval *rp_system_facts(void);
 int rp_machine_key(char *buf, size_t len);
 
 /* ------------------------------------------------------------------ */
@@ -780,33 +695,6 @@ void rp_json_free(struct rp_jval *v);
 struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
 
 /* ------------------------------------------------------------------ */
-/* baseline.c: earlier results of the same machine                     */
-/* ------------------------------------------------------------------ */
-
-/*
- * Load rp_opts.baseline (this program's results files in DIR and in its
- * subdirectories, DIR/<run>/<test>.json) and decide whether it matches this machine. Bad input (no
- * such directory, a malformed file): one line, -1. Called by rp_init().
- */
-int rp_baseline_load(void);
-/* After the KTAP header: "# baseline: ..." (none, which, or why unused). */
-void rp_baseline_describe(void);
-/* How many checks the baseline adds to the plan, and the i-th one's name. */
-size_t rp_baseline_nr_checks(void);
-const char *rp_baseline_check_name(size_t i);
-/* rp_finish(): report each baseline check not reported yet. */
-void rp_baseline_report(void);
-/*
- * Why results recorded as @base_doc (a whole results document) cannot be
- * a baseline for a run on a machine with facts @cur (rp_system_facts()):
- * NULL if they can, else the first difference, in words, in why.
- */
-const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
-				 const struct rp_jval *cur, char *why,
-				 size_t len);
-void rp_baseline_free(void);
-
-/* ------------------------------------------------------------------ */
 /* kmsg.c: the kernel log                                              */
 /* ------------------------------------------------------------------ */
 
@@ -833,11 +721,6 @@ char *rp_read_kmsg(void);
 char *rp_read_log(const char *path);
 /* The "Kernel command line: " a log records: 0, or -1 if none. */
 int rp_log_cmdline(const char *log, char *buf, size_t len);
-/*
- * Whether the command-line token @tok (@n bytes) shapes RCU performance
- * (rcupdate.*, rcutree.*, rcu_nocbs, nohz_full, isolcpus, ...).
- */
-bool rp_rcu_param(const char *tok, size_t n);
 /* Those tokens of a command line, space-separated into buf; how many. */
 int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 

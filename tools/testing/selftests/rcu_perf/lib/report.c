@@ -71,9 +71,11 @@ static size_t nr_infos;
 static bool started;
 static double start_ms;
 static time_t start_time;
+static const char *baseline;	/* the baseline judged against, or NULL */
 
-void rp_report_begin(void)
+void rp_report_begin(const char *baseline_dir)
 {
+	baseline = baseline_dir;
 	start_ms = rp_now_ms();
 	start_time = time(NULL);
 	started = true;
@@ -246,7 +248,7 @@ static void write_checks(struct rp_jw *w)
 	rp_jw_arr_end(w);
 }
 
-int rp_results_write(FILE *f)
+static int results_write(FILE *f, int code)
 {
 	const struct rp_test *t = rp_current_test;
 	struct rp_param * const *pp;
@@ -254,7 +256,7 @@ int rp_results_write(FILE *f)
 	char ts[32];
 	struct tm tm;
 	time_t now = start_time ? start_time : time(NULL);
-	int i, code = rp_exit_code();
+	int i;
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -273,8 +275,7 @@ int rp_results_write(FILE *f)
 	rp_jw_obj_begin(&w, "options");
 	rp_jw_bool(&w, "quick", rp_opts.quick);
 	jw_str_or_null(&w, "config", rp_opts.config_path);
-	jw_str_or_null(&w, "baseline", rp_baseline_nr_checks() ?
-		       rp_opts.baseline : NULL);
+	jw_str_or_null(&w, "baseline", baseline);
 	rp_jw_arr_begin(&w, "knobs");
 	for (i = 0; i < rp_opts.nr_knobs; i++)
 		rp_jw_str(&w, NULL, rp_opts.knobs[i]);
@@ -344,7 +345,7 @@ static int mkdir_p(const char *dir)
 }
 
 /* Write to a temporary file and rename it: readers never see half a file. */
-static int write_results_file(const char *path)
+static int write_results_file(const char *path, int code)
 {
 	char *tmp = NULL, *dir = rp_xstrdup(path), *slash;
 	int ret = -1, fd, saved;
@@ -371,7 +372,7 @@ static int write_results_file(const char *path)
 		close(fd);
 		goto out_unlink;
 	}
-	if (rp_results_write(f) || fflush(f) || fsync(fd)) {
+	if (results_write(f, code) || fflush(f) || fsync(fd)) {
 		saved = errno;
 		fclose(f);
 		errno = saved;
@@ -395,7 +396,7 @@ out:
 	return ret;
 }
 
-int rp_report_save(void)
+int rp_report_save(int code)
 {
 	char *path = NULL;
 	int ret = 0;
@@ -407,7 +408,7 @@ int rp_report_save(void)
 		path = NULL;
 	if (!path)
 		return 0;
-	if (write_results_file(path)) {
+	if (write_results_file(path, code)) {
 		printf("# error: cannot write results to %s: %s\n", path,
 		       strerror(errno));
 		ret = -1;

@@ -16,14 +16,6 @@
 #include "../../kselftest.h"
 #include "internal.h"
 
-double rp_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static char *kconfig;		/* the whole config text, or NULL */
 static bool kconfig_read;
 

@@ -1,51 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guard: every sysfs, tracefs and CPU-hotplug change of rcu_perf goes
- * through here so that the kernel is left as it was found, whatever way the
- * program ends.
+ * The guard: every sysfs, tracefs and CPU-hotplug change of rcu_perf (and
+ * every temporary tree and child process group, proc.c) is recorded here
+ * first, so that the kernel is left as it was found, whatever way the
+ * program ends: restored in reverse order at exit(), on the fatal signals
+ * (then re-raised), and after a SIGKILL by the next run, which replays the
+ * fsync'ed state file <state dir>/state.<pid>. One program at a time
+ * changes knobs: an exclusive flock on <state dir>/lock, with a timeout.
  *
- * - One rcu_perf program at a time changes knobs and measures: an exclusive
- *   flock on <state dir>/lock, waited for with a bounded timeout.
- * - The first change of a path saves the original value in memory and in
- *   <state dir>/state.<pid>, fsync'ed before the new value is written, so
- *   that a run killed by SIGKILL is repaired by the next one (the state dir
- *   is on tmpfs: after a reboot the knobs are back to defaults anyway).
- * - Originals are restored in reverse order of first change at exit(), on
- *   SIGINT/SIGTERM/SIGHUP and the other fatal signals, crashes included
- *   (then the signal is re-raised so that the exit status shows it), and
- *   from rp_fatal()/rp_finish(). Only SIGKILL needs the next run's repair.
- *
- * Temporary directories (rp_tmpdir()) are guarded the same way: removed
- * with their contents on every exit path, and by the next run after a
- * SIGKILL. So are child process groups (rp_guard_fork()): killed.
- *
- * tracefs unmounted by someone else mid-run does not stop a restore: the
- * tracer files are then written through a private tracefs mount in the
- * state dir, made and unmounted for the purpose.
- *
- * The signal path only uses buffers built before the change (open, write,
- * close, umount2, unlink, getdents64): no malloc and no stdio.
- *
- * Threads (gp_throttle's watchdog restores while the measuring thread may
- * change a knob): a mutex orders changes and restores, and once the exit
- * has begun (atexit or a signal) no change starts; the signal path takes
- * no lock but waits for a change in flight.
- *
- * Only the files of rp_knob_allowed() can be changed, whoever asks (--knob,
- * the programs, a state file left in the state dir), and never through a
- * symlink: the suite runs as root and must not become a way to write
- * arbitrary files.
- *
- * Values are written like "echo VALUE > PATH" (O_TRUNC, trailing newline).
- * Files that read back a choice list such as "a [b] c" are restored with the
- * selected word. Multi-line files cannot be guarded (-EINVAL).
+ * The signal path uses only buffers built before the change (no malloc,
+ * no stdio). Threads: a mutex orders changes and restores; once the exit
+ * has begun no change starts, and the signal path waits for one in flight.
+ * A tracer file whose tracefs was unmounted meanwhile is restored through
+ * a private tracefs mount in the state dir.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/magic.h>
-#include <linux/openat2.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -53,35 +25,25 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <api/fs/fs.h>
-#include <perf/cpumap.h>
-
-#include "rcu_perf.h"
+#include "internal.h"
 
 #define RP_STATE_DIR_DEFAULT	"/run/rcu_perf"
 /* The runner kills a program at 120 s (settings): wait a third of that. */
 #define RP_LOCK_TIMEOUT_DEFAULT	40.0
 #define RP_MAX_ENTRIES		128
-#define RP_PATH_LEN		512
-#define RP_VAL_LEN		1024
 /* State file line of a mount made by the guard; knob lines start with '/'. */
 #define RP_UMOUNT_TAG		"@umount"
 #define RP_RMTREE_TAG		"@rmtree"
 #define RP_KILL_TAG		"@kill"
-#define RP_RMTREE_DEPTH		64
-
-enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR, RP_ENT_PGRP };
 
 struct rp_entry {
 	int kind;
 	int done;
-	int tracefs;		/* a tracer file: 1 + its tracefs_files[] index */
+	int tracefs;		/* a tracer file: rp_tracefs_index() */
 	pid_t pgrp;		/* RP_ENT_PGRP: the group (its leader's pid) */
 	char path[RP_PATH_LEN];
 	char orig[RP_VAL_LEN + 1];	/* restore value, '\n'-terminated */
@@ -119,17 +81,6 @@ static int guard_err;		/* why knob writes are refused, or 0 */
 static int init_err;		/* the lock could not be taken */
 static bool guard_ready;
 static bool handlers_done;
-static char tracefs_dir[RP_PATH_LEN + 16];
-static bool tracefs_looked;
-
-/* The tracefs files the suite may change (in any tracefs mount). */
-static const char * const tracefs_files[] = {
-	"current_tracer", "tracing_on",
-};
-
-/* ------------------------------------------------------------------ */
-/* Async-signal-safe helpers                                           */
-/* ------------------------------------------------------------------ */
 
 static pid_t raw_getpid(void)
 {
@@ -170,45 +121,6 @@ static void say(const char *msg)
 	(void)r;
 }
 
-/*
- * Open for writing without following a symlink anywhere in the path
- * (openat2() RESOLVE_NO_SYMLINKS; before Linux 5.6 only the last component
- * is checked, the rest by rp_knob_allowed()'s realpath()).
- */
-static int open_nofollow(const char *path, int flags)
-{
-	struct open_how how = {
-		.flags = flags | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd;
-
-	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-	/* ELOOP: a symlink; any other error may be a kernel without it. */
-	if (fd < 0 && errno != ELOOP)
-		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
-	return fd;
-}
-
-/* "echo VALUE > PATH": 0 or -errno. */
-static int write_value(const char *path, const char *val, size_t len)
-{
-	int fd, err = 0;
-	ssize_t r;
-
-	fd = open_nofollow(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return -errno;
-	r = write(fd, val, len);
-	if (r < 0)
-		err = -errno;
-	else if ((size_t)r != len)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
 static void report_restore_error(const char *what, const char *path, int err)
 {
 	char msg[RP_PATH_LEN + 96];
@@ -222,61 +134,6 @@ static void report_restore_error(const char *what, const char *path, int err)
 	p = put_int(msg, p, sizeof(msg), -err);
 	put_str(msg, p, sizeof(msg), "\n");
 	say(msg);
-}
-
-struct rp_dirent64 {
-	__u64 d_ino;
-	__s64 d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/*
- * Remove name (relative to dfd) and everything below it, without following
- * symlinks; async-signal-safe. 0, 1 if it did not exist, or -errno.
- */
-static int rm_tree_at(int dfd, const char *name, int depth)
-{
-	char buf[4096];
-	int fd, err = 0;
-	bool removed;
-	long n, off;
-
-	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 1;
-		if (errno != ENOTDIR && errno != ELOOP)
-			return -errno;
-		return unlinkat(dfd, name, 0) ? -errno : 0;
-	}
-	/* Entries removed while reading may hide others: rescan until empty. */
-	do {
-		removed = false;
-		lseek(fd, 0, SEEK_SET);
-		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-			for (off = 0; off < n;) {
-				struct rp_dirent64 *d = (void *)(buf + off);
-				const char *dn = d->d_name;
-
-				off += d->d_reclen;
-				if (dn[0] == '.' && (!dn[1] ||
-						     (dn[1] == '.' && !dn[2])))
-					continue;
-				if (d->d_type == DT_DIR ||
-				    (unlinkat(fd, dn, 0) && errno == EISDIR))
-					err = depth < RP_RMTREE_DEPTH ?
-					      rm_tree_at(fd, dn, depth + 1) :
-					      -ELOOP;
-				removed = true;
-			}
-		}
-	} while (removed && !err);
-	close(fd);
-	if (err < 0)
-		return err;
-	return unlinkat(dfd, name, AT_REMOVEDIR) ? -errno : 0;
 }
 
 /*
@@ -303,8 +160,8 @@ static int restore_private_tracefs(const struct rp_entry *e)
 	}
 	p = put_str(path, 0, sizeof(path), private_tracefs);
 	p = put_str(path, p, sizeof(path), "/");
-	put_str(path, p, sizeof(path), tracefs_files[e->tracefs - 1]);
-	err = write_value(path, e->orig, e->orig_len);
+	put_str(path, p, sizeof(path), rp_tracefs_file(e->tracefs));
+	err = rp_write_value(path, e->orig, e->orig_len);
 	umount2(private_tracefs, MNT_DETACH | UMOUNT_NOFOLLOW);
 	rmdir(private_tracefs);
 	return err;
@@ -323,7 +180,7 @@ static int undo_entry(struct rp_entry *e)
 	}
 
 	if (e->kind == RP_ENT_TMPDIR) {
-		err = rm_tree_at(AT_FDCWD, e->path, 0);
+		err = rp_rm_tree(e->path);
 		if (err < 0)
 			report_restore_error("remove", e->path, err);
 		return err;
@@ -337,7 +194,7 @@ static int undo_entry(struct rp_entry *e)
 			report_restore_error("unmount", e->path, err);
 		return err;
 	}
-	err = write_value(e->path, e->orig, e->orig_len);
+	err = rp_write_value(e->path, e->orig, e->orig_len);
 	if (err == -ENOENT && e->tracefs)
 		err = restore_private_tracefs(e);
 	if (err)
@@ -413,7 +270,7 @@ static const int fault_signals[] = {
 	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS,
 };
 
-static void block_signals(sigset_t *old)
+void rp_guard_block_signals(sigset_t *old)
 {
 	sigset_t set;
 	size_t i;
@@ -427,7 +284,7 @@ static void block_signals(sigset_t *old)
 /* No guard signal in a thread that holds the mutex: no self-deadlock. */
 static void guard_lock(sigset_t *old)
 {
-	block_signals(old);
+	rp_guard_block_signals(old);
 	pthread_mutex_lock(&guard_mutex);
 }
 
@@ -482,47 +339,6 @@ static void guard_atexit(void)
 	guard_unlock(&old);
 }
 
-/* ------------------------------------------------------------------ */
-/* Reading knobs                                                       */
-/* ------------------------------------------------------------------ */
-
-int rp_knob_read(const char *path, char *buf, size_t len)
-{
-	ssize_t r;
-	size_t n = 0;
-	int fd;
-
-	if (!len)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (n + 1 < len) {
-		r = read(fd, buf + n, len - 1 - n);
-		if (r < 0) {
-			int err = -errno;
-
-			close(fd);
-			buf[0] = '\0';
-			return err;
-		}
-		if (!r)
-			break;
-		n += r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
-		     buf[n - 1] == '\t'))
-		buf[--n] = '\0';
-	return (int)n;
-}
-
-int rp_knob_exists(const char *path)
-{
-	return path && access(path, F_OK) == 0;
-}
-
 /*
  * The value that restores what was read: the selected word of a choice list
  * "a [b] c", else the value itself. -EINVAL for what cannot be written back.
@@ -547,198 +363,6 @@ static int restore_value(const char *read, char *out, size_t len)
 		return -E2BIG;
 	return 0;
 }
-
-/* ------------------------------------------------------------------ */
-/* The files rcu_perf may change                                       */
-/* ------------------------------------------------------------------ */
-
-/*
- * Everything the programs change, and all that --knob may name: RCU's
- * sysfs switches and module parameters, the tracer, CPU hotplug (the list
- * is in Documentation/dev-tools/rcu_perf.rst, "Files the suite changes").
- */
-static const char * const allowed_files[] = {
-	"/sys/kernel/rcu_expedited",
-	"/sys/kernel/rcu_normal",
-};
-
-/* Any file directly in these directories. */
-static const char * const allowed_dirs[] = {
-	"/sys/module/rcutree/parameters",
-	"/sys/module/rcupdate/parameters",
-};
-
-/* The top of tracefs, also where debugfs auto-mounts it on old kernels. */
-static const char * const tracefs_dirs[] = {
-	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",
-};
-
-#define CPU_DIR		"/sys/devices/system/cpu/cpu"
-
-enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TRACEFS_ROOT, KNOB_TEST };
-
-static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
-
-/* One path component: not empty, not "." or "..", no '/'. */
-static bool plain_name(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") &&
-	       strcmp(name, "..");
-}
-
-/* The name of path's file if path is "dir/name", else NULL. */
-static const char *in_dir(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!n || strncmp(path, dir, n) || path[n] != '/' ||
-	    !plain_name(path + n + 1))
-		return NULL;
-	return path + n + 1;
-}
-
-/* /sys/devices/system/cpu/cpuN/online, N in decimal without leading 0. */
-static bool cpu_online_file(const char *path)
-{
-	const char *p = path + strlen(CPU_DIR);
-	size_t digits;
-
-	if (strncmp(path, CPU_DIR, strlen(CPU_DIR)))
-		return false;
-	digits = strspn(p, "0123456789");
-	if (!digits || digits > 6 || (p[0] == '0' && digits > 1))
-		return false;
-	return !strcmp(p + digits, "/online");
-}
-
-/*
- * Which kind of allowed file path names (by its spelling), or 0. With
- * any_tracefs, a tracer file in any directory is KNOB_TRACEFS_ROOT: the
- * top of a tracefs mounted elsewhere, checked on the filesystem.
- */
-static int knob_kind(const char *path, bool any_tracefs)
-{
-	const char *name;
-	size_t i, j;
-
-	if (!path || path[0] != '/' || strlen(path) >= RP_PATH_LEN)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(allowed_files); i++)
-		if (!strcmp(path, allowed_files[i]))
-			return KNOB_SYSFS;
-	for (i = 0; i < ARRAY_SIZE(allowed_dirs); i++)
-		if (in_dir(path, allowed_dirs[i]))
-			return KNOB_SYSFS;
-	if (cpu_online_file(path))
-		return KNOB_SYSFS;
-	for (i = 0; i <= ARRAY_SIZE(tracefs_dirs); i++) {
-		/* The last one: where rp_tracefs() found tracefs. */
-		name = in_dir(path, i < ARRAY_SIZE(tracefs_dirs) ?
-			      tracefs_dirs[i] : tracefs_dir);
-		for (j = 0; name && j < ARRAY_SIZE(tracefs_files); j++)
-			if (!strcmp(name, tracefs_files[j]))
-				return KNOB_TRACEFS;
-	}
-	if (in_dir(path, test_dir))
-		return KNOB_TEST;
-	name = strrchr(path, '/');
-	for (j = 0; any_tracefs && j < ARRAY_SIZE(tracefs_files); j++)
-		if (name > path && !strcmp(name + 1, tracefs_files[j]) &&
-		    plain_name(name + 1) && !strstr(path, "/./") &&
-		    !strstr(path, "/../") && !strstr(path, "//"))
-			return KNOB_TRACEFS_ROOT;
-	return 0;
-}
-
-/* 1 + the tracefs_files[] index of the tracer file path names, else 0. */
-static int tracefs_index(const char *path)
-{
-	int kind = knob_kind(path, true);
-	size_t j;
-
-	if (kind != KNOB_TRACEFS && kind != KNOB_TRACEFS_ROOT)
-		return 0;
-	for (j = 0; j < ARRAY_SIZE(tracefs_files); j++)
-		if (!strcmp(strrchr(path, '/') + 1, tracefs_files[j]))
-			return j + 1;
-	return 0;
-}
-
-int rp_knob_allowed(const char *path)
-{
-	return knob_kind(path, false) ? 0 : -EPERM;
-}
-
-/* Is the directory of path the root of a tracefs mount? */
-static bool tracefs_root(const char *path)
-{
-	char dir[RP_PATH_LEN + 4];
-	struct stat st, up;
-	struct statfs sfs;
-
-	snprintf(dir, sizeof(dir), "%.*s/..", (int)(strrchr(path, '/') - path),
-		 path);
-	if (stat(dir, &up))
-		return false;
-	dir[strlen(dir) - 3] = '\0';
-	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC &&
-	       !stat(dir, &st) && st.st_dev != up.st_dev;
-}
-
-void rp_knob_allow_dir(const char *dir)
-{
-	char real[PATH_MAX];
-
-	if (dir && realpath(dir, real) && strlen(real) < sizeof(test_dir))
-		memcpy(test_dir, real, strlen(real) + 1);
-	else
-		test_dir[0] = '\0';
-}
-
-/*
- * Before the first change of a file: it is on the list as it is, not
- * through a symlink or "..", and on the filesystem its name says.
- */
-static int knob_check(const char *path)
-{
-	int kind = knob_kind(path, true);
-	char real[PATH_MAX];
-	struct statfs sfs;
-
-	if (!kind)
-		return -EPERM;
-	if (!realpath(path, real))
-		return -errno;
-	if (strcmp(real, path))
-		return -ELOOP;
-	if (kind == KNOB_TEST)
-		return 0;
-	/* Where a program or a killed run found tracefs mounted. */
-	if (kind == KNOB_TRACEFS_ROOT)
-		return tracefs_root(path) ? 0 : -EPERM;
-	if (statfs(path, &sfs))
-		return -errno;
-	if (sfs.f_type != (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC))
-		return -EPERM;
-	return 0;
-}
-
-const char *rp_knob_refusal(int err)
-{
-	switch (err) {
-	case -EPERM:
-		return "not a file rcu_perf may change (see --help)";
-	case -ELOOP:
-		return "the path goes through a symlink or '..'";
-	default:
-		return strerror(-err);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* The lock and the state files                                        */
-/* ------------------------------------------------------------------ */
 
 static int lock_timeout(double *out)
 {
@@ -831,28 +455,6 @@ static int take_lock(void)
 	return fd;
 }
 
-/* Start time of a process (clock ticks since boot), 0 if it is gone. */
-static unsigned long long proc_start(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	int i, n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	n = rp_knob_read(path, buf, sizeof(buf));
-	if (n <= 0)
-		return 0;
-	p = strrchr(buf, ')');	/* comm may contain spaces */
-	if (!p)
-		return 0;
-	/* field 22 (starttime); p points at the end of field 2 */
-	for (i = 2; i < 22 && p; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
-	return start;
-}
-
 /*
  * A state file is stale when its process is gone; the start time in its
  * header line tells a recycled pid from the writer.
@@ -869,7 +471,7 @@ static bool state_is_stale(const char *path, pid_t pid)
 		return true;			/* an earlier holder of our pid */
 	if (kill(pid, 0) && errno == ESRCH)
 		return true;
-	start = proc_start(pid);
+	start = rp_proc_start(pid);
 	if (!start)
 		return true;
 	f = fopen(path, "re");
@@ -944,8 +546,7 @@ static int replay(const char *path, pid_t pid)
 		e = &list[n];
 		memset(e, 0, sizeof(*e));
 		if (!strcmp(line, RP_UMOUNT_TAG) &&
-		    (!strcmp(tab + 1, tracefs_dirs[0]) ||
-		     in_dir(tab + 1, test_dir))) {
+		    rp_knob_mount_allowed(tab + 1)) {
 			e->kind = RP_ENT_MOUNT;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
 		} else if (!strcmp(line, RP_RMTREE_TAG) &&
@@ -955,17 +556,17 @@ static int replay(const char *path, pid_t pid)
 		} else if (!strcmp(line, RP_KILL_TAG)) {
 			/* Only if its leader is still the process we forked. */
 			if (sscanf(tab + 1, "%d %llu", &pgrp, &start) != 2 ||
-			    pgrp <= 1 || !start || proc_start(pgrp) != start)
+			    pgrp <= 1 || !start || rp_proc_start(pgrp) != start)
 				continue;
 			e->kind = RP_ENT_PGRP;
 			e->pgrp = pgrp;
 		} else if (line[0] == '/' &&
-			   (!knob_check(line) ||
+			   (!rp_knob_check(line) ||
 			    /* tracefs unmounted since: a private mount */
-			    (knob_check(line) == -ENOENT &&
-			     tracefs_index(line)))) {
+			    (rp_knob_check(line) == -ENOENT &&
+			     rp_tracefs_index(line)))) {
 			e->kind = RP_ENT_KNOB;
-			e->tracefs = tracefs_index(line);
+			e->tracefs = rp_tracefs_index(line);
 			memcpy(e->path, line, strlen(line) + 1);
 			e->orig_len = snprintf(e->orig, sizeof(e->orig),
 					       "%s\n", tab + 1);
@@ -1135,8 +736,7 @@ int rp_guard_init(void)
 		pthread_mutex_init(&guard_mutex, NULL);
 		state_created = false;
 		owner_pid = self;
-		tracefs_looked = false;
-		tracefs_dir[0] = '\0';
+		rp_knob_allow_tracefs(NULL);
 		set_paths(self);
 		return guard_err;
 	}
@@ -1190,7 +790,7 @@ int rp_guard_init(void)
 }
 
 /* Make the guard usable by this process: 0 or -errno. */
-static int guard_get(void)
+int rp_guard_get(void)
 {
 	int err;
 
@@ -1216,7 +816,7 @@ static int state_append(const char *line)
 		return -errno;
 	if (!state_created) {
 		snprintf(hdr, sizeof(hdr), "# rcu_perf guard pid %d start %llu\n",
-			 (int)owner_pid, proc_start(owner_pid));
+			 (int)owner_pid, rp_proc_start(owner_pid));
 		if (write(fd, hdr, strlen(hdr)) != (ssize_t)strlen(hdr))
 			err = -EIO;
 		state_created = true;
@@ -1240,15 +840,6 @@ static struct rp_entry *find_entry(const char *path)
 	return NULL;
 }
 
-/* A name without control characters: it cannot plant a state line. */
-static bool one_line(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return false;
-	return true;
-}
-
 /*
  * Record an entry (in the state file first), then publish it. A path with
  * a newline or a tab (a TMPDIR) would add a line that the next run
@@ -1260,7 +851,7 @@ static int record(int kind, const char *path, const char *orig)
 	struct rp_entry *e;
 	int err;
 
-	if (!one_line(path))
+	if (!rp_one_line(path))
 		return -EINVAL;
 	if (nr_entries >= RP_MAX_ENTRIES)
 		return -ENOSPC;
@@ -1270,7 +861,7 @@ static int record(int kind, const char *path, const char *orig)
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	if (kind == RP_ENT_KNOB) {
 		e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
-		e->tracefs = tracefs_index(path);
+		e->tracefs = rp_tracefs_index(path);
 		snprintf(line, sizeof(line), "%s\t%s\n", path, orig);
 	} else {
 		if (kind == RP_ENT_PGRP)
@@ -1294,7 +885,7 @@ static int knob_write_locked(const char *path, const char *value)
 	int err;
 
 	if (!find_entry(path)) {
-		err = knob_check(path);
+		err = rp_knob_check(path);
 		if (err)
 			return err;
 		err = rp_knob_read(path, cur, sizeof(cur));
@@ -1316,7 +907,7 @@ static int knob_write_locked(const char *path, const char *value)
 	memcpy(buf, value, len);
 	if (!len || value[len - 1] != '\n')
 		buf[len++] = '\n';
-	err = write_value(path, buf, len);
+	err = rp_write_value(path, buf, len);
 	free(buf);
 	return err;
 }
@@ -1330,7 +921,7 @@ int rp_knob_write(const char *path, const char *value)
 		return -EINVAL;
 	if (strlen(path) >= RP_PATH_LEN || strlen(value) >= RP_VAL_LEN)
 		return -ENAMETOOLONG;
-	err = guard_get();
+	err = rp_guard_get();
 	if (err)
 		return err;
 	guard_lock(&old);
@@ -1344,7 +935,7 @@ int rp_knob_write(const char *path, const char *value)
 }
 
 /* record() by a change of its own (a directory, a mount, a child). */
-static int record_change(int kind, const char *path)
+int rp_guard_record(int kind, const char *path)
 {
 	sigset_t old;
 	int err;
@@ -1359,104 +950,8 @@ static int record_change(int kind, const char *path)
 	return err;
 }
 
-int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
-{
-	char path[RP_PATH_LEN];
-	int err;
-
-	if (!parent || !*parent)
-		parent = getenv("TMPDIR");
-	if (!parent || !*parent)
-		parent = "/tmp";
-	if (!one_line(parent))
-		return -EINVAL;
-	if (snprintf(path, sizeof(path), "%s/%s.XXXXXX", parent, name) >=
-	    (int)sizeof(path) || strlen(path) >= len)
-		return -ENAMETOOLONG;
-	if (!mkdtemp(path))
-		return -errno;
-	/* Without the guard (not root), the caller's own cleanup is all. */
-	if (!guard_get()) {
-		err = record_change(RP_ENT_TMPDIR, path);
-		if (err) {
-			rmdir(path);
-			return err;
-		}
-	}
-	memcpy(buf, path, strlen(path) + 1);
-	return 0;
-}
-
-int rp_tmpdir_remove(const char *path)
-{
-	int err = rm_tree_at(AT_FDCWD, path, 0);
-
-	if (err < 0)
-		return err;
-	rp_tmpdir_keep(path);	/* nothing left to remove */
-	return 0;
-}
-
-void rp_tmpdir_keep(const char *path)
-{
-	struct rp_entry *e;
-	sigset_t old;
-
-	guard_lock(&old);
-	e = find_entry(path);
-	if (e && e->kind == RP_ENT_TMPDIR)
-		e->done = 1;
-	guard_unlock(&old);
-}
-
-pid_t rp_guard_fork(void)
-{
-	/* Without the guard (not root), a plain fork(): the terminal's ^C. */
-	bool guarded = !guard_get();
-	char id[48];
-	sigset_t old;
-	pid_t pid;
-	int err;
-
-	/* No signal between the fork and the record: the group is known. */
-	block_signals(&old);
-	pid = fork();
-	if (!pid) {
-		if (guarded)
-			setpgid(0, 0);
-		/*
-		 * A helper to be killed changes no knobs, and must not keep
-		 * the lock (an open file shared with us) after we die: the
-		 * next run could not take it to kill the helper.
-		 */
-		if (lock_fd >= 0)
-			close(lock_fd);
-		lock_fd = -1;
-		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
-		pthread_mutex_init(&guard_mutex, NULL);
-		state_created = false;
-		owner_pid = getpid();
-		guard_err = -EPERM;
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return 0;
-	}
-	if (pid > 0 && guarded) {
-		/* Also here: which of parent and child runs first is open. */
-		setpgid(pid, pid);
-		snprintf(id, sizeof(id), "%d %llu", (int)pid, proc_start(pid));
-		err = record_change(RP_ENT_PGRP, id);
-		if (err) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-			errno = -err;
-			pid = -1;
-		}
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return pid;
-}
-
-void rp_guard_child_done(pid_t pid)
+/* Forget a change undone (or kept) by its owner: a tree, a child group. */
+void rp_guard_forget(int kind, const char *path, pid_t pgrp)
 {
 	int i, n;
 	sigset_t old;
@@ -1464,7 +959,9 @@ void rp_guard_child_done(pid_t pid)
 	guard_lock(&old);
 	n = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++)
-		if (entries[i].kind == RP_ENT_PGRP && entries[i].pgrp == pid)
+		if (entries[i].kind == kind &&
+		    (path ? !strcmp(entries[i].path, path) :
+		     entries[i].pgrp == pgrp))
 			entries[i].done = 1;
 	/* Free the slots of finished children at the end (most runs). */
 	while (n && entries[n - 1].done && entries[n - 1].kind == RP_ENT_PGRP)
@@ -1472,166 +969,15 @@ void rp_guard_child_done(pid_t pid)
 	guard_unlock(&old);
 }
 
-/* ------------------------------------------------------------------ */
-/* tracefs                                                             */
-/* ------------------------------------------------------------------ */
-
-/*
- * Mount point of tracefs in /proc/mounts, or "".
- *
- * Not libapi's tracefs__mountpoint(): it statfs()es its list of usual
- * places, /sys/kernel/debug/tracing among them, and that lookup makes
- * debugfs automount tracefs there whenever tracefs is not mounted at
- * /sys/kernel/tracing: a mount made behind the guard, which can then
- * neither undo it nor mount its own private tracefs at /sys/kernel/tracing
- * (when tracefs was unmounted under a running program). Its
- * tracefs__mount() mounts without the guard recording it first, so a
- * SIGKILL would leave it. Reading /proc/mounts changes nothing.
- */
-static void find_tracefs(char *out, size_t len)
+/* In a child of rp_guard_fork(): nothing of the parent's is its own. */
+void rp_guard_disown(void)
 {
-	char dev[256], dir[RP_PATH_LEN], type[64];
-	char line[1024];
-	FILE *f = fopen("/proc/mounts", "re");
-
-	out[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3)
-			continue;
-		if (strcmp(type, "tracefs"))
-			continue;
-		/* prefer the standard place if it is mounted twice */
-		if (!out[0] || !strcmp(dir, "/sys/kernel/tracing"))
-			snprintf(out, len, "%s", dir);
-	}
-	fclose(f);
-}
-
-const char *rp_tracefs(void)
-{
-	static const char std[] = "/sys/kernel/tracing";
-	char dir[RP_PATH_LEN], probe[RP_PATH_LEN + 16];
-	const char *debugfs;
-	struct stat st;
-
-	if (tracefs_looked)
-		return tracefs_dir[0] ? tracefs_dir : NULL;
-	find_tracefs(dir, sizeof(dir));
-	if (dir[0]) {
-		snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir);
-		tracefs_looked = true;
-		return tracefs_dir;
-	}
-	if (!stat(std, &st) && S_ISDIR(st.st_mode) && !guard_get() &&
-	    !record_change(RP_ENT_MOUNT, std)) {
-		if (!mount("nodev", std, "tracefs", 0, NULL)) {
-			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", std);
-			tracefs_looked = true;
-			return tracefs_dir;
-		}
-		/* Not mounted: nothing to undo (the umount is harmless). */
-		entries[nr_entries - 1].done = 1;
-	}
-	/*
-	 * Old kernels: tracing under debugfs. libapi's debugfs__mountpoint()
-	 * only looks (statfs() of debugfs' usual places, then /proc/mounts).
-	 */
-	debugfs = debugfs__mountpoint();
-	if (debugfs) {
-		snprintf(probe, sizeof(probe), "%s/tracing/trace", debugfs);
-		if (!access(probe, F_OK)) {
-			snprintf(tracefs_dir, sizeof(tracefs_dir),
-				 "%s/tracing", debugfs);
-			tracefs_looked = true;
-			return tracefs_dir;
-		}
-	}
-	tracefs_looked = true;
-	return NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* CPUs                                                                */
-/* ------------------------------------------------------------------ */
-
-int rp_cpu_set_online(int cpu, bool online)
-{
-	char path[96];
-
-	if (cpu < 0)
-		return -EINVAL;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	if (!rp_knob_exists(path))
-		return -ENOENT;	/* not hot-pluggable (often CPU 0) */
-	return rp_knob_write(path, online ? "1" : "0");
-}
-
-static bool can_offline(int cpu)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return rp_knob_exists(path);
-}
-
-int rp_cpus_fixed_first(int *cpus, int nr)
-{
-	int i, j, fixed = 0, tmp;
-
-	/* A stable partition: rotate each fixed CPU to the front part. */
-	for (i = 0; i < nr; i++) {
-		if (can_offline(cpus[i]))
-			continue;
-		tmp = cpus[i];
-		for (j = i; j > fixed; j--)
-			cpus[j] = cpus[j - 1];
-		cpus[fixed++] = tmp;
-	}
-	return fixed;
-}
-
-int rp_cpus_set_online(const int *cpus, int n, int nr)
-{
-	int i, err;
-
-	for (i = 0; i < n; i++) {
-		err = rp_cpu_set_online(cpus[i], true);
-		if (err && err != -ENOENT)
-			return err;
-	}
-	for (i = nr - 1; i >= n; i--) {
-		err = rp_cpu_set_online(cpus[i], false);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * libperf's map of /sys/devices/system/cpu/online, read afresh (CPUs come
- * and go with the hotplug sweeps): the CPUs the tracepoint counters are
- * opened on (lib/counters.c). Without sysfs, libperf counts CPUs 0..N-1 of
- * sysconf(_SC_NPROCESSORS_ONLN); NULL only when that fails too.
- */
-int rp_online_cpus(int *cpus, int max)
-{
-	struct perf_cpu_map *map = perf_cpu_map__new_online_cpus();
-	int n, i;
-
-	if (!map)
-		return -ENOMEM;
-	n = perf_cpu_map__nr(map);
-	for (i = 0; cpus && i < n && i < max; i++)
-		cpus[i] = perf_cpu_map__cpu(map, i).cpu;
-	perf_cpu_map__put(map);
-	return cpus && n > max ? max : n;
-}
-
-int rp_nr_online_cpus(void)
-{
-	return rp_online_cpus(NULL, 0);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+	pthread_mutex_init(&guard_mutex, NULL);
+	state_created = false;
+	owner_pid = getpid();
+	guard_err = -EPERM;
 }

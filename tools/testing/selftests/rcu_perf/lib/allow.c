@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files rcu_perf may change, and how it writes them.
+ *
+ * Only the RCU, tracer and CPU-hotplug files below can be changed, whoever
+ * asks (--knob, the programs, a state file left by a killed run), and never
+ * through a symlink: the suite runs as root and must not become a way to
+ * write arbitrary files. Values are written like "echo VALUE > PATH".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/*
+ * Everything the programs change, and all that --knob may name: RCU's
+ * sysfs switches and module parameters, the tracer, CPU hotplug (the list
+ * is in Documentation/dev-tools/rcu_perf.rst, "Files the suite changes").
+ */
+static const char * const allowed_files[] = {
+	"/sys/kernel/rcu_expedited",
+	"/sys/kernel/rcu_normal",
+};
+
+/* Any file directly in these directories. */
+static const char * const allowed_dirs[] = {
+	"/sys/module/rcutree/parameters",
+	"/sys/module/rcupdate/parameters",
+};
+
+/* The top of tracefs, also where debugfs auto-mounts it on old kernels. */
+static const char * const tracefs_dirs[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+/* The tracefs files the suite may change (in any tracefs mount). */
+static const char * const tracefs_files[] = {
+	"current_tracer", "tracing_on",
+};
+
+#define CPU_DIR		"/sys/devices/system/cpu/cpu"
+
+enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TRACEFS_ROOT, KNOB_TEST };
+
+static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
+static char tracefs_dir[RP_PATH_LEN + 16];	/* rp_knob_allow_tracefs() */
+
+/* One path component: not empty, not "." or "..", no '/'. */
+static bool plain_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..");
+}
+
+/* The name of path's file if path is "dir/name", else NULL. */
+static const char *in_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!n || strncmp(path, dir, n) || path[n] != '/' ||
+	    !plain_name(path + n + 1))
+		return NULL;
+	return path + n + 1;
+}
+
+/* /sys/devices/system/cpu/cpuN/online, N in decimal without leading 0. */
+static bool cpu_online_file(const char *path)
+{
+	const char *p = path + strlen(CPU_DIR);
+	size_t digits;
+
+	if (strncmp(path, CPU_DIR, strlen(CPU_DIR)))
+		return false;
+	digits = strspn(p, "0123456789");
+	if (!digits || digits > 6 || (p[0] == '0' && digits > 1))
+		return false;
+	return !strcmp(p + digits, "/online");
+}
+
+/*
+ * Which kind of allowed file path names (by its spelling), or 0. With
+ * any_tracefs, a tracer file in any directory is KNOB_TRACEFS_ROOT: the
+ * top of a tracefs mounted elsewhere, checked on the filesystem.
+ */
+static int knob_kind(const char *path, bool any_tracefs)
+{
+	const char *name;
+	size_t i, j;
+
+	if (!path || path[0] != '/' || strlen(path) >= RP_PATH_LEN)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(allowed_files); i++)
+		if (!strcmp(path, allowed_files[i]))
+			return KNOB_SYSFS;
+	for (i = 0; i < ARRAY_SIZE(allowed_dirs); i++)
+		if (in_dir(path, allowed_dirs[i]))
+			return KNOB_SYSFS;
+	if (cpu_online_file(path))
+		return KNOB_SYSFS;
+	for (i = 0; i <= ARRAY_SIZE(tracefs_dirs); i++) {
+		/* The last one: where rp_tracefs() found tracefs. */
+		name = in_dir(path, i < ARRAY_SIZE(tracefs_dirs) ?
+			      tracefs_dirs[i] : tracefs_dir);
+		for (j = 0; name && j < ARRAY_SIZE(tracefs_files); j++)
+			if (!strcmp(name, tracefs_files[j]))
+				return KNOB_TRACEFS;
+	}
+	if (in_dir(path, test_dir))
+		return KNOB_TEST;
+	name = strrchr(path, '/');
+	for (j = 0; any_tracefs && j < ARRAY_SIZE(tracefs_files); j++)
+		if (name > path && !strcmp(name + 1, tracefs_files[j]) &&
+		    plain_name(name + 1) && !strstr(path, "/./") &&
+		    !strstr(path, "/../") && !strstr(path, "//"))
+			return KNOB_TRACEFS_ROOT;
+	return 0;
+}
+
+/* 1 + the tracefs_files[] index of the tracer file path names, else 0. */
+int rp_tracefs_index(const char *path)
+{
+	int kind = knob_kind(path, true);
+	size_t j;
+
+	if (kind != KNOB_TRACEFS && kind != KNOB_TRACEFS_ROOT)
+		return 0;
+	for (j = 0; j < ARRAY_SIZE(tracefs_files); j++)
+		if (!strcmp(strrchr(path, '/') + 1, tracefs_files[j]))
+			return j + 1;
+	return 0;
+}
+
+int rp_knob_allowed(const char *path)
+{
+	return knob_kind(path, false) ? 0 : -EPERM;
+}
+
+/* Is the directory of path the root of a tracefs mount? */
+static bool tracefs_root(const char *path)
+{
+	char dir[RP_PATH_LEN + 4];
+	struct stat st, up;
+	struct statfs sfs;
+
+	snprintf(dir, sizeof(dir), "%.*s/..", (int)(strrchr(path, '/') - path),
+		 path);
+	if (stat(dir, &up))
+		return false;
+	dir[strlen(dir) - 3] = '\0';
+	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC &&
+	       !stat(dir, &st) && st.st_dev != up.st_dev;
+}
+
+void rp_knob_allow_dir(const char *dir)
+{
+	char real[PATH_MAX];
+
+	if (dir && realpath(dir, real) && strlen(real) < sizeof(test_dir))
+		memcpy(test_dir, real, strlen(real) + 1);
+	else
+		test_dir[0] = '\0';
+}
+
+void rp_knob_allow_tracefs(const char *dir)
+{
+	snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir ? dir : "");
+}
+
+/*
+ * Before the first change of a file: it is on the list as it is, not
+ * through a symlink or "..", and on the filesystem its name says.
+ */
+int rp_knob_check(const char *path)
+{
+	int kind = knob_kind(path, true);
+	char real[PATH_MAX];
+	struct statfs sfs;
+
+	if (!kind)
+		return -EPERM;
+	if (!realpath(path, real))
+		return -errno;
+	if (strcmp(real, path))
+		return -ELOOP;
+	if (kind == KNOB_TEST)
+		return 0;
+	/* Where a program or a killed run found tracefs mounted. */
+	if (kind == KNOB_TRACEFS_ROOT)
+		return tracefs_root(path) ? 0 : -EPERM;
+	if (statfs(path, &sfs))
+		return -errno;
+	if (sfs.f_type != (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC))
+		return -EPERM;
+	return 0;
+}
+
+const char *rp_knob_refusal(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return "not a file rcu_perf may change (see --help)";
+	case -ELOOP:
+		return "the path goes through a symlink or '..'";
+	default:
+		return strerror(-err);
+	}
+}
+
+const char *rp_tracefs_file(int index)
+{
+	return tracefs_files[index - 1];
+}
+
+bool rp_knob_mount_allowed(const char *path)
+{
+	return !strcmp(path, tracefs_dirs[0]) || in_dir(path, test_dir);
+}
+
+/*
+ * Open for writing without following a symlink anywhere in the path
+ * (openat2() RESOLVE_NO_SYMLINKS; before Linux 5.6 only the last component
+ * is checked, the rest by rp_knob_allowed()'s realpath()).
+ */
+static int open_nofollow(const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = flags | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	/* ELOOP: a symlink; any other error may be a kernel without it. */
+	if (fd < 0 && errno != ELOOP)
+		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
+	return fd;
+}
+
+/* "echo VALUE > PATH": 0 or -errno. */
+int rp_write_value(const char *path, const char *val, size_t len)
+{
+	int fd, err = 0;
+	ssize_t r;
+
+	fd = open_nofollow(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	r = write(fd, val, len);
+	if (r < 0)
+		err = -errno;
+	else if ((size_t)r != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where tracefs is: found in /proc/mounts, else mounted at
+ * /sys/kernel/tracing under the guard (unmounted on every exit path), else
+ * tracing under debugfs on old kernels.
+ */
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <api/fs/fs.h>
+
+#include "internal.h"
+
+static char tracefs_dir[RP_PATH_LEN + 16];
+static pid_t looked;		/* the process that looked, or 0 */
+
+/*
+ * Mount point of tracefs in /proc/mounts, or "".
+ *
+ * Not libapi's tracefs__mountpoint(): it statfs()es its list of usual
+ * places, /sys/kernel/debug/tracing among them, and that lookup makes
+ * debugfs automount tracefs there whenever tracefs is not mounted at
+ * /sys/kernel/tracing: a mount made behind the guard, which can then
+ * neither undo it nor mount its own private tracefs at /sys/kernel/tracing
+ * (when tracefs was unmounted under a running program). Its
+ * tracefs__mount() mounts without the guard recording it first, so a
+ * SIGKILL would leave it. Reading /proc/mounts changes nothing.
+ */
+static void find_tracefs(char *out, size_t len)
+{
+	char dev[256], dir[RP_PATH_LEN], type[64];
+	char line[1024];
+	FILE *f = fopen("/proc/mounts", "re");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3)
+			continue;
+		if (strcmp(type, "tracefs"))
+			continue;
+		/* prefer the standard place if it is mounted twice */
+		if (!out[0] || !strcmp(dir, "/sys/kernel/tracing"))
+			snprintf(out, len, "%s", dir);
+	}
+	fclose(f);
+}
+
+const char *rp_tracefs(void)
+{
+	static const char std[] = "/sys/kernel/tracing";
+	char probe[RP_PATH_LEN + 16];
+	const char *debugfs;
+	struct stat st;
+
+	/* A forked child looks again: its parent's mount is not its own. */
+	if (looked == getpid())
+		return tracefs_dir[0] ? tracefs_dir : NULL;
+	looked = getpid();
+	find_tracefs(tracefs_dir, sizeof(tracefs_dir));
+	if (!tracefs_dir[0] && !stat(std, &st) && S_ISDIR(st.st_mode) &&
+	    !rp_guard_get() && !rp_guard_record(RP_ENT_MOUNT, std)) {
+		if (!mount("nodev", std, "tracefs", 0, NULL))
+			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", std);
+		else	/* not mounted: nothing to undo */
+			rp_guard_forget(RP_ENT_MOUNT, std, 0);
+	}
+	/*
+	 * Old kernels: tracing under debugfs. libapi's debugfs__mountpoint()
+	 * only looks (statfs() of debugfs' usual places, then /proc/mounts).
+	 */
+	debugfs = tracefs_dir[0] ? NULL : debugfs__mountpoint();
+	if (debugfs) {
+		snprintf(probe, sizeof(probe), "%s/tracing/trace", debugfs);
+		if (!access(probe, F_OK))
+			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s/tracing",
+				 debugfs);
+	}
+	rp_knob_allow_tracefs(tracefs_dir);
+	return tracefs_dir[0] ? tracefs_dir : NULL;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of the whole library, a leaf that calls nothing else of the
+ * suite: allocation that exits on out of memory (the guard restores from
+ * its atexit() handler, as on every other exit) and the clock.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kselftest.h"
+#include "internal.h"
+
+void *rp_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		printf("# error: out of memory\n");
+		exit(KSFT_FAIL);
+	}
+	return p;
+}
+
+char *rp_xstrdup(const char *s)
+{
+	size_t n = strlen(s ? s : "") + 1;
+
+	return memcpy(rp_xrealloc(NULL, n), s ? s : "", n);
+}
+
+double rp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int rp_knob_read(const char *path, char *buf, size_t len)
+{
+	ssize_t r;
+	size_t n = 0;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (n + 1 < len) {
+		r = read(fd, buf + n, len - 1 - n);
+		if (r < 0) {
+			int err = -errno;
+
+			close(fd);
+			buf[0] = '\0';
+			return err;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
+		     buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	return (int)n;
+}
+
+int rp_knob_exists(const char *path)
+{
+	return path && access(path, F_OK) == 0;
+}
+
+struct rp_dirent64 {
+	__u64 d_ino;
+	__s64 d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+#define RP_RMTREE_DEPTH		64
+
+/*
+ * Remove name (relative to dfd) and everything below it, without following
+ * symlinks; async-signal-safe. 0, 1 if it did not exist, or -errno.
+ */
+static int rm_tree_at(int dfd, const char *name, int depth)
+{
+	char buf[4096];
+	int fd, err = 0;
+	bool removed;
+	long n, off;
+
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		if (errno != ENOTDIR && errno != ELOOP)
+			return -errno;
+		return unlinkat(dfd, name, 0) ? -errno : 0;
+	}
+	/* Entries removed while reading may hide others: rescan until empty. */
+	do {
+		removed = false;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n;) {
+				struct rp_dirent64 *d = (void *)(buf + off);
+				const char *dn = d->d_name;
+
+				off += d->d_reclen;
+				if (dn[0] == '.' && (!dn[1] ||
+						     (dn[1] == '.' && !dn[2])))
+					continue;
+				if (d->d_type == DT_DIR ||
+				    (unlinkat(fd, dn, 0) && errno == EISDIR))
+					err = depth < RP_RMTREE_DEPTH ?
+					      rm_tree_at(fd, dn, depth + 1) :
+					      -ELOOP;
+				removed = true;
+			}
+		}
+	} while (removed && !err);
+	close(fd);
+	if (err < 0)
+		return err;
+	return unlinkat(dfd, name, AT_REMOVEDIR) ? -errno : 0;
+}
+
+int rp_rm_tree(const char *path)
+{
+	return rm_tree_at(AT_FDCWD, path, 0);
+}
+
+/* Start time of a process (clock ticks since boot), 0 if it is gone. */
+unsigned long long rp_proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	int i, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	n = rp_knob_read(path, buf, sizeof(buf));
+	if (n <= 0)
+		return 0;
+	p = strrchr(buf, ')');	/* comm may contain spaces */
+	if (!p)
+		return 0;
+	/* field 22 (starttime); p points at the end of field 2 */
+	for (i = 2; i < 22 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	return start;
+}
+
+/* A name without control characters: it cannot plant a state line. */
+bool rp_one_line(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
