@@ -120,50 +120,49 @@ int rp_finish(void)
 	return finish();
 }
 
-void rp_exit_skip(const char *fmt, ...)
+/* rp_exit_skip() and rp_fatal(): the rest skipped with reason @fmt. */
+static __noreturn void leave(bool fatal, const char *fmt, va_list ap)
 {
-	va_list ap;
-	char *r;
+	static bool in_fatal;
+	char *r = rp_vformat_line(fmt, ap);
 
-	va_start(ap, fmt);
-	r = rp_vformat_line(fmt, ap);
-	va_end(ap);
-	if (!begun) {
-		/* kselftest's whole-program skip: an empty plan. */
-		ksft_print_header();
-		printf("1..0 # SKIP %s\n", r);
+	if (!begun || (fatal && (in_fatal || finished))) {
+		/* Before the plan (or recursively): no KTAP to complete. */
+		if (fatal) {
+			fprintf(stderr, "%s: %s\n", rp_test_name(), r);
+		} else {
+			/* kselftest's whole-program skip: an empty plan. */
+			ksft_print_header();
+			printf("1..0 # SKIP %s\n", r);
+		}
+		free(r);
 		rp_guard_restore();
-		exit(KSFT_SKIP);
+		exit(fatal ? KSFT_FAIL : KSFT_SKIP);
 	}
-	if (!rp_ktap_all_reported())
-		rp_ktap_fill(RP_SKIP, r);
-	else
+	if (fatal) {
+		in_fatal = true;
+		printf("# error: %s\n", r);
+	} else if (rp_ktap_all_reported()) {
 		printf("# SKIP %s\n", r);
+	}
+	rp_ktap_fill(RP_SKIP, r);
 	free(r);
 	whole_skip = true;
 	exit(finish());
 }
 
-void rp_fatal(const char *fmt, ...)
+void rp_exit_skip(const char *fmt, ...)
 {
-	static bool in_fatal;
 	va_list ap;
-	char *r;
 
 	va_start(ap, fmt);
-	r = rp_vformat_line(fmt, ap);
-	va_end(ap);
-	if (in_fatal || !begun || finished) {
-		/* Before the plan (or recursively): no KTAP to complete. */
-		fprintf(stderr, "%s: %s\n", rp_test_name(), r);
-		free(r);
-		rp_guard_restore();
-		exit(KSFT_FAIL);
-	}
-	in_fatal = true;
-	printf("# error: %s\n", r);
-	rp_ktap_fill(RP_SKIP, r);
-	free(r);
-	whole_skip = true;
-	exit(finish());
+	leave(false, fmt, ap);
+}
+
+void rp_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	leave(true, fmt, ap);
 }

@@ -245,11 +245,26 @@ static double norm_ppf(double p)
 	return x - u / (1 + x * u / 2);
 }
 
+/* One step of Lentz's method: the factor it changes the fraction by. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = DBL_MIN / DBL_EPSILON;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta function (modified Lentz). */
 static double betacf(double a, double b, double x)
 {
 	const double tiny = DBL_MIN / DBL_EPSILON, eps = 4 * DBL_EPSILON;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h, aa, del;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, del;
 	int m, m2;
 
 	if (fabs(d) < tiny)
@@ -258,24 +273,10 @@ static double betacf(double a, double b, double x)
 	h = d;
 	for (m = 1; m <= 1000; m++) {
 		m2 = 2 * m;
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+				&c, &d);
+		del = lentz_step(-(a + m) * (a + b + m) * x /
+				 ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;
