@@ -1,34 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Checks against a baseline: earlier results of known-good kernels on the
- * same machine.
+ * same machine. A limit derived from the kernel's own parameters must hold
+ * on every machine, so a regression of a few percent hides in its room;
+ * CI systems compare a run with earlier runs of the same machine instead.
  *
- * A limit derived from the kernel's own parameters must hold on every
- * machine, so it leaves room for the slowest of them; a regression of a
- * few percent hides in that room. CI systems that find such regressions
- * compare a run with earlier runs of the same machine and configuration.
- * With --baseline DIR (RCU_PERF_BASELINE, "baseline = DIR" in the config),
- * each metric a program names in rp_test.baseline gets one more check,
- * "<metric>_vs_baseline": this run against the runs of the same metric in
- * every results file of this program in DIR and in its subdirectories
- * (one per run, as "make baseline" records them), each run one value,
- * judged by rp_compare_runs(), the verdict of rcu_perf_compare, with the
- * program's baseline_change and baseline_alpha, on the median and on the
- * mean (the median only for a metric marked median_only). FAIL only for a
- * significant change past baseline_change; SKIP when the runs cannot
- * tell.
- *
- * Results of another machine or configuration say nothing about this one:
- * the baseline is used only when every file was recorded by this suite
- * version on the same CPU model and count, HZ, RCU-relevant kernel config
- * (the preemption model among it) and the same boot parameters that shape
- * the machine (nohz_full, isolcpus, rcu_nocbs, preempt=, ...). RCU's own
- * tunables on the command line (rcupdate.*, rcutree.*, srcutree.*) and
- * the sysfs knobs are not compared: they are the kernel's behaviour under
- * test, like its code (rcupdate.rcu_normal=1 is a slower boot to catch,
- * not another machine). Otherwise every check SKIPs, naming the first
- * difference. Without a baseline the checks do not exist (the plan does not
- * count them) and the header says "# baseline: none".
+ * Each metric in rp_test.baseline gets "<metric>_vs_baseline", judged by
+ * rp_compare_runs() (each results file in DIR and below one run) on the
+ * median and the mean. The baseline is used only when every file has this
+ * suite version, CPU model and count, HZ, RCU-relevant config and the boot
+ * parameters that shape the machine (nohz_full, isolcpus, ...); RCU's own
+ * tunables and sysfs knobs are the behaviour under test, not compared.
+ * Otherwise every check SKIPs, naming the first difference.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -60,11 +43,8 @@ static struct {
 	char first[32], last[32];	/* timestamps of the runs */
 	char kernel[128];	/* kernel_release of the first run */
 	/*
-	 * The limits of the checks, baseline_change and baseline_alpha:
-	 * every program with a baseline declares the two under these names
-	 * (RP_BASELINE_CHANGE, RP_BASELINE_ALPHA), which the results and
-	 * the config files use too, so they are looked up once, here,
-	 * rather than each program pointing rp_test at its handles.
+	 * baseline_change and baseline_alpha, found by name once: every
+	 * program with a baseline declares them under these names.
 	 */
 	const struct rp_param *change, *alpha;
 } bl;
@@ -574,14 +554,7 @@ void rp_baseline_report(void)
 			rp_check_skip(b->check, "%s", m->disturbed);
 			continue;
 		}
-		/*
-		 * The run is the unit of replication: runs of one kernel on
-		 * one machine differ by more than their samples spread (a
-		 * VM's host, caches, memory), so this run's median (or the
-		 * metric's own statistic) is judged against the baseline
-		 * runs', never less uncertain than sampling alone makes a run
-		 * (rp_compare_runs()).
-		 */
+		/* The run is the unit (rp_compare_runs()). */
 		limit = drift_pct(b, m->stat, lim->value);
 		r = step_pct(b, m->stat, m->resolution);
 		if (r > limit) {
@@ -592,16 +565,14 @@ void rp_baseline_report(void)
 				1, m->stat, m->higher_is_better, limit,
 				bl.alpha->value, &c);
 		/*
-		 * The median is robust, but a regression that hits only some
-		 * operations (a throttled idle CPU delays one GP in five) moves
-		 * the mean, what a loop of them feels, and not the median: a
-		 * mean regressed past the limit FAILs too. A second look, and
-		 * a mean moves with a run's few longest ops, which three runs
-		 * underestimate (idle: 8.5-10.3 ms over 13 runs here; one at
-		 * +21%, p 0.012, against three tight ones): a tenth of alpha,
-		 * and at least one quantum per op past the baseline's mean
-		 * (healthy idle GP means moved +16..21% between runs, a fifth
-		 * of a jiffy; the c229828ca6bc62d class adds jiffies: +150%).
+		 * A second look, on the mean: a regression of some ops (a
+		 * throttled idle CPU delays one GP in five) moves the mean, not
+		 * the median. A mean moves with a run's few longest ops, which
+		 * three runs underestimate (idle: 8.5-10.3 ms over 13 runs; one
+		 * at +21%, p 0.012, against three tight ones): a tenth of
+		 * alpha, and at least one quantum per op past the baseline's
+		 * (healthy idle GP means moved +16..21%, a fifth of a jiffy;
+		 * the c229828ca6bc62d class adds jiffies: +150%).
 		 */
 		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
 		    b->nr_runs >= 2) {

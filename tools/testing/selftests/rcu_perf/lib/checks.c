@@ -1,23 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KTAP checks: what each check measured against its limit, and its
- * verdict.
+ * verdict, recorded for the results document (report.c).
  *
  * kselftest.h keeps its counters per translation unit, so every KTAP line
  * of a program that counts (plan, results, totals) is printed from this
- * file; main.c steers the plan and the totals through rp_ktap_*().
- *
- * KTAP, per check:
- *	# <check>: measured <v> <unit> vs limit <=|>= <limit> <unit> (<param>)
- *	ok <N> <check>			passed
- *	not ok <N> <check>		failed (measured beyond the limit)
- *	ok <N> <check> # SKIP <reason>	not judged here
- *	not ok <N> <check> # error <reason>	a bug of the test itself
- * A derived limit prints "measured X unit (90% CI lo..hi) vs limit <= Y unit
- * (how it was derived; param)". Checks never reported (rp_skip_rest(),
- * rp_exit_skip(), rp_fatal(), a bug) are named after rp_test.checks, else
- * "check_<N>". The checks are recorded for the results document
- * (report.c).
+ * file; main.c steers the plan and the totals through rp_ktap_*(). Each
+ * check prints "# <check>: measured <v> <unit> vs limit <=|>= <limit>
+ * <unit> (<param>)" before its result.
  */
 #include <ctype.h>
 #include <math.h>

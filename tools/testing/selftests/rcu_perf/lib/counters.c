@@ -1,25 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Counters through libperf (tools/lib/perf of the tree being tested) and
- * perf_event_open(2).
- *
- * Per-thread software and hardware events, opened with libperf, count the
- * calling thread: what a measured operation costs the thread that waits for
- * it (context switches, CPU time). System-wide tracepoints, one fd per
- * online CPU summed, count what RCU does meanwhile on every CPU: grace
- * periods, RCU softirqs, idle entries, the RCU core's own activity.
- *
- * The tracepoints are opened with perf_event_open(2) itself: two need a
- * filter (PERF_EVENT_IOC_SET_FILTER), which libperf's public API
- * (libperf.map) cannot set, as it cannot hand out its fds; all of them are
- * opened the same way so that they are read and summed alike.
- *
- * A counter that cannot be opened here (no PMU in a VM, not root, a kernel
- * without the tracepoint) is marked unsupported with the reason; opening
- * never fails because of one. The reasons are static strings.
- *
- * The per-CPU tracepoint fds are opened on the CPUs online at
- * rp_counters_open() time: open the counters after any CPU hotplug.
+ * perf_event_open(2): per-thread events count what an operation costs the
+ * thread waiting for it; system-wide tracepoints, one fd per CPU online at
+ * rp_counters_open() (open after any hotplug), count what RCU does
+ * meanwhile. The tracepoints bypass libperf: two need a filter
+ * (PERF_EVENT_IOC_SET_FILTER), which libperf's public API cannot set.
+ * A counter that cannot be opened here (no PMU in a VM, not root, no such
+ * tracepoint) is marked unsupported with a static reason, never an error.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -27,6 +27,28 @@ int rp_rm_tree(const char *path);	/* 0, 1 if it did not exist, -errno */
 unsigned long long rp_proc_start(pid_t pid);
 bool rp_one_line(const char *s);	/* no control characters */
 
+/* stats.c: what rp_compare() is made of */
+
+/* Linear-interpolated percentile, p in [0, 100]; v need not be sorted. */
+double rp_percentile(const double *v, size_t n, double p);
+double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat s);
+/* Two-sided p-values; minimum detectable shifts in the samples' unit. */
+double rp_mann_whitney_p(const double *a, size_t na,
+			 const double *b, size_t nb);
+double rp_welch_p(const double *a, size_t na, const double *b, size_t nb);
+double rp_min_detectable_effect(const double *a, size_t na,
+				const double *b, size_t nb,
+				double alpha, double power);
+/* The rank test's: right for tied, quantized data; INFINITY if none. */
+double rp_rank_min_detectable_effect(const double *a, size_t na,
+				     const double *b, size_t nb,
+				     double alpha, double power);
+/*
+ * How far (% of their mean) one more run's median may stray from @r earlier
+ * runs' medians: a one-sided (1 - @alpha) prediction bound. 0 if r < 2.
+ */
+double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
+
 /* allow.c: the files the guard may change */
 
 #define RP_PATH_LEN		512

@@ -2,22 +2,13 @@
 /*
  * The kernel log: find when the kernel handed over to user space.
  *
- * The expedited-boot report measured the time of "Write protecting the
- * kernel read-only data" (x86 mark_rodata_ro(), the last thing the kernel
- * prints before it runs init). Other architectures and configurations do
- * not print it, so later or nearby messages of the same path serve as
- * fallbacks. The strings come from the printk formats of the kernel
- * sources (v6.12 and older variants), not from captured logs.
- *
- * Three log shapes are accepted, line by line:
- *	dmesg text		"[    0.445800] msg" (also "<6>[...]", and a
- *				CONFIG_PRINTK_CALLER "[    T1]" after the time)
- *	/dev/kmsg records	"6,123,445800,-;msg" (microseconds)
- *	serial captures		dmesg text with noise before the time, ANSI
- *				escape sequences, CR/CRLF, a partial last line
- * A marker counts only at the start of a kernel message, so a program that
- * echoes the marker text (e.g. boot_marker itself on a serial console) is
- * not mistaken for the kernel.
+ * The expedited-boot report timed "Write protecting the kernel read-only
+ * data" (x86 mark_rodata_ro(), the last message before init); where that
+ * is not printed, nearby messages of the same path serve. The strings come
+ * from the kernel's printk formats (v6.12 and older), not captured logs.
+ * dmesg text, /dev/kmsg records and serial captures (noise, ANSI escapes,
+ * CR/CRLF, a partial last line) are read; a marker counts only at the
+ * start of a kernel message, never when a program echoes it.
  */
 #include <ctype.h>
 #include <errno.h>

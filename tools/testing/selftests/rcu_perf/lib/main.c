@@ -2,22 +2,13 @@
 /*
  * Start-up and exit of every rcu_perf program.
  *
- * rp_init() is the one way in: the options (opts.c) and the baseline
- * (baseline.c) are read before anything is touched, then come the KTAP
- * header, the guard (guard.c) with --knob settings, the plan (checks.c)
- * and the start of the results (report.c, system.c).
- *
- * rp_finish(), rp_exit_skip() and rp_fatal() are the ways out, and all go
- * through finish(): the checks against the baseline, every planned check
- * reported, the JSON results written, every change to the kernel
- * restored, the totals printed. The exit code:
- *	0 (KSFT_PASS)	checks passed (some may have been skipped)
- *	1 (KSFT_FAIL)	a check failed or errored: a skip never hides it;
- *			or bad usage (options, config, environment,
- *			baseline, a refused --knob), never 2: kselftest
- *			reads 2 as KSFT_XFAIL, an expected failure
- *	4 (KSFT_SKIP)	every check skipped, or rp_exit_skip()/rp_fatal()
- * Before the plan, rp_exit_skip() prints kselftest's "1..0 # SKIP <why>".
+ * rp_init() reads the options and the baseline before anything is touched,
+ * then takes the guard and prints the plan. rp_finish(), rp_exit_skip()
+ * and rp_fatal() all go out through finish(): every planned check
+ * reported, the JSON written, every change restored, the totals printed.
+ * The exit code is 0 (passed, some maybe skipped), 1 (a check failed or
+ * errored, which a skip never hides; or bad usage: never 2, which
+ * kselftest reads as KSFT_XFAIL) or 4 (everything skipped).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -28,16 +28,10 @@
 
 #define RP_RESULTS_SCHEMA	"rcu_perf-results"
 #define RP_RESULTS_VERSION	1
-/*
- * What the programs measure and how: bumped when a change makes results
- * of earlier versions incomparable (a baseline of another suite version is
- * not used). Results files record it as "suite_version".
- */
+/* Bumped when results of earlier versions become incomparable. */
 #define RP_SUITE_VERSION	1
 
-/* ------------------------------------------------------------------ */
-/* stats.c                                                             */
-/* ------------------------------------------------------------------ */
+/* stats.c: summaries, two-sample tests, verdicts, the bootstrap */
 
 struct rp_samples {
 	double *v;
@@ -56,42 +50,9 @@ struct rp_summary {
 	double ci_lo, ci_hi;	/* ~95% confidence interval of the median */
 };
 
-/* Linear-interpolated percentile, p in [0, 100]; v need not be sorted. */
-double rp_percentile(const double *v, size_t n, double p);
 void rp_summarize(const double *v, size_t n, struct rp_summary *s);
-/* Relative spread used by the soundness checks: MAD / median (0 if n < 2). */
-double rp_rel_spread(const struct rp_summary *s);
+double rp_rel_spread(const struct rp_summary *s);	/* MAD / median */
 
-/* Two-sided p-values of two-sample tests on raw samples. */
-double rp_mann_whitney_p(const double *a, size_t na,
-			 const double *b, size_t nb);
-double rp_welch_p(const double *a, size_t na, const double *b, size_t nb);
-/*
- * Smallest shift of the mean detectable at these sizes and spreads
- * (two-sided alpha, given power), in the samples' unit.
- */
-double rp_min_detectable_effect(const double *a, size_t na,
-				const double *b, size_t nb,
-				double alpha, double power);
-/*
- * The same for the Mann-Whitney test: the smallest shift of b's samples
- * that moves P(b > a) by enough to be seen (Noether's approximation with
- * the samples' own distribution): right for tied and quantized data, where
- * the variance says little about the ranks. INFINITY if no shift is enough.
- */
-double rp_rank_min_detectable_effect(const double *a, size_t na,
-				     const double *b, size_t nb,
-				     double alpha, double power);
-
-/*
- * Before/after verdict on raw samples of one metric, shared by the compare
- * tool, the A/B boot tool and the baseline checks. change_pct is the change
- * of the median from a (baseline) to b (candidate), positive when b is
- * larger. p is from Mann-Whitney, or from Welch's t-test when a side has
- * fewer than 5 samples (ranks of 3 vs 3 never reach p < 0.1), or from
- * Student's prediction interval when one side has a single sample (one
- * boot against earlier boots); mde_pct at power 0.8, for the test used.
- */
 enum rp_cmp_verdict {
 	RP_CMP_SAME,		/* no significant change, enough power */
 	RP_CMP_IMPROVED,
@@ -100,11 +61,9 @@ enum rp_cmp_verdict {
 };
 
 /*
- * The statistic compared: the median (robust, the default), the mean
- * (what a loop of operations feels: Welch's t-test), the 90th percentile
- * (the tail: a bootstrap of the difference) or the 25th (the fast mode
- * of a latency with two modes whose shares vary between runs, where the
- * median lands on either: rp_metric.stat).
+ * The statistic compared: the median (the default), the mean (what a loop
+ * of ops feels), the p90 (the tail) or the p25 (the fast mode of a
+ * two-mode latency whose median lands on either mode from run to run).
  */
 enum rp_cmp_stat { RP_CMP_MEDIAN, RP_CMP_MEAN, RP_CMP_P90, RP_CMP_P25,
 		   RP_CMP_NR };
@@ -120,6 +79,11 @@ struct rp_cmp {
 	enum rp_cmp_verdict verdict;
 };
 
+/*
+ * Is b (candidate) worse than a (baseline) by more than allowed_pct?
+ * Mann-Whitney; Welch below 5 samples a side (ranks of 3 vs 3 never reach
+ * p < 0.1); Student's prediction interval for one sample against several.
+ */
 void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 		bool higher_is_better, double allowed_pct, double alpha,
 		struct rp_cmp *out);
@@ -127,17 +91,9 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat stat, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out);
 /*
- * The same verdict where the sides are several runs (@ra[i] samples in
- * run i, in order; three runs or more in all): the run is the unit of
- * replication. Each run's statistic @stat, then Welch's test over those
- * (one run against several: Student's prediction interval); va and vb
- * are their means, a and b summarize all the samples. Runs of
- * one kernel differ by more than their samples suggest (a median of 8 ms
- * in one run, 16 ms in the next): pooled samples call that a regression.
- * One run against several is never taken as steadier than its own
- * samples make it (sigma^2 / n for the mean, the exact bootstrap variance
- * for the median and p90): runs that agree by chance say little of the
- * next one.
+ * The same with the run as the unit (@ra[i] samples in run i, three runs
+ * or more in all): runs of one kernel differ by more than their samples
+ * suggest (a median of 8 ms in one run, 16 ms in the next).
  */
 void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		     const double *b, const size_t *rb, size_t nrb,
@@ -145,34 +101,17 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		     double allowed_pct, double alpha, struct rp_cmp *out);
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
 const char *rp_cmp_stat_name(enum rp_cmp_stat s);
-/* The statistic @s of @n samples (NAN for none). */
-double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat s);
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *s);
 /*
- * How far the median of one more run of a known-good kernel may stray
- * from the mean of @r earlier runs' medians, % of that mean: the upper
- * bound of a one-sided (1 - @alpha) prediction interval, Student's t
- * with r - 1 degrees of freedom. Where the machine itself drifts between
- * runs more than the samples of one run spread, that drift is no
- * regression. 0 for fewer than 2 runs.
- */
-double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
-
-/*
- * An estimate with a confidence interval from a block bootstrap: whole
- * runs of consecutive samples are resampled, so that ops that delay each
- * other (a slow GP makes the next one wait) are not taken as independent,
- * and no distribution is assumed: skewed and bimodal latencies get honest
- * intervals. sa(a) alone (RP_BOOT_ONE), sa(a) - sb(b) or sa(a) / sb(b),
- * each side resampled independently. conf is two-sided
- * (0.9: each end is a one-sided 95% bound). Deterministic. 0, or -EINVAL
- * (fewer than 2 samples on a side, conf outside (0, 1)), -ENOMEM.
+ * Block bootstrap (whole runs of consecutive samples resampled, as a slow
+ * GP delays the next): sa(a), sa(a) - sb(b) or sa(a) / sb(b) with a
+ * two-sided @conf interval. Deterministic. 0, -EINVAL or -ENOMEM.
  */
 typedef double (*rp_stat_fn)(const double *v, size_t n);
-double rp_stat_mean(const double *v, size_t n);	/* what a loop's time feels */
-double rp_stat_median(const double *v, size_t n); /* a robust reference */
-double rp_stat_p90(const double *v, size_t n);	/* the tail */
-double rp_stat_p25(const double *v, size_t n);	/* the fast mode */
+double rp_stat_mean(const double *v, size_t n);
+double rp_stat_median(const double *v, size_t n);
+double rp_stat_p90(const double *v, size_t n);
+double rp_stat_p25(const double *v, size_t n);
 
 enum rp_boot_op { RP_BOOT_ONE, RP_BOOT_DIFF, RP_BOOT_RATIO };
 
@@ -185,9 +124,7 @@ int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
 		 const double *b, size_t nb, rp_stat_fn sb,
 		 enum rp_boot_op op, double conf, struct rp_estimate *e);
 
-/* ------------------------------------------------------------------ */
-/* opts.c: parameters (settings and thresholds)                        */
-/* ------------------------------------------------------------------ */
+/* opts.c: parameters (settings and thresholds) */
 
 enum rp_param_kind {
 	RP_SETTING,		/* a knob of the measurement, not a limit */
@@ -352,8 +289,7 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len);
 int rp_check_dir(const char *path, bool own, char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
-/* guard.c: every change restored; proc.c, tracefs.c, cpus.c          */
-/* ------------------------------------------------------------------ */
+/* guard.c: every change restored; util.c, proc.c, tracefs.c, cpus.c */
 
 /* A whole small file, trailing blanks trimmed: its length, or -errno. */
 int rp_knob_read(const char *path, char *buf, size_t len);
@@ -363,54 +299,42 @@ int rp_knob_exists(const char *path);
 void rp_guard_restore(void);			/* idempotent */
 /*
  * A private directory <parent>/<name>.XXXXXX (parent NULL: $TMPDIR or
- * /tmp) into buf, removed with its contents by the guard on every exit
- * path and by the next run after a SIGKILL. 0 or -errno.
+ * /tmp), removed on every exit path, and by the next run after a SIGKILL.
  */
 int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len);
-/* Keep it after all (e.g. for a post-mortem), unless killed by SIGKILL. */
-void rp_tmpdir_keep(const char *path);
-/* Remove it now (also one made without the guard): 0 or -errno. */
-int rp_tmpdir_remove(const char *path);
+void rp_tmpdir_keep(const char *path);		/* unless SIGKILLed */
+int rp_tmpdir_remove(const char *path);		/* now: 0 or -errno */
 /*
- * fork() whose child leads a new process group (a build, its compilers)
- * that the guard kills with SIGKILL on every exit path of the parent and,
- * after a SIGKILL, the next run does (if its leader is still that child).
- * Without the guard (not root), a plain fork(). The child changes no
- * knobs and does not hold the lock. rp_guard_child_done(pid) once the
- * child has been waited for.
+ * fork() whose child leads a process group that the guard kills on every
+ * exit path (after a SIGKILL: the next run). Not root: a plain fork().
+ * rp_guard_child_done(pid) once the child has been waited for.
  */
 pid_t rp_guard_fork(void);
 void rp_guard_child_done(pid_t pid);
 /* tracefs mount point, mounting it (guarded) if needed; NULL if absent. */
 const char *rp_tracefs(void);
 /*
- * For a sweep of CPU counts by hotplug: reorder cpus[0..nr) so that those
- * that cannot go offline (often CPU 0) come first, keeping the order
- * otherwise; returns how many cannot. Then rp_cpus_set_online() puts
- * exactly cpus[0..n) online and the rest of cpus[0..nr) offline.
+ * For a hotplug sweep: move the CPUs that cannot go offline to the front,
+ * returning how many; rp_cpus_set_online() then puts exactly cpus[0..n)
+ * online and the rest of cpus[0..nr) offline.
  */
 int rp_cpus_fixed_first(int *cpus, int nr);
 int rp_cpus_set_online(const int *cpus, int n, int nr);	/* 0 or -errno */
 int rp_nr_online_cpus(void);
 int rp_online_cpus(int *cpus, int max);	/* list of online CPU ids */
 
-/* ------------------------------------------------------------------ */
-/* load.c: busy threads                                                */
-/* ------------------------------------------------------------------ */
+/* load.c: busy threads */
 
 struct rp_load;
 /*
- * One spinning SCHED_IDLE thread pinned to each of cpus[0..n): the CPUs
- * are never idle, yet never delay a woken task. NULL on error.
+ * A spinning SCHED_IDLE thread on each of cpus[0..n): the CPUs are never
+ * idle, yet never delay a woken task. NULL on error.
  */
 struct rp_load *rp_load_start(const int *cpus, int n);
 void rp_load_stop(struct rp_load *l);		/* NULL is fine */
-/* Pin the calling thread to one CPU (cpu < 0: all online CPUs). */
-int rp_pin_self(int cpu);
+int rp_pin_self(int cpu);	/* cpu < 0: all online CPUs */
 
-/* ------------------------------------------------------------------ */
-/* counters.c: libperf counters                                        */
-/* ------------------------------------------------------------------ */
+/* counters.c: libperf counters */
 
 enum rp_ctr {
 	/* per-thread (the thread that called rp_counters_open()) */
@@ -437,16 +361,13 @@ struct rp_counters {
 };
 
 const char *rp_ctr_name(enum rp_ctr c);
-/* Open all counters that work here; never fails for an unsupported one. */
+/* Opens every counter that works here; never fails for a missing one. */
 int rp_counters_open(struct rp_counters *c);
 void rp_counters_start(struct rp_counters *c);
 void rp_counters_stop(struct rp_counters *c);	/* fills delta[] */
 void rp_counters_close(struct rp_counters *c);
 
-/*
- * Add the deltas of @c (one block of a measurement) to @sum (all blocks of
- * one level so far); @sum takes over which counters @c supports, and why.
- */
+/* Add one block's deltas @c to @sum, which takes over what @c supports. */
 static inline void rp_counters_add(struct rp_counters *sum,
 				   const struct rp_counters *c)
 {
@@ -459,37 +380,23 @@ static inline void rp_counters_add(struct rp_counters *sum,
 	}
 }
 
-/* ------------------------------------------------------------------ */
-/* checks.c: KTAP checks, "measured vs limit"                          */
-/* ------------------------------------------------------------------ */
-
-enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
+/* checks.c: KTAP checks, "measured vs limit" */
 
 /*
- * What a verdict means, for the CI bots that count them:
- *   ok          measured, within the limit;
- *   not ok      measured, and this kernel is past the limit: a regression;
- *   ok # SKIP   not judged (not root, feature missing, machine busy, too
- *               noisy, an emulator too slow...): the reason says what to
- *               change, the numbers are still in the JSON.
- * "not ok # error" is left for bugs of the test itself (a wrong plan, a
- * malformed check name), never for a machine that cannot judge.
- *
- * rp_check() compares measured against the limit parameter @limit
- * (RP_LIMIT_MAX/MIN, in the program's table), prints "# check: measured X
- * unit vs limit <= Y unit (param)" and the KTAP result, and records it in
- * the JSON.
+ * ok: within the limit; not ok: past it, a regression; ok # SKIP: not
+ * judged (not root, feature missing, too noisy...), the reason says what
+ * to change. "not ok # error" is for bugs of the test itself only.
  */
+enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
+
+/* measured against @limit (RP_LIMIT_MAX/MIN): printed and recorded. */
 enum rp_verdict rp_check(const char *check, double measured,
 			 const struct rp_param *limit);
 
 /*
- * A limit derived at run time (from a control measured in the same run,
- * the kernel's own parameters, or a baseline) and an estimate with its
- * confidence interval. Questions are one-sided: with a maximum, FAIL when
- * even the favourable end (lo) is past the limit, PASS when the estimate
- * is within it, SKIP ("too noisy") when the estimate is past the limit but
- * its interval reaches back inside. A minimum is the mirror image.
+ * A limit derived at run time and an estimate with its interval. With a
+ * maximum: FAIL when even lo is past the limit, PASS when the estimate is
+ * within it, else SKIP ("too noisy"). A minimum is the mirror image.
  */
 struct rp_bound {
 	struct rp_estimate est;
@@ -500,19 +407,15 @@ struct rp_bound {
 	const char *how;	/* one line: how the limit was derived */
 };
 
-/* The interval lies wholly on one side of the limit. */
-bool rp_bound_settled(const struct rp_bound *b);
+bool rp_bound_settled(const struct rp_bound *b); /* wholly on one side */
 enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
 /* A regression without a number to set against a limit (a GP that hung). */
 __printf(2, 3) void rp_check_fail(const char *check, const char *fmt, ...);
-/* Not judged, with the reason. */
 __printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
 /* Skip every check not reported yet (e.g. the whole test cannot run). */
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
-/* ------------------------------------------------------------------ */
-/* report.c: the JSON results document                                 */
-/* ------------------------------------------------------------------ */
+/* report.c: the JSON results document */
 
 struct rp_metric {
 	char *name;		/* e.g. "membarrier.idle.latency" */
@@ -523,39 +426,24 @@ struct rp_metric {
 	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
 	bool has_counters;
 	bool higher_is_better;	/* throughput-like; default: lower is better */
-	/*
-	 * Why the samples may not show the kernel (other tasks kept the CPUs
-	 * busy meanwhile): the check against a baseline SKIPs with it.
-	 */
+	/* Why other tasks kept the CPUs busy: its baseline check SKIPs. */
 	const char *disturbed;
-	/*
-	 * Shown, never judged against other runs: the metric's run-to-run
-	 * spread is its nature (JSON "judged": false).
-	 */
+	/* Shown, never judged against other runs (JSON "judged": false). */
 	bool report_only;
 	/*
-	 * Judged against a baseline on its median (or its stat) only: rare
-	 * long ops that the host causes, not the kernel, move its mean by
-	 * chance; the program judges that mean within the run.
+	 * Judged against a baseline on its stat only: rare long ops that the
+	 * host causes move its mean by chance (the program judges the mean).
 	 */
 	bool median_only;
+	enum rp_cmp_stat stat;	/* compared on (JSON "stat"); median default */
 	/*
-	 * The statistic its runs are compared on (JSON "stat"; default the
-	 * median): one stable from run to run where the median is not.
-	 */
-	enum rp_cmp_stat stat;
-	/*
-	 * The step its ops' times take, in its unit (a GP ends on a tick:
-	 * a jiffy per GP); 0: none. A mean of whole steps moves by a share
-	 * of one as ops fall on the next step or not, from run to run: its
-	 * second look against a baseline allows one step per op.
+	 * The step its ops' times take (a GP ends on a tick: a jiffy); 0:
+	 * none. Its mean's second look against a baseline allows one step.
 	 */
 	double quantum;
 	/*
-	 * The least change of its statistic that a baseline recorded in
-	 * another session can tell from the host, in its unit; 0: none.
-	 * Where an op is a few wake-ups of other CPUs, the host moves it by
-	 * a share of one from session to session, whatever the kernel.
+	 * The least change a baseline of another session can tell from the
+	 * host (an op of a few wake-ups moves by a share of one); 0: none.
 	 */
 	double resolution;
 };
@@ -568,57 +456,31 @@ void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
 /* Free-form facts for the JSON "info" object and a "# key: value" line. */
 __printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 
-/* ------------------------------------------------------------------ */
-/* system.c: facts of the machine and the kernel                       */
-/* ------------------------------------------------------------------ */
+/* system.c: facts of the machine and the kernel */
 
-/*
- * The facts every results file records ("system"), and those the programs
- * derive their limits from.
- */
-/*
- * The tick rate: the resolution of CLOCK_MONOTONIC_COARSE is one jiffy
- * (TICK_NSEC) on every kernel, no config file needed; CONFIG_HZ where that
- * clock is missing; 0 when unknown.
- */
+/* The tick rate, from CLOCK_MONOTONIC_COARSE's resolution; 0 if unknown. */
 int rp_hz(void);
-/*
- * The kernel's default FQS interval in jiffies, as rcu_init_geometry()
- * derives it when rcutree.jiffies_till_{first,next}_fqs are not given:
- * 1 + (HZ > 250) + (HZ > 500) + nr_cpu_ids / 256. 0 if HZ is unknown.
- */
+/* The default FQS interval in jiffies as rcu_init_geometry() derives it. */
 int rp_default_fqs_jiffies(void);
-double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms */
+double rp_now_ms(void);	/* CLOCK_MONOTONIC in ms (util.c) */
 
-/*
- * CPU time from /proc/stat, in seconds: busy (user, nice, system, irq,
- * softirq), idle (idle, iowait; iowait also on its own) and stolen by the
- * hypervisor. Two readings
- * around a measurement tell how much of it other work took. per_cpu[] is
- * indexed by CPU id (ids >= max are ignored, absent ones left as they
- * were); all, if not NULL, gets the sum over all CPUs. 0 or -errno.
- */
+/* /proc/stat CPU time in seconds; iowait is also counted in idle. */
 struct rp_cpu_time {
 	double busy, idle, steal, iowait;
 };
 
+/* per_cpu[] by CPU id (ids >= max ignored); all: the sum. 0 or -errno. */
 int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 		 struct rp_cpu_time *all);
-/* Add @t to @sum: the time of a set of CPUs. */
 void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t);
 /* CPU seconds that passed between two readings: busy, idle and stolen. */
 double rp_cpu_elapsed(const struct rp_cpu_time *t0,
 		      const struct rp_cpu_time *t1);
 /*
- * How disturbed was a sample: the share of @capacity_s CPU seconds that
- * other tasks and the hypervisor took between two readings @t0, @t1 of
- * the same CPUs. Other tasks: the CPUs' busy time less @own_s (what the
- * measured work used itself, or could not use), 0 at least, and at most
- * @delay_s when the work's run delay is known (NAN if not): other tasks
- * may use a CPU while the work sleeps on a lock, and work throttled by a
- * CPU quota waits with its CPU idle; both are what is being measured, so
- * only what delayed the work counts. Stolen time always counts. NAN if a
- * reading is.
+ * The share of @capacity_s CPU seconds that others took between @t0 and
+ * @t1: busy time less @own_s, capped at the work's run delay @delay_s
+ * (NAN: unknown), plus stolen time. A CPU busy while the work sleeps on a
+ * lock, or idle while a quota throttles it, is what is being measured.
  */
 double rp_cpu_others(const struct rp_cpu_time *t0,
 		     const struct rp_cpu_time *t1, double own_s,
@@ -626,32 +488,24 @@ double rp_cpu_others(const struct rp_cpu_time *t0,
 
 int rp_machine_key(char *buf, size_t len);
 
-/* ------------------------------------------------------------------ */
-/* main.c: start-up and exit                                           */
-/* ------------------------------------------------------------------ */
+/* main.c: start-up and exit */
 
 /*
- * Parse options, environment and config (precedence cli > env > config >
- * default), initialise the guard (repairing leftovers of a killed run),
- * apply --knob settings, print the KTAP header and plan. Exits KSFT_FAIL
- * with a one-line error on bad input; exits 0 after --help or --list.
+ * Parse options (cli > env > config > default), take the guard (repairing
+ * what a killed run left), apply --knob, print the KTAP header and plan.
+ * Exits KSFT_FAIL on bad input, 0 after --help or --list.
  */
 void rp_init(const struct rp_test *test, int argc, char **argv);
 /* Whole-program skip: restore, write JSON, exit KSFT_SKIP (4). */
 __printf(1, 2) __noreturn void rp_exit_skip(const char *fmt, ...);
 /*
- * Cannot go on (a file that cannot be created, out of memory): prints
- * "# error: <reason>", skips every check not reported yet with it,
- * restores, writes the JSON and exits: KSFT_SKIP, or KSFT_FAIL when a
- * check already failed.
+ * Cannot go on: "# error: <reason>", the rest skipped with it, restore,
+ * JSON; exits KSFT_SKIP, or KSFT_FAIL when a check already failed.
  */
 __printf(1, 2) __noreturn void rp_fatal(const char *fmt, ...);
-/* Write JSON, restore knobs, print totals; returns the exit code. */
-int rp_finish(void);
+int rp_finish(void);	/* JSON, restore, totals: the exit code */
 
-/* ------------------------------------------------------------------ */
-/* json.c: a small writer and a strict reader                          */
-/* ------------------------------------------------------------------ */
+/* json.c: a small writer and a strict reader */
 
 struct rp_jw {			/* writer state */
 	FILE *f;
@@ -685,18 +539,13 @@ struct rp_jval {
 	size_t len;
 };
 
-/*
- * Parse a whole document. NULL on error with a one-line message in err
- * ("line L col C: what").
- */
+/* A whole document; NULL with "line L col C: what" in err. */
 struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen);
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen);
 void rp_json_free(struct rp_jval *v);
 struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
 
-/* ------------------------------------------------------------------ */
-/* kmsg.c: the kernel log                                              */
-/* ------------------------------------------------------------------ */
+/* kmsg.c: the kernel log */
 
 struct rp_marker {
 	const char *name;	/* which marker matched */
@@ -704,19 +553,13 @@ struct rp_marker {
 };
 
 /*
- * Find the time to user space in a kernel log (dmesg text, /dev/kmsg
- * records or a serial console capture). Markers are tried in order of
- * preference; the first one present wins. 0 found, -1 not found,
- * -2 malformed (errmsg set).
+ * The time to user space in a kernel log (dmesg, /dev/kmsg records or a
+ * serial capture): 0 found, -1 not found, -2 malformed (err set).
  */
 int rp_find_boot_marker(const char *log, struct rp_marker *m,
 			char *err, size_t errlen);
-/* Read this boot's log from /dev/kmsg (non-blocking); malloc'd text. */
-char *rp_read_kmsg(void);
-/*
- * Read a saved log or serial capture ("-": stdin) as text, NUL bytes
- * turned into blanks; malloc'd, NULL with errno (EFBIG over RP_LOG_MAX).
- */
+char *rp_read_kmsg(void);	/* this boot's log, non-blocking; malloc'd */
+/* A saved log ("-": stdin), NULs as blanks; NULL with errno (EFBIG). */
 #define RP_LOG_MAX	(256 << 20)
 char *rp_read_log(const char *path);
 /* The "Kernel command line: " a log records: 0, or -1 if none. */
@@ -724,42 +567,23 @@ int rp_log_cmdline(const char *log, char *buf, size_t len);
 /* Those tokens of a command line, space-separated into buf; how many. */
 int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 
-/* ------------------------------------------------------------------ */
-/* scaling.c: CPU-count sweeps, efficiency, GNU time reports           */
-/* ------------------------------------------------------------------ */
+/* scaling.c: CPU-count sweeps, efficiency, GNU time reports */
 
 /* CPU counts 1, 2, 4, ... below max, then max itself; returns how many. */
 int rp_sweep_points(int max, int *pts, int cap);
 /* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */
 double rp_efficiency(double ops_n, double ops_1, int n);
-
-/*
- * Karp-Flatt serial fraction of a speedup on n >= 2 workers:
- * (1/speedup - 1/n) / (1 - 1/n). 0 = linear, 1 = one at a time, above 1
- * slower than one at a time; Amdahl's serial share at every n. NAN if
- * invalid.
- */
+/* Karp-Flatt serial fraction of a speedup on n >= 2 workers. */
 double rp_serial_fraction(double speedup, int n);
 /*
- * Scaling judged against two controls measured at the same n: a parallel
- * one (no shared state: how well this machine runs n workers at once) and
- * a serial one (one global lock around each op). eff, eff_par, eff_ser
- * are efficiencies ops(n) / (n * ops(1)). The serial share is the
- * workload's serial fraction, with its speedup taken relative to the
- * parallel control, over the serial control's: 0 = as parallel as the
- * parallel control, 1 = as serialized as the serial control. NAN if
- * invalid.
+ * The workload's serial fraction between a parallel control (0) and a
+ * serial one (1, a global lock around each op), measured at the same n.
  */
 double rp_serial_share(int n, double eff, double eff_par, double eff_ser);
 /* The efficiency at which a workload's serial share is @share (its limit). */
 double rp_serial_share_eff(int n, double share, double eff_par,
 			   double eff_ser);
-/*
- * Can n be judged? NULL if so, else why (into why): n < 2, a control
- * missing (NAN), the parallel control below par_min (the machine cannot
- * run n workers at once), or the serial control's serial fraction below
- * ser_min (the harness is not measuring parallel work).
- */
+/* NULL if n can be judged, else why (n < 2, a control missing or off). */
 const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 			      double par_min, double ser_min, char *why,
 			      size_t len);
@@ -771,19 +595,14 @@ struct rp_time {
 	int status;		/* exit status (128 + signal); 0 if not reported */
 };
 
-/*
- * Parse GNU time output in its default, -p or -v format (also the shell
- * keyword's "real 0m1.5s"). 0, or -1 with a one-line message in err.
- */
+/* GNU time's default, -p or -v output, or the shell's "real 0m1.5s". */
 int rp_time_parse(const char *text, struct rp_time *t, char *err,
 		  size_t errlen);
-/* Mean of n runs; cpu_pct is the mean of the runs' %P, as the seed did. */
 void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg);
 /* "Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%" */
 int rp_time_format(char *buf, size_t len, const struct rp_time *avg);
 /* One run: "real 19.62s user 193.37s sys 42.50s CPU 1201%" */
 int rp_time_format_run(char *buf, size_t len, const struct rp_time *t);
-/* System share of the CPU time: sys / (user + sys); NAN if no CPU time. */
-double rp_time_system_share(const struct rp_time *t);
+double rp_time_system_share(const struct rp_time *t); /* sys/(user+sys) */
 
 #endif /* RCU_PERF_H */

@@ -1,52 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The JSON results document of a run: its metrics, facts, checks and
- * verdict, written when the program ends (main.c).
- *
- * Results document (schema "rcu_perf-results", version 1; readers must
- * ignore unknown keys, numbers that could not be measured are null):
- * {
- *   "schema": "rcu_perf-results", "version": 1,
- *   "suite_version": 1,			RP_SUITE_VERSION (absent: older)
- *   "test": "gp_throttle", "summary": "...",
- *   "timestamp": "2025-01-31T12:00:00Z",	start of the run, UTC
- *   "duration_s": 12.3,
- *   "system": {
- *     "kernel_release": "6.18.0", "kernel_version": "#1 SMP ...",
- *     "machine": "x86_64", "cpu_model": "Intel(R) Xeon(R) ...",
- *     "nr_cpus_online": 2, "nr_cpus_possible": 2,
- *     "boot_id": "5a1c...",			this boot's random id
- *     "hz": 250,					0: unknown
- *     "config": { "CONFIG_HZ": "250", "CONFIG_RCU_LAZY": "y",
- *		   "CONFIG_PREEMPT_RT": "n", ... },	RCU-relevant symbols
- *     "cmdline_rcu": [ "rcupdate.rcu_expedited=1", ... ],
- *     "rcu_sysfs": { "/sys/kernel/rcu_expedited": "0", ... }
- *					at the start, after --knob
- *   },
- *   "options": { "quick": false, "config": "path" | null,
- *		  "baseline": "dir" | null,		with baseline checks
- *		  "knobs": [ "/sys/...=50" ] },
- *   "params": [ { "name", "kind": "max"|"min"|"setting", "unit",
- *		   "default", "quick", "min", "max", "value", "source",
- *		   "reason" } ],	no --quick value or range: null;
- *					source "quick": --quick's value applied
- *   "info": { "key": "value" },			strings
- *   "metrics": [ { "name", "unit", "better": "lower"|"higher",
- *		    "judged": false (only then: shown, not compared),
- *		    "stat": "p25" (only when not the median: what its
- *			    runs are compared on),
- *		    "samples": [ ... ],
- *		    "summary": { "n", "min", "max", "mean", "stddev", "median",
- *				 "p10", "p90", "mad", "ci_lo", "ci_hi" },
- *		    "counters_per_op": { "ctx_switches": 1.5, ... } } ],
- *						(supported counters only)
- *   "checks": [ { "name", "verdict": "pass"|"fail"|"skip"|"error",
- *		   "measured", "ci_lo", "ci_hi", "unit", "op": "<="|">=",
- *		   "limit", "param", "reason" } ],	unknown fields are null
- *   "totals": { "planned", "pass", "fail", "skip", "error" },
- *   "verdict": "pass"|"fail"|"skip",
- *   "exit_code": 0|1|4
- * }
+ * verdict, written when the program ends (main.c), for baselines,
+ * rcu_perf_compare and CI.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -248,6 +204,16 @@ static void write_checks(struct rp_jw *w)
 	rp_jw_arr_end(w);
 }
 
+/*
+ * Schema "rcu_perf-results" version 1, its keys in the order written here.
+ * Readers ignore unknown keys; what could not be measured is null, as are
+ * a parameter's "quick", "min" and "max" where it has none. "timestamp" is
+ * the start of the run (UTC); "system" is system.c's (its "rcu_sysfs" as
+ * the run started, after --knob); a metric has "judged": false only when
+ * it is shown, not compared, and "stat" only when not the median;
+ * "counters_per_op" holds the supported counters only; "exit_code" is
+ * 0, 1 or 4.
+ */
 static int results_write(FILE *f, int code)
 {
 	const struct rp_test *t = rp_current_test;

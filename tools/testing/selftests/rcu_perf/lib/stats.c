@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rcu_perf.h"
+#include "internal.h"
 
 int rp_samples_add(struct rp_samples *s, double x)
 {
@@ -501,18 +501,13 @@ double rp_min_detectable_effect(const double *a, size_t na,
 
 /*
  * The smallest shift the rank test detects, after Noether (JASA 1987): the
- * shift d of b at which the expected U / (na nb) = P(b + d > a) moves from
- * its value at d = 0 by (z(1 - alpha/2) + z(power)) standard deviations of
- * U / (na nb) under H0. P is taken from the samples themselves, not from a
- * normal model, each side centred on its median so that the shapes, not
- * a difference already there, say what could be seen (the null model of a
- * power calculation): for latencies quantized to jiffies (most samples within
- * microseconds of 2 jiffies, a few a jiffy off) a shift of a fraction of a
- * jiffy already reorders most pairs, so the rank test sees small shifts
- * that the samples' variance, dominated by the few whole-jiffy outliers,
- * would call invisible; for continuous normal data it agrees with the
- * variance-based estimate (the rank test's efficiency is 0.955 there).
- * Both directions are tried and the larger shift returned.
+ * shift d of b that moves P(b + d > a) from its value at d = 0 by
+ * (z(1 - alpha/2) + z(power)) null standard deviations of U / (na nb), P
+ * taken from the samples themselves, each side centred on its median. For
+ * jiffy-quantized latencies a fraction of a jiffy reorders most pairs,
+ * which a variance dominated by whole-jiffy outliers calls invisible; for
+ * normal data it agrees with the variance-based MDE. Both directions are
+ * tried and the larger shift returned.
  *
  * P(b + d > a) + P(b + d == a) / 2 over all pairs, a and b sorted: the
  * Mann-Whitney U of (a, b shifted by d) over na * nb.
@@ -619,11 +614,10 @@ out:
 /* ------------------------------------------------------------------ */
 
 /*
- * Below this many samples on a side, rp_compare() uses Welch's t-test: the
- * exact rank test of 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029), while
- * tiny samples of near-deterministic runs (QEMU -icount boots repeat to
- * ~0.01%) are exactly what such comparisons have. From here on the rank
- * test, robust to the outliers of timing data, decides.
+ * Below this many samples a side, rp_compare() uses Welch's t-test: the
+ * exact rank test of 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029), and
+ * near-deterministic runs (QEMU -icount boots repeat to ~0.01%) come in
+ * such tiny samples. From here on the rank test decides.
  */
 #define CMP_MIN_RANK_N	5
 #define CMP_POWER	0.8
@@ -922,15 +916,11 @@ static void pool_floor(struct run_side *a, struct run_side *b)
 
 /*
  * The variance of one run's statistic on a side, and its degrees of
- * freedom: the runs' own spread. One run alone borrows the spread of the
- * other side's runs, but never less than what sampling alone gives a run:
- * three runs that agree by chance say little of the next one (a healthy
- * kernbench run was +7.2% in system time per user second against three
- * baseline runs within 1% of each other, while its builds spread 5% from
- * the tick-sampled split of user and system time). Where a side has
- * several runs, their spread is measured: six runs of idle GPs whose
- * medians repeat to 0.01% are that steady, whatever a bootstrap of one
- * run's samples says.
+ * freedom: the runs' own spread. One run alone borrows the other side's,
+ * never less than sampling alone gives: three baseline kernbench runs
+ * within 1% let a healthy run look +7.2% in system time per user second.
+ * Several runs' spread is measured: six runs of idle GPs whose medians
+ * repeat to 0.01% are that steady, whatever a bootstrap of one says.
  */
 enum var_from { VAR_OWN, VAR_OTHER, VAR_FLOOR };
 
