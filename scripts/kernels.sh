@@ -11,9 +11,12 @@
 # matrix's "baseline: reference" scenarios judge it against.
 #
 # All kernels share one build directory, OUT/obj, so a variant recompiles
-# only what its patch touches. A patch is applied to TREE for its build and
-# reverted afterwards, also on error or interrupt; a patch left applied by
-# a killed run (OUT/obj/.rcu_perf-applied) is reverted by the next run.
+# only what its patch touches. They are built from OUT/src, a copy of TREE
+# made of hard links (rsync --link-dest: seconds), never from TREE itself:
+# make check builds them while other tests read TREE. A patch is applied to
+# OUT/src for its build (patch writes a new file, so TREE's stays as it
+# was) and reverted afterwards; a copy left patched by a killed run is
+# mended by the next run's sync.
 # A kernel is rebuilt only when the tree, the fragment or its patch changed
 # (OUT/<kernel>/stamp). JOBS=N sets make's parallelism (default: nproc).
 #
@@ -26,12 +29,13 @@ out=$(realpath -m "$2")
 frag=$(realpath "$3") || die "no config fragment $3"
 pdir=$(realpath "$4") || die "no patch directory $4"
 obj=$out/obj
+src=$out/src
 applied=$obj/.rcu_perf-applied
 jobs=${JOBS:-$(nproc)}
 { [ -f "$tree/Makefile" ] && [ -d "$tree/kernel/rcu" ]; } || die "$tree is not a kernel tree"
 
 kmake() {
-	nice -n 10 make -s -C "$tree" O="$obj" ARCH=x86_64 "$@"
+	nice -n 10 make -s -C "$src" O="$obj" ARCH=x86_64 "$@"
 }
 
 # The name a patch's kernel gets: 0001-needs-cpu-throttle.patch -> needs-cpu-throttle
@@ -46,18 +50,23 @@ unapply() {
 	local p
 	p=$(cat "$applied")
 	echo "  REVERT  $(basename "$p")" >&2
-	patch -s -R -p1 -d "$tree" <"$p" || die "cannot revert $p from $tree: fix the tree by hand"
+	patch -s -R -p1 -d "$src" <"$p" || die "cannot revert $p from $src"
 	rm -f "$applied"
 }
 trap unapply EXIT
 trap 'exit 130' INT TERM HUP
 mkdir -p "$obj"
-unapply
+# The sources: TREE as hard links. What a killed run left patched differs
+# from TREE and is linked again; the .git of a developer's tree is not
+# needed. Across file systems rsync copies instead.
+rm -f "$applied"
+rsync -a --delete --link-dest="$tree" --exclude=/.git "$tree/" "$src/" ||
+	die "cannot make $src from $tree"
 
 # ---- configuration ---------------------------------------------------
 # A .config from tinyconfig + the fragment; every fragment line must
 # survive Kconfig (a dropped line means an unmet dependency).
-config_key=$( { make -s -C "$tree" kernelversion; cat "$frag"; } | sha256sum | cut -c1-16)
+config_key=$( { make -s -C "$src" kernelversion; cat "$frag"; } | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
 	echo "  CONFIG  tinyconfig + $(basename "$frag")" >&2
 	rm -f "$obj/.rcu_perf-config"
@@ -65,7 +74,7 @@ if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
 	# allnoconfig with tinyconfig + fragment as KCONFIG_ALLCONFIG: options
 	# the fragment makes visible (ACPI's drivers, cpufreq, input, ...)
 	# stay off instead of taking their defaults.
-	(cd "$tree" && ARCH=x86_64 nice -n 10 scripts/kconfig/merge_config.sh -n \
+	(cd "$src" && ARCH=x86_64 nice -n 10 scripts/kconfig/merge_config.sh -n \
 		-O "$obj" "$obj/.config" "$frag") >/dev/null
 	dropped=0
 	while IFS= read -r line; do
@@ -108,11 +117,11 @@ build() {
 	if [ -n "$p" ]; then
 		grep -q '^expect: ' "$p" ||
 			die "$p has no \"expect: PROGRAM CHECK-GLOB VERDICT\" line"
-		patch -s -p1 -f --dry-run -d "$tree" <"$p" >/dev/null ||
+		patch -s -p1 -f --dry-run -d "$src" <"$p" >/dev/null ||
 			die "$(basename "$p") does not apply to $tree"
 		echo "$p" >"$applied"
 		echo "  PATCH   $(basename "$p")" >&2
-		patch -s -p1 -d "$tree" <"$p"
+		patch -s -p1 -d "$src" <"$p"
 	fi
 	echo "  BUILD   $name (make -j$jobs bzImage)" >&2
 	kmake -j"$jobs" bzImage || die "$name: the kernel build failed"
