@@ -26,7 +26,7 @@ before=$(t_knob_snapshot)
 export RCU_PERF_QUICK=1
 
 # 1. kselftest's top-level Makefile builds the target out of tree.
-t_run "$tmp/build.log" make -C "$ksft" TARGETS=rcu_perf O="$tmp/o" all
+t_run "$tmp/build.log" make -j"$(nproc)" -C "$ksft" TARGETS=rcu_perf O="$tmp/o" all
 t_check "kselftest Makefile builds TARGETS=rcu_perf" test "$T_RC" = 0 -a \
 	-x "$tmp/o/kselftest/rcu_perf/gp_throttle"
 

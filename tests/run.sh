@@ -10,6 +10,11 @@
 # one failure. With arguments, only tests whose name contains one of them
 # run.
 #
+# RP_BACKGROUND=CMD (make check: the test kernels' build) runs beside the
+# tests of tests/, which time nothing and need no test kernel, and is
+# waited for before the first live proof, which may time or boot them. It
+# counts as one result: a failed build fails.
+#
 # Ends with "N passed, N failed, N skipped"; exit 1 if anything failed.
 
 cd "$(dirname "$0")/.." || exit 2
@@ -32,8 +37,38 @@ for t in tests/unit/test_*.c "${scripts[@]}"; do
 	tests+=("$t")
 done
 
+# The background command in a session of its own, so that an interrupted
+# run stops all of it.
+bg_pid=""
+bg_start=$SECONDS
+if [ -n "${RP_BACKGROUND:-}" ]; then
+	echo "# background: $RP_BACKGROUND"
+	setsid bash -c "$RP_BACKGROUND" >"$logdir/background.log" 2>&1 </dev/null &
+	bg_pid=$!
+	trap 'kill -TERM -- -$bg_pid 2>/dev/null; exit 130' INT TERM HUP
+fi
+bg_wait() {
+	local rc
+	[ -n "$bg_pid" ] || return 0
+	echo "# === background (waited for $((SECONDS - bg_start)) s after its start)"
+	wait "$bg_pid"
+	rc=$?
+	bg_pid=""
+	trap - INT TERM HUP
+	cat "$logdir/background.log"
+	if [ "$rc" = 0 ]; then
+		pass=$((pass + 1))
+		echo "# --- background: 1 passed, 0 failed, 0 skipped ($((SECONDS - bg_start)) s)"
+	else
+		fail=$((fail + 1))
+		failed+=("background: $RP_BACKGROUND exited $rc")
+		echo "not ok - background: $RP_BACKGROUND exited $rc"
+	fi
+}
+
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
+	case $t in selftests/*) bg_wait ;; esac
 	echo "# === $name"
 	log=$logdir/$name.log
 	start=$(date +%s)
@@ -61,6 +96,8 @@ for t in "${tests[@]}"; do
 	echo "# --- $name: $p passed, $f failed, $s skipped ($(($(date +%s) - start)) s)"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
+
+bg_wait
 
 # A CI log that keeps only its start and end still names what failed.
 for l in "${failed[@]}"; do
