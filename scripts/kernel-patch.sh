@@ -352,7 +352,7 @@ when the test could have seen that change, else inconclusive. Exit
 status 0, 1 (regressed), 2 (bad input) or 3 (inconclusive).
 
 One file per other job: compare_input.c reads the results files,
-compare_kcidb.c writes KCIDB v4 test objects (--kcidb), compare_plot.c
+compare_kcidb.c writes KCIDB v5 test objects (--kcidb), compare_plot.c
 SVG plots without a plotting package (--svg), compare_repeat.c runs
 two commands alternately until the verdict is conclusive (--repeat).
 MSG

@@ -156,7 +156,7 @@ bad_input bad_usage_param "unknown parameter" --set nosuch=1 "$tmp/b1.json" -- "
 "$C" --kcidb "$tmp/kcidb.json" --origin rcu_perf_ci --build-id rcu_perf_ci:b1 \
 	--run-id r1 "$tmp/dir_b" -- "$tmp/dir_c" >"$tmp/kcidb.log" 2>&1
 rc=$?
-if [ "$rc" = 1 ] && grep -q '"path": "rcu_perf.dcache_scaling.lookup.cpus2.ops_per_s"' \
+if [ "$rc" = 1 ] && grep -q '"path": "rcu_perf.dcache_scaling.lookup_cpus2_ops_per_s"' \
 	"$tmp/kcidb.json" && grep -q '"status": "FAIL"' "$tmp/kcidb.json" &&
 	grep -q '"status": "PASS"' "$tmp/kcidb.json"; then
 	t_ok "kcidb_statuses"
@@ -164,41 +164,71 @@ else
 	t_show "$tmp/kcidb.log"
 	t_fail "kcidb_statuses"
 fi
-"$C" --kcidb "$tmp/kcidb1.json" "$tmp/b1.json" "$tmp/b2.json" >/dev/null 2>&1
+sed 's/synthetic_check/a.dotted.check/' "$tmp/b2.json" >"$tmp/dotted.json"
+"$C" --kcidb "$tmp/kcidb1.json" --origin rcu_perf_ci --build-id kernelci:b2 \
+	"$tmp/b1.json" "$tmp/dotted.json" >/dev/null 2>&1
 t_check "kcidb_single_results" grep -q '"status": "DONE"' "$tmp/kcidb1.json"
-# The KCIDB v4 rules that a receiver enforces, where python3 is there.
+# No made-up origin or build: a record no CI could attach is bad usage.
+bad_input kcidb_needs_origin "--origin NAME and --build-id ORIGIN:ID" \
+	--kcidb - --build-id kernelci:b2 "$tmp/b1.json"
+bad_input kcidb_needs_build_id "--origin NAME and --build-id ORIGIN:ID" \
+	--kcidb - --origin rcu_perf_ci "$tmp/b1.json"
+bad_input kcidb_bad_origin "KCIDB origins" --kcidb - --origin Bad.Name \
+	--build-id kernelci:b2 "$tmp/b1.json"
+bad_input kcidb_bad_build_id "KCIDB ids" --kcidb - --origin rcu_perf_ci \
+	--build-id b2 "$tmp/b1.json"
+bad_input kcidb_empty_build_id "KCIDB ids" --kcidb - --origin rcu_perf_ci \
+	--build-id kernelci: "$tmp/b1.json"
+# The KCIDB v5 rules (kcidb-io, kcidb_io/schema/v05_00.py up to v05_03.py)
+# that a receiver enforces, where python3 is there.
 if command -v python3 >/dev/null; then
 	cat >"$tmp/kcidb_check.py" <<'EOF'
 import json, re, sys
-for path in sys.argv[1:]:
+build_id = sys.argv[1]
+for path in sys.argv[2:]:
     d = json.load(open(path))
-    assert d["version"]["major"] == 4 and 0 <= d["version"]["minor"] <= 5
+    assert d["version"] == {"major": 5, "minor": 0}, d["version"]
     assert set(d) <= {"version", "checkouts", "builds", "tests", "issues", "incidents"}
+    assert d["tests"], path
     ids = set()
     for t in d["tests"]:
         assert set(t) <= {"id", "build_id", "origin", "environment", "path", "comment",
-                          "log_url", "log_excerpt", "status", "number", "waived",
-                          "start_time", "duration", "output_files", "misc"}, t
+                          "log_url", "log_excerpt", "status", "number", "start_time",
+                          "duration", "input_files", "output_files", "misc"}, t
+        assert {"id", "build_id", "origin"} <= set(t), t
         assert re.fullmatch(r"[a-z0-9_]+", t["origin"])
-        assert re.fullmatch(r"[a-z0-9_]+:.*", t["id"]) and t["id"] not in ids
+        assert t["id"].startswith(t["origin"] + ":") and t["id"] not in ids, t["id"]
         ids.add(t["id"])
-        assert re.fullmatch(r"[a-z0-9_]+:.*", t["build_id"])
-        assert re.fullmatch(r"[.a-zA-Z0-9_-]*", t["path"])
+        assert t["build_id"] == build_id, t["build_id"]
+        # v5: no empty path component, nothing but [a-zA-Z0-9_-] in one
+        assert re.fullmatch(r"rcu_perf\.[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+", t["path"]), t["path"]
         assert t["status"] in ("FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP")
         if "number" in t:
             n = t["number"]
             assert set(n) <= {"value", "unit", "prefix"} and isinstance(n["value"], (int, float))
             assert n.get("prefix", "metric") in ("metric", "binary")
+        if "start_time" in t:
+            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)",
+                                t["start_time"]), t["start_time"]
+        assert isinstance(t.get("misc", {}), dict)
         def nonull(v):
             assert v is not None
             if isinstance(v, dict): [nonull(x) for x in v.values()]
             if isinstance(v, list): [nonull(x) for x in v]
         nonull(t)
 EOF
-	t_check "kcidb_schema_v4" python3 "$tmp/kcidb_check.py" "$tmp/kcidb.json" "$tmp/kcidb1.json"
+	t_check "kcidb_schema_v5" python3 "$tmp/kcidb_check.py" rcu_perf_ci:b1 "$tmp/kcidb.json"
+	t_check "kcidb_schema_v5_single_results" python3 "$tmp/kcidb_check.py" \
+		kernelci:b2 "$tmp/kcidb1.json"
 else
-	t_skip "kcidb_schema_v4" "no python3 to check the output against the schema"
+	t_skip "kcidb_schema_v5" "no python3 to check the output against the schema"
+	t_skip "kcidb_schema_v5_single_results" "no python3"
 fi
+# A metric's or a check's dots are not levels of the tree: one component.
+t_check "kcidb_path_metric_dots" grep -q \
+	'"path": "rcu_perf.gp_throttle.membarrier_idle_latency"' "$tmp/kcidb1.json"
+t_check "kcidb_path_check_dots" grep -q \
+	'"path": "rcu_perf.gp_throttle.a_dotted_check"' "$tmp/kcidb1.json"
 
 # ---------------------------------------------------------------- SVG
 gen "$tmp/dir_b/ops1.json" 500 10 10 15 dcache_scaling lookup.cpus1.ops_per_s higher

@@ -4,7 +4,7 @@
  *
  *	rcu_perf_compare.c	main, options, the report of the comparison
  *	compare_input.c		reading the results files, comparing them
- *	compare_kcidb.c		--kcidb: KCIDB v4 test objects
+ *	compare_kcidb.c		--kcidb: KCIDB v5 test objects
  *	compare_plot.c		--svg: SVG plots
  *	compare_repeat.c	--repeat: run the commands until conclusive
  *

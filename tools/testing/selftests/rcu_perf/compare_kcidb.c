@@ -7,28 +7,37 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "compare.h"
 
 /*
- * KCIDB I/O schema v4.5 (kcidb-io, kcidb_io/schema/v04_05.py): a test has
- * "id" and "build_id" ("<origin>:<unique>"), "origin" ([a-z0-9_]+), "path"
- * (dot-separated, [.a-zA-Z0-9_-]*), "status" (FAIL, ERROR, MISS, PASS,
- * DONE, SKIP), "number" {"value", "unit", "prefix": "metric"|"binary"},
- * "comment", "misc"; nothing may be null.
+ * KCIDB I/O schema v5 (kcidb-io, kcidb_io/schema/v05_00.py; the fields
+ * used here are unchanged up to v05_03.py): a test has "id" and
+ * "build_id" ("<origin>:<local id>"), "origin" ([a-z0-9_]+), "path" (dot-
+ * separated, each component [a-zA-Z0-9_-]+), "status" (FAIL, ERROR, MISS,
+ * PASS, DONE, SKIP), "number" {"value", "unit", "prefix": "metric" or
+ * "binary"}, "comment", "start_time", "duration", "misc"; nothing may be
+ * null. Minor 0: nothing newer is used, so v5.0 receivers take it too.
  */
-#define KCIDB_MAJOR	4
-#define KCIDB_MINOR	5
+#define KCIDB_MAJOR	5
+#define KCIDB_MINOR	0
 
-static void kcidb_sanitize(char *s)
+/*
+ * One component of a test path: a dot in a name would be a level of the
+ * tree to a receiver, so it becomes '_' like any other character outside
+ * [a-zA-Z0-9_-]; an empty name is "_".
+ */
+static char *kcidb_path_add(char *p, const char *name)
 {
-	for (; *s; s++)
-		if (!strchr("._-", *s) && !(*s >= 'a' && *s <= 'z') &&
-		    !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9'))
-			*s = '_';
+	if (!*name)
+		*p++ = '_';
+	for (; *name; name++)
+		*p++ = strchr("_-", *name) || (*name >= 'a' && *name <= 'z') ||
+		       (*name >= 'A' && *name <= 'Z') ||
+		       (*name >= '0' && *name <= '9') ? *name : '_';
+	return p;
 }
 
 /* Time units go out in seconds with a metric prefix, so they scale. */
@@ -63,27 +72,50 @@ static void kcidb_num(struct rp_jw *w, const char *key, double v)
 		rp_jw_num(w, key, v);
 }
 
-static void kcidb_test_begin(struct rp_jw *w, const char *origin,
-			     const char *build_id, const char *run_id,
-			     const char *idpart, const char *path,
+/*
+ * The path is "rcu_perf.<test>.<name>"; the id keeps the names as they
+ * are, so that two names made alike by the path stay two ids.
+ */
+static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
+			     const char *run_id, const char *idpart,
+			     const char *test, const char *name,
 			     const char *status)
 {
-	char *id, *p;
+	size_t len = strlen(test) + strlen(name);
+	char *id, *p, *e;
 
-	p = xrealloc(NULL, strlen(path) + 16);
-	sprintf(p, "rcu_perf.%s", path);
-	kcidb_sanitize(p);
-	id = xrealloc(NULL, strlen(origin) + strlen(run_id) + strlen(idpart) +
-		      strlen(p) + 4);
-	sprintf(id, "%s:%s%s%s", origin, run_id, idpart, p);
+	p = xrealloc(NULL, len + 16);
+	e = kcidb_path_add(p, "rcu_perf");
+	*e++ = '.';
+	e = kcidb_path_add(e, test);
+	*e++ = '.';
+	e = kcidb_path_add(e, name);
+	*e = '\0';
+	id = xrealloc(NULL, strlen(o->origin) + strlen(run_id) +
+		      strlen(idpart) + len + 3);
+	sprintf(id, "%s:%s%s%s.%s", o->origin, run_id, idpart, test, name);
 	rp_jw_obj_begin(w, NULL);
 	rp_jw_str(w, "id", id);
-	rp_jw_str(w, "build_id", build_id);
-	rp_jw_str(w, "origin", origin);
+	rp_jw_str(w, "build_id", o->build_id);
+	rp_jw_str(w, "origin", o->origin);
 	rp_jw_str(w, "path", p);
 	rp_jw_str(w, "status", status);
 	free(id);
 	free(p);
+}
+
+/* "start_time" is an RFC 3339 date-time, as results files write it. */
+static bool kcidb_date_time(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i, n = strlen(s);
+
+	for (i = 0; i < sizeof(form) - 1; i++)
+		if (form[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') :
+		    s[i] != form[i])
+			return false;
+	return s[n - 1] == 'Z' ||
+	       (n >= 25 && strchr("+-", s[n - 6]) && s[n - 3] == ':');
 }
 
 static const char *kcidb_status_cmp(enum rp_cmp_verdict v)
@@ -112,19 +144,12 @@ static const char *kcidb_status_check(const char *verdict)
 void write_kcidb(const struct compare *cmp, bool compared)
 {
 	const struct compare_opts *o = &cmp->o;
-	char build_id[256], run_id[160], host[64] = "host", buf[512];
-	const char *rel;
-	struct utsname u;
+	char run_id[160], host[64] = "host", buf[512];
+	const char *rel = cmp->kernel_release[compared ? CAND : BASE];
 	struct rp_jw w;
 	FILE *f;
 	size_t i;
 
-	rel = cmp->kernel_release[compared ? CAND : BASE];
-	if (!*rel && !uname(&u))
-		rel = u.release;
-	snprintf(build_id, sizeof(build_id), "%s:%s", o->origin, rel);
-	if (o->build_id)
-		snprintf(build_id, sizeof(build_id), "%s", o->build_id);
 	gethostname(host, sizeof(host) - 1);
 	snprintf(run_id, sizeof(run_id), "%s-%lld", host, (long long)time(NULL));
 	if (o->run_id)
@@ -151,8 +176,8 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			continue;
 		if (!compared) {
 			rp_summarize(m->v[BASE].v, m->v[BASE].n, &s);
-			kcidb_test_begin(&w, o->origin, build_id, run_id, ".",
-					 m->key, "DONE");
+			kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
+					 "DONE");
 			kcidb_number(&w, s.median, m->unit);
 			snprintf(buf, sizeof(buf),
 				 "median of %zu samples: %.5g %s", s.n,
@@ -165,11 +190,13 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			kcidb_num(&w, "stddev", s.stddev);
 			kcidb_num(&w, "min", s.min);
 			kcidb_num(&w, "max", s.max);
+			if (*rel)
+				rp_jw_str(&w, "kernel", rel);
 			rp_jw_obj_end(&w);
 			rp_jw_obj_end(&w);
 			continue;
 		}
-		kcidb_test_begin(&w, o->origin, build_id, run_id, ".", m->key,
+		kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
 				 m->report_only ? "DONE" :
 				 kcidb_status_cmp(c->verdict));
 		kcidb_number(&w, c->b.median, m->unit);
@@ -196,6 +223,8 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		if (cmp->kernel_release[BASE][0])
 			rp_jw_str(&w, "baseline_kernel",
 				  cmp->kernel_release[BASE]);
+		if (*rel)
+			rp_jw_str(&w, "candidate_kernel", rel);
 		rp_jw_obj_end(&w);
 		rp_jw_obj_end(&w);
 	}
@@ -211,11 +240,11 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		}
 		/* The same check in several runs: one test object each. */
 		snprintf(part, sizeof(part), ".%d.", c->file);
-		kcidb_test_begin(&w, o->origin, build_id, run_id, part, path,
+		kcidb_test_begin(&w, o, run_id, part, c->test, c->name,
 				 kcidb_status_check(c->verdict));
 		if (strcmp(c->verdict, "skip"))
 			kcidb_number(&w, c->measured, c->unit);
-		if (c->start_time)
+		if (c->start_time && kcidb_date_time(c->start_time))
 			rp_jw_str(&w, "start_time", c->start_time);
 		if (isfinite(c->duration) && c->duration >= 0)
 			rp_jw_num(&w, "duration", c->duration);

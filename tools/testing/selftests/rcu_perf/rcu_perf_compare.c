@@ -20,7 +20,7 @@
  *	rcu_perf_compare [options] --base PATH... --cand PATH...
  *	rcu_perf_compare --repeat DIR --base-cmd CMD --cand-cmd CMD [options]
  *	rcu_perf_compare --svg DIR [PATH...]	(plots; default input: DIR)
- *	rcu_perf_compare --kcidb FILE [PATH...]	(KCIDB v4 test objects)
+ *	rcu_perf_compare --kcidb FILE [PATH...]	(KCIDB v5 test objects)
  *	rcu_perf_compare --machine-key		(names baselines/<key>/)
  *
  * PATH is a results file or a directory of them (*.json). Exit status:
@@ -38,7 +38,7 @@
 #include "compare.h"
 
 static struct compare cmp = {
-	.o = { .origin = "rcu_perf", .labels = { "baseline", "candidate" } },
+	.o = { .labels = { "baseline", "candidate" } },
 };
 
 static struct rp_param p_allowed_change =
@@ -164,12 +164,16 @@ static struct rp_param p_labels =
 		  "baseline,candidate)", RP_EACH(set_labels));
 static struct rp_param p_kcidb =
 	RP_STRING("kcidb", "FILE",
-		  "KCIDB v4 I/O JSON test objects to FILE ('-': stdout)");
+		  "KCIDB v5 I/O JSON test objects to FILE ('-': stdout);\n"
+		  "needs --origin and --build-id");
 static struct rp_param p_origin =
-	RP_STRING("origin", "NAME", "KCIDB origin (default rcu_perf)");
+	RP_STRING("origin", "NAME",
+		  "KCIDB origin: the submitting CI system's name\n"
+		  "([a-z0-9_]+), given to it by KCIDB");
 static struct rp_param p_build_id =
-	RP_STRING("build-id", "ID",
-		  "KCIDB build_id (default <origin>:<kernel release>)");
+	RP_STRING("build-id", "ORIGIN:ID",
+		  "KCIDB id of the tested build, as the CI that built\n"
+		  "the kernel submitted it");
 static struct rp_param p_run_id =
 	RP_STRING("run-id", "ID",
 		  "unique part of KCIDB test ids (default host-time)");
@@ -218,15 +222,24 @@ static const struct rp_test test = {
 	"      3 inconclusive, 4 a --repeat command skipped.\n",
 };
 
-static bool valid_origin(const char *s)
+/* KCIDB's origin names: [a-z0-9_]+ */
+static bool valid_origin(const char *s, size_t n)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!(*s >= 'a' && *s <= 'z') && !(*s >= '0' && *s <= '9') &&
-		    *s != '_')
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') &&
+		    !(s[i] >= '0' && s[i] <= '9') && s[i] != '_')
 			return false;
-	return true;
+	return n > 0;
+}
+
+/* KCIDB's ids: "<origin>:<local id>" (an empty local id is of no use) */
+static bool valid_id(const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	return colon && colon[1] && valid_origin(s, colon - s);
 }
 
 static void parse_options(int argc, char **argv)
@@ -254,7 +267,7 @@ static void parse_options(int argc, char **argv)
 	o->ktap = p_ktap.value;
 	o->table = p_table.value;
 	o->kcidb = p_kcidb.str;
-	o->origin = p_origin.str ?: o->origin;
+	o->origin = p_origin.str;
 	o->build_id = p_build_id.str;
 	o->run_id = p_run_id.str;
 	o->svg_dir = p_svg.str;
@@ -274,10 +287,14 @@ static void parse_options(int argc, char **argv)
 		    rp_opts.baseline, rp_opts.baseline);
 	if (!(o->alpha > 0 && o->alpha < 1))
 		die("alpha %g: must be between 0 and 1", o->alpha);
-	if (!valid_origin(o->origin))
+	/* Made-up ids would be records no CI can attach to its build. */
+	if (o->kcidb && (!o->origin || !o->build_id))
+		die("--kcidb needs --origin NAME and --build-id ORIGIN:ID");
+	if (o->origin && !valid_origin(o->origin, strlen(o->origin)))
 		die("--origin %s: KCIDB origins are [a-z0-9_]+", o->origin);
-	if (o->build_id && !strchr(o->build_id, ':'))
-		die("--build-id %s: KCIDB ids are <origin>:<anything>", o->build_id);
+	if (o->build_id && !valid_id(o->build_id))
+		die("--build-id %s: KCIDB ids are ORIGIN:ID, ORIGIN [a-z0-9_]+",
+		    o->build_id);
 	if (o->table && o->ktap)
 		die("--table and --ktap: choose one");
 	if (o->repeat_dir && !o->cmd[BASE] && !o->cmd[CAND])
