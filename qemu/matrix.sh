@@ -104,7 +104,8 @@ checks() {
 		awk -v prog="$p" -v rcf="$dir/$p.rc" '
 		BEGIN { FS = "\n"; OFS = "\t" }
 		# The "# name: measured ..." line before a result says why
-		# (boot.time_to_user_vs_baseline: names have dots too).
+		# (check names have no dots; results of older programs did:
+		# boot.time_to_user_vs_baseline).
 		/^# [A-Za-z0-9_.-]+: / { why[substr($0, 3, index($0, ":") - 3)] = substr($0, 3) }
 		/^1\.\.[0-9]+/ { plan = substr($0, 4) + 0 }
 		/^(not )?ok [0-9]+ / {

@@ -178,7 +178,8 @@ they were measured on. Add:
 - json.c: a small JSON writer and a strict RFC 8259 reader;
 - baseline.c: with --baseline DIR, each metric a program names is also
   judged against earlier results of known-good kernels on the same
-  machine and configuration ("<metric>_vs_baseline"), with
+  machine and configuration ("<metric>_vs_baseline", the metric's dots
+  as '_': KCIDB paths split at dots), with
   rp_compare(); results recorded on another CPU model, CPU count, HZ,
   kernel configuration or command line make those checks SKIP.
 

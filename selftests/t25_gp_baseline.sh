@@ -5,7 +5,7 @@
 # of the running kernel are the baseline; one more run passes every
 # <metric>_vs_baseline check, and one with FQS scans every 2 jiffies
 # instead of 1 (rcutree.jiffies_till_{first,next}_fqs=2 through the
-# guard: idle GPs ~+50%) FAILs membarrier.idle.latency_vs_baseline in one
+# guard: idle GPs ~+50%) FAILs membarrier_idle_latency_vs_baseline in one
 # default run (gp_throttle's own checks, derived from the default FQS pace,
 # FAIL it too: t20 proves that). The proofs are strict (t_prove): a run the
 # machine was too busy for (gp_throttle skips "machine busy" or "too
@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 prog=$RP_BIN/gp_throttle
 fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=2" --knob "$fqs/jiffies_till_next_fqs=2")
-check=membarrier.idle.latency_vs_baseline
+check=membarrier_idle_latency_vs_baseline
 echo "TAP version 13"
 echo "1..5"
 unset RCU_PERF_QUICK RCU_PERF_BASELINE

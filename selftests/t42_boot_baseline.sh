@@ -4,7 +4,7 @@
 # boot_marker against a baseline of earlier boots: Debian's cloud kernel
 # ($RP_CLOUD_KERNEL) booted twice in instruction-counted QEMU guests
 # (guest.sh --mode icount), which repeat a boot exactly, is the baseline.
-# Another boot of the same kernel passes boot.time_to_user_vs_baseline;
+# Another boot of the same kernel passes boot_time_to_user_vs_baseline;
 # a slower one fails it, past baseline_change (1%), while the 60 s budget
 # alone would pass it: rcupdate.rcu_normal=1 (every grace period normal
 # while the kernel boots) with initcall_debug (each initcall timed and
@@ -20,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 kernel=${RP_CLOUD_KERNEL:-}
 guest=$RP_STATIC/guest.sh
-check=boot.time_to_user_vs_baseline
+check=boot_time_to_user_vs_baseline
 echo "TAP version 13"
 echo "1..6"
 unset RCU_PERF_QUICK RCU_PERF_BASELINE QEMU

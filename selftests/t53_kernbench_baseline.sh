@@ -38,8 +38,8 @@ events=
 trap cleanup EXIT
 prog=$RP_BIN/kernbench
 args=(--quick --set max_cpus=1 --set runs=3)
-check=kernbench.n1.system_per_user_vs_baseline
-echeck=kernbench.n1.elapsed_per_user_vs_baseline
+check=kernbench_n1_system_per_user_vs_baseline
+echeck=kernbench_n1_elapsed_per_user_vs_baseline
 echo "TAP version 13"
 echo "1..5"
 unset RCU_PERF_QUICK RCU_PERF_BASELINE

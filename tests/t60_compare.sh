@@ -179,6 +179,16 @@ bad_input kcidb_bad_build_id "KCIDB ids" --kcidb - --origin rcu_perf_ci \
 	--build-id b2 "$tmp/b1.json"
 bad_input kcidb_empty_build_id "KCIDB ids" --kcidb - --origin rcu_perf_ci \
 	--build-id kernelci: "$tmp/b1.json"
+# Check names have no dots (a KCIDB path splits at them); results of
+# older programs that had one get today's name.
+sed 's/"synthetic_check"/"membarrier.idle.latency_vs_baseline"/' "$tmp/b1.json" \
+	>"$tmp/olddots.json"
+"$C" --kcidb "$tmp/kcidb_old.json" --origin rcu_perf_ci --build-id kernelci:b1 \
+	"$tmp/olddots.json" >/dev/null 2>&1
+t_check "kcidb_old_dotted_check_name_undotted" eval \
+	'grep -q "\"path\": \"rcu_perf.gp_throttle.membarrier_idle_latency_vs_baseline\"" \
+		"$tmp/kcidb_old.json" &&
+	 ! grep -qF "membarrier.idle.latency_vs_baseline" "$tmp/kcidb_old.json"'
 # The KCIDB v5 rules (kcidb-io, kcidb_io/schema/v05_00.py up to v05_03.py)
 # that a receiver enforces, where python3 is there.
 if command -v python3 >/dev/null; then

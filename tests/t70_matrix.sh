@@ -293,7 +293,7 @@ t_check "a scenario's kernels: line keeps it off other kernels (exit $rc)" eval 
 # none and miss where the reference left nothing to compare.
 bm_ok="ok boot_time_to_user"
 cell based ok <<<"boot_marker *_vs_baseline fail"
-ktap "$tmp/based/boot_marker.ktap" "$bm_ok" "not ok boot.time_to_user_vs_baseline"
+ktap "$tmp/based/boot_marker.ktap" "$bm_ok" "not ok boot_time_to_user_vs_baseline"
 printf '%s\n1 boot(s) of the reference ref\n' "$tmp" >"$tmp/based/baseline"
 expect_verdict based met "*_vs_baseline fail: met by a FAIL against the reference"
 cell unbased ok <<<"boot_marker *_vs_baseline fail"

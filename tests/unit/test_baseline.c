@@ -168,7 +168,26 @@ TEST_F(baseline, healthy_passes)
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "1..3");
 	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
+}
+
+/* KTAP names without dots (KCIDB paths split at them); metrics keep theirs. */
+TEST_F(baseline, check_names_have_no_dots)
+{
+	static char json[1 << 20];
+	char args[1100], path[400];
+
+	snprintf(path, sizeof(path), "%s/named.json", unit_dir);
+	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --json %s",
+		 self->base, path);
+	EXPECT_EQ(0, run(args));
+	EXPECT_HAS(unit_out, "ok 3 op_busy_vs_baseline\n");
+	EXPECT_LACKS(unit_out, "op.latency_vs_baseline");
+	EXPECT_LACKS(unit_out, "op.busy_vs_baseline");
+	unit_read(path, json, sizeof(json));
+	EXPECT_HAS(json, "\"name\": \"op_latency_vs_baseline\"");
+	EXPECT_HAS(json, "\"op.latency\"");
+	EXPECT_LACKS(json, "op.latency_vs_baseline");
 }
 
 TEST_F(baseline, one_jiffy_more_fails)
@@ -178,9 +197,9 @@ TEST_F(baseline, one_jiffy_more_fails)
 	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set shift=1",
 		 self->base);
 	EXPECT_EQ(1, run(args));
-	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +49.9");
+	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured +49.9");
 	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)");
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
 TEST_F(baseline, its_own_limit)
@@ -191,7 +210,7 @@ TEST_F(baseline, its_own_limit)
 		 "--baseline %s --set seed=8 --set shift=1 --set baseline_change=60 --set busy_change=60",
 		 self->base);
 	EXPECT_EQ(0, run(args));
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
 
 /* A metric with a limit of its own: the others keep baseline_change. */
@@ -203,9 +222,9 @@ TEST_F(baseline, per_metric_limit)
 		 "--baseline %s --set seed=8 --set shift=1 --set busy_change=60",
 		 self->base);
 	EXPECT_EQ(1, run(args));
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_HAS(unit_out, "vs limit <= 60 % (busy_change)");
-	EXPECT_HAS(unit_out, "ok 3 op.busy_vs_baseline\n");
+	EXPECT_HAS(unit_out, "ok 3 op_busy_vs_baseline\n");
 }
 
 /*
@@ -219,9 +238,9 @@ TEST_F(baseline, slow_tail_fails_on_the_mean)
 	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=12",
 		 self->base);
 	EXPECT_EQ(1, run(args));
-	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +");
+	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured +");
 	EXPECT_HAS(unit_out, "% worse (mean ");
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	/* the same samples against the median alone would pass */
 	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=0",
 		 self->base);
@@ -233,7 +252,7 @@ TEST_F(baseline, slow_tail_fails_on_the_mean)
 		 self->base);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "% worse (median ");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
 
 /*
@@ -254,14 +273,14 @@ TEST_F(baseline, mean_within_a_quantum_passes)
 		 "--baseline %s --set seed=8 --set tail=4 --set quantum=4",
 		 self->base);
 	EXPECT_EQ(0, run(args));
-	EXPECT_LACKS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_LACKS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_LACKS(unit_out, "% worse (mean ");
 	snprintf(args, sizeof(args),
 		 "--baseline %s --set seed=8 --set tail=12 --set quantum=4",
 		 self->base);
 	EXPECT_EQ(1, run(args));
 	EXPECT_HAS(unit_out, "% worse (mean ");
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
 /*
@@ -278,14 +297,14 @@ TEST_F(baseline, median_within_the_resolution_passes)
 		 "--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=6",
 		 self->base);
 	run(args);
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline\n");
-	EXPECT_LACKS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
+	EXPECT_LACKS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_HAS(unit_out, "widened to what the host moves between sessions (resolution)");
 	snprintf(args, sizeof(args),
 		 "--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=2",
 		 self->base);
 	EXPECT_EQ(1, run(args));
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
 TEST_F(baseline, disturbed_run_skips)
@@ -297,7 +316,7 @@ TEST_F(baseline, disturbed_run_skips)
 		 self->base);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out,
-		   "ok 2 op.latency_vs_baseline # SKIP machine busy: a unit test says so");
+		   "ok 2 op_latency_vs_baseline # SKIP machine busy: a unit test says so");
 }
 
 TEST_F(baseline, skip_names_the_check)
@@ -306,7 +325,7 @@ TEST_F(baseline, skip_names_the_check)
 
 	snprintf(args, sizeof(args), "--baseline %s --set skip=1", self->base);
 	EXPECT_EQ(4, run(args));
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline # SKIP told to skip");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline # SKIP told to skip");
 }
 
 /*
@@ -339,10 +358,10 @@ TEST_F(baseline, exact_repeat_passes)
 	snprintf(args, sizeof(args), "--baseline %s --set single=1", dir);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
-	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured 0 % worse");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline\n");
+	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured 0 % worse");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
 	/* finite numbers only on the "measured vs limit" line */
-	line = strstr(unit_out, "# op.latency_vs_baseline: ");
+	line = strstr(unit_out, "# op_latency_vs_baseline: ");
 	ASSERT_NE(NULL, line);
 	len = strcspn(line, "\n");
 	EXPECT_EQ(NULL, memmem(line, len, "nan", 3));
@@ -357,8 +376,8 @@ TEST_F(baseline, exact_twice_fails)
 	snprintf(args, sizeof(args),
 		 "--baseline %s --set single=1 --set shift=1", dir);
 	EXPECT_EQ(1, run(args));
-	EXPECT_HAS(unit_out, "# op.latency_vs_baseline: measured +100 % worse");
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured +100 % worse");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
 /*
@@ -390,18 +409,18 @@ TEST_F(baseline, drift_between_runs_widens_the_limit)
 		 dir);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "widened to the spread of the baseline's runs");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline\n");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
 	/* The same run against steady runs: past 10%, FAIL. */
 	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=130",
 		 self->base);
 	EXPECT_EQ(1, run(args));
 	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)\n");
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	/* Far past the drift: FAIL. */
 	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=250",
 		 dir);
 	EXPECT_EQ(1, run(args));
-	EXPECT_HAS(unit_out, "not ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
 /* The environment, the config file (relative to it) and "none". */
@@ -410,7 +429,7 @@ TEST_F(baseline, from_env)
 	setenv("RCU_PERF_BASELINE", self->base, 1);
 	EXPECT_EQ(0, run("--set seed=9"));
 	EXPECT_HAS(unit_out, "(RCU_PERF_BASELINE)");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
 
 /* A config file beside the baseline, which it names relative to itself. */
@@ -430,7 +449,7 @@ TEST_F(baseline, from_config)
 	ASSERT_EQ(0, write_conf(args, sizeof(args)));
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "/base (");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
 
 TEST_F(baseline, env_empty_is_none)
@@ -465,7 +484,7 @@ TEST_F(baseline, other_machine_skips)
 	snprintf(args, sizeof(args), "--baseline %s", self->base);
 	EXPECT_EQ(0, run(args));
 	EXPECT_HAS(unit_out, "hz 12345, here");
-	EXPECT_HAS(unit_out, "ok 2 op.latency_vs_baseline # SKIP baseline not used: ");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline # SKIP baseline not used: ");
 }
 
 TEST_F(baseline, malformed_file_is_bad_usage)

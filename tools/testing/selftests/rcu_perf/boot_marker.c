@@ -13,7 +13,7 @@
  * a boot budget a CI bot sets for its machine, with a generous default
  * that only pathological boots exceed. The regression checks set the boot
  * against earlier boots of the same machine (--baseline:
- * boot.time_to_user_vs_baseline, 1%) or a reference kernel (boot_ab, make
+ * boot_time_to_user_vs_baseline, 1%) or a reference kernel (boot_ab, make
  * ab); boot_ab uses the same parser (rp_find_boot_marker()), and --parse
  * prints the marker for scripts.
  */

@@ -162,6 +162,7 @@ static void load_check(struct compare *cmp, const char *path,
 {
 	const struct rp_jval *name, *verdict, *measured, *unit;
 	struct check *c;
+	char *p;
 
 	if (jc->type != RP_JOBJ)
 		die("%s: checks[%zu] is not an object", path, idx);
@@ -179,6 +180,12 @@ static void load_check(struct compare *cmp, const char *path,
 	c = &cmp->checks[cmp->nr_checks++];
 	c->test = xstrdup(test_name);
 	c->name = xstrdup(name->str);
+	/*
+	 * Check names have no dots (KCIDB paths split at them); older
+	 * results have "membarrier.idle.latency_vs_baseline": today's name.
+	 */
+	for (p = c->name; (p = strchr(p, '.')); p++)
+		*p = '_';
 	c->verdict = xstrdup(verdict->str);
 	c->unit = unit ? xstrdup(unit->str) : NULL;
 	c->measured = measured ? measured->num : NAN;

@@ -5,7 +5,8 @@
  * on every machine, so a regression of a few percent hides in its room;
  * CI systems compare a run with earlier runs of the same machine instead.
  *
- * Each metric in rp_test.baseline gets "<metric>_vs_baseline", judged by
+ * Each metric in rp_test.baseline gets "<metric>_vs_baseline" (its dots as
+ * '_': membarrier_idle_latency_vs_baseline), judged by
  * rp_compare_runs() (each results file in DIR and below one run) on the
  * median and the mean. The baseline is used only when every file has this
  * suite version, CPU model and count, HZ, RCU-relevant config and the boot
@@ -26,7 +27,7 @@
 
 struct base_metric {
 	const char *name;	/* rp_test.baseline[i] */
-	char *check;		/* "<name>_vs_baseline" */
+	char *check;		/* "<name>_vs_baseline", '.' as '_' */
 	struct rp_samples v;	/* merged over the baseline's runs */
 	size_t *run_n;		/* samples of each run that had it, in v */
 	size_t nr_runs;
@@ -412,7 +413,8 @@ int rp_baseline_load(void)
 	struct rp_param * const *pp;
 	struct rp_jval *cur;
 	struct stat st;
-	size_t i, n = 0;
+	size_t i, j, n = 0;
+	char *p;
 	int ret;
 
 	rp_baseline_free();
@@ -445,6 +447,14 @@ int rp_baseline_load(void)
 		if (asprintf(&bl.m[i].check, "%s_vs_baseline", t->baseline[i]) < 0)
 			return berr("out of memory");
 		bl.nr++;
+		/* KTAP names without dots: KCIDB paths split at them. */
+		for (p = bl.m[i].check; (p = strchr(p, '.')); p++)
+			*p = '_';
+		for (j = 0; j < i; j++)
+			if (!strcmp(bl.m[j].check, bl.m[i].check))
+				return berr("bug: %s and %s are both %s",
+					    bl.m[j].name, bl.m[i].name,
+					    bl.m[i].check);
 	}
 	cur = rp_system_facts();
 	if (!cur)

@@ -225,9 +225,10 @@ struct rp_test {
 	/*
 	 * Optional, NULL-terminated: the metrics judged against a baseline
 	 * (--baseline DIR). With one, each gets a check
-	 * "<metric>_vs_baseline" after the program's own, judged by
-	 * rp_compare() against the same metric of the baseline's runs with
-	 * the limit "baseline_change" and "baseline_alpha" (declare them with
+	 * "<metric>_vs_baseline" (its dots as '_': KTAP names have none)
+	 * after the program's own, judged by rp_compare() against the same
+	 * metric of the baseline's runs with the limit "baseline_change"
+	 * and "baseline_alpha" (declare them with
 	 * RP_BASELINE_CHANGE and RP_BASELINE_ALPHA, in params). Without a
 	 * baseline these checks do not exist.
 	 */
