@@ -390,6 +390,18 @@ static void print_table_row(const struct metric *m, int w)
 	       c->change_pct, m->allowed, n, c->p, verdict_of(m));
 }
 
+/* A KTAP result name: "<test>.<metric>" with every dot as '_'. */
+static const char *ktap_name(const struct metric *m)
+{
+	static char n[256];
+	char *d;
+
+	snprintf(n, sizeof(n), "%s", m->key);
+	for (d = n; (d = strchr(d, '.')); d++)
+		*d = '_';
+	return n;
+}
+
 static void print_compared(const struct metric *m, int *ktap_nr)
 {
 	const struct rp_cmp *c = &m->cmp;
@@ -404,28 +416,28 @@ static void print_compared(const struct metric *m, int *ktap_nr)
 		return;
 	/* The same "measured vs limit" line as every other check. */
 	printf("# %s: measured %+.1f %% worse vs limit <= %.4g %% (allowed_change);",
-	       m->key, (m->higher_is_better ? -1 : 1) * c->change_pct,
+	       ktap_name(m), (m->higher_is_better ? -1 : 1) * c->change_pct,
 	       m->allowed);
 	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, cmp.o.alpha,
 	       c->mde_pct);
 	++*ktap_nr;
 	if (m->report_only) {
 		printf("ok %d %s # SKIP reported only: it varies between runs by nature\n",
-		       *ktap_nr, m->key);
+		       *ktap_nr, ktap_name(m));
 		return;
 	}
 	switch (c->verdict) {
 	case RP_CMP_REGRESSED:
-		printf("not ok %d %s\n", *ktap_nr, m->key);
+		printf("not ok %d %s\n", *ktap_nr, ktap_name(m));
 		break;
 	case RP_CMP_INCONCLUSIVE:
-		printf("ok %d %s # SKIP inconclusive: %s\n", *ktap_nr, m->key,
+		printf("ok %d %s # SKIP inconclusive: %s\n", *ktap_nr, ktap_name(m),
 		       isfinite(c->mde_pct) ?
 		       "the minimum detectable effect exceeds the allowed change" :
 		       "fewer than 2 samples on a side");
 		break;
 	default:
-		printf("ok %d %s\n", *ktap_nr, m->key);
+		printf("ok %d %s\n", *ktap_nr, ktap_name(m));
 	}
 }
 
@@ -466,7 +478,7 @@ static int report_compare(void)
 			printf("%s%s: no candidate samples\n", pfx(), m->key);
 			if (cmp.o.ktap)
 				printf("ok %d %s # SKIP no candidate samples\n",
-				       ++ktap_nr, m->key);
+				       ++ktap_nr, ktap_name(m));
 		} else if (m->v[CAND].n) {
 			printf("%s%s: only in the candidate (not compared)\n",
 			       pfx(), m->key);
