@@ -3,47 +3,15 @@
  * boot_ab: does command line (or kernel) B boot slower than A?
  *
  * Expediting grace periods during boot cut the time to "Write protecting
- * the kernel read-only data" from 0.038724 s to 0.031768 s in a KVM guest,
- * "which, in percentage, is an 18% improvement": one boot each. The RCU
- * maintainer asked for "before-and-after measurements of actual boot time".
- * This tool makes that measurement repeatable. It boots each side N times,
- * interleaved (ABAB...), under QEMU with an initramfs it generates (a static
- * busybox whose init prints the kernel log and powers off), reads the time
- * of the marker from each serial capture with rp_find_boot_marker(), and
- * judges B against A with rp_compare(), the verdict of rcu_perf_compare.
+ * the kernel read-only data" by 18%, from one boot each; the RCU
+ * maintainer asked for "before-and-after measurements of actual boot
+ * time". This tool boots each side N times, interleaved, under QEMU with
+ * a busybox initramfs it generates, by default in instruction-counted
+ * virtual time (a boot repeats exactly), and judges B's time to user
+ * space against A's with rp_compare(), rcu_perf_compare's verdict. By
+ * default A is the default boot and B adds rcupdate.rcu_normal=1.
  *
- * By default the guest runs in deterministic virtual time: TCG with
- * "-icount shift=0,sleep=off" (one instruction is one nanosecond, idle time
- * is skipped), one vCPU, a virtual RTC and a fixed -seed, and every boot
- * gets the same bytes: the initramfs written here has fixed inode numbers
- * and no dates. Guest timestamps then repeat exactly from boot to boot
- * whatever the host load (the whole kernel log, to the microsecond), so
- * boots run in parallel. But any change to the boot, even an unused
- * parameter, moves the marker by whole jiffies (the phase of the timer
- * tick against waits in late initcalls): over a range of ~4% (stddev
- * ~1.6%) on Debian's 6.12 cloud kernel, while rcupdate.rcu_normal=1 costs
- * ~4.5%. Exact repeats of one configuration would call any such shift
- * significant, so each round adds a different dummy parameter
- * (boot_ab.dither=...) on both sides: the rounds sample the phase, and the
- * statistics see the jitter (16 rounds bound an identical A/B's change
- * below 2.5%). With --set dither=0 every round repeats the same two boots
- * exactly: the same boot on both sides is then no change, for sure (zero
- * variance), after 2 rounds. --wall boots in real time instead (KVM when a
- * warm-up boot works under it, else multi-threaded TCG, several vCPUs),
- * one at a time.
- *
- * The default comparison is the kernel's default boot (A) against
- * rcupdate.rcu_normal=1 (B), which turns off the expedited grace periods
- * that the kernel uses until rcu_end_inkernel_boot(), right after the
- * marker: B should be slower.
- *
- *	boot_ab [--kernel IMAGE] [--kernel-b IMAGE] [--append-a ARGS]
- *		[--append-b ARGS] [--append ARGS] [--wall] [options]
- *
- * The kernel comes from --kernel, $KERNEL, or /boot/vmlinuz-$(uname -r).
- * Exit: 0 no regression, 1 regression, a side B that panics where A
- * boots or bad usage, 4 skipped (nothing to boot, a boot that failed
- * otherwise, the warm-up fails) or inconclusive.
+ * Options: Documentation/dev-tools/rcu_perf.rst and --help.
  */
 #include <errno.h>
 #include <fcntl.h>

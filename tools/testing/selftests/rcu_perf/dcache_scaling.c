@@ -2,110 +2,20 @@
 /*
  * dcache_scaling: does path lookup scale with CPUs?
  *
- * dcache_rcu (Linux 2.5.62) made dcache lookups lock-free. Its evidence was
- * kernbench on UP, 2, 4 and 16 CPUs: on 16 CPUs 42.5 s of system time
- * instead of 47.5 s (-10.6%), and no regression on the small machines. Path
- * walk has since become "rcu-walk": it steps through dentries under RCU,
- * checking seqcounts and storing to nothing shared, and falls back to
- * "ref-walk" (a lockref get/put per dentry) when it must. The final dentry
- * of stat() or open() still takes a reference. So lookups of private paths,
- * of ".." and symlinks and of cached negative dentries should scale nearly
- * linearly, while lookups that end on one shared dentry bounce its lockref
- * between CPUs and scale less.
- *
- * Method: N worker threads pinned to N distinct online CPUs (N = 1, 2, 4,
- * ... and always all of them) repeat one operation for sample_ms; ops/s is
- * counted over the same window for all of them. Samples of all workloads
- * and all N alternate (repetition by repetition) so that drift hits them
- * alike, and the best of the repetitions stands for each point. A sample
- * during which other tasks took the workers' CPUs (a worker waited on the
- * runqueue while others ran there, or the hypervisor stole the CPU, or
- * hotplug took it away) by more than max_disturbance is re-taken after a
- * pause, and points still without a clean sample are re-taken until
- * time_budget runs out: a busy machine says nothing about lookups.
- * Blocking on a lock, or being throttled with the CPU idle, is not
- * disturbance: that is what is measured. User/system time per op and
- * system-wide libperf counters per op (scheduler switches, RCU softirqs,
- * idle entries, grace periods) are reported for every point. The tree
- * lives in a private temporary directory, removed at the end.
- *
- *   efficiency(N) = ops/s(N) / (N * ops/s(1))	1 = linear, 1/N = serial
- *
- * where ops/s(1) is the best single worker, which runs on another online
- * CPU each repetition: CPUs of unequal speed (vCPUs sharing host cores,
- * hybrid cores) must not make one worker at a time look parallel.
- *
- * Two controls, true by construction, are measured at every N with the
- * workloads:
- *   parallel  each worker fstat()s its own open file (its own fd table,
- *             file, dentry and inode) and runs a short dependent
- *             arithmetic loop: the syscall entry, getattr and copy-out of
- *             stat() and some user work, with no path walk and nothing
- *             shared. It tells how well this machine runs N workers at
- *             once; a CPU quota, overcommitted vCPUs or SMT siblings pull
- *             it below 1, and the workloads alike.
- *   serial    the same op with one global spinlock held around it: one
- *             worker at a time, efficiency ~1/N (less with lock handoff).
- * Each workload is judged by its serial share at N: its Karp-Flatt serial
- * fraction (1/speedup - 1/N) / (1 - 1/N), the speedup taken relative to
- * the parallel control, divided by the serial control's. 0 = scales like
- * the parallel control, 1 = as serialized as one global lock. For a fixed
- * serialized section per op (Amdahl) the serial fraction does not change
- * with N, so one limit holds from 2 CPUs to many.
- *
- * Workloads:
- *   stat_private   stat() of a deep path private to each worker (rcu-walk)
- *   stat_shared    stat() of one deep path shared by all (final lockref)
- *   negative       stat() of missing names in one shared directory: the
- *                  whole path is shared and rcu-walk takes no reference
- *   open_shared    open()+close() of one shared file (lockref, struct file)
- *   dotdot_symlink stat() of private paths through ".." and a symlink
- *
- * The controls are not checks: they judge the machine and the harness, not
- * the kernel, and so could never fail. Where the parallel control's
- * efficiency is below parallel_efficiency_min the machine cannot run N
- * workers at once; where the serial control's serial fraction is below
- * serial_fraction_min the harness is not measuring parallel work. Either
- * way that N is not judged, and the checks that depend on it SKIP naming
- * the control; both are printed as measured vs limit and kept in the JSON.
- *
- * Checks:
- *   <workload>_efficiency the highest serial share at any judged N:
- *                         rcu-walk workloads at most 0.5 (halfway to one
- *                         global lock; healthy ~0), lockref-bound ones
- *                         (one bounced cache line per reference, a part
- *                         of each op) at most 0.9.
+ * dcache_rcu (Linux 2.5.62) made dcache lookups lock-free, on the evidence
+ * of kernbench from UP to 16 CPUs. Lookup workloads run with N pinned
+ * workers, N = 1, 2, 4, ... all online CPUs, each judged by its serial
+ * share: its Karp-Flatt serial fraction relative to a parallel control,
+ * over a serial (one global lock) control's, both timed in the same run;
+ * 0 scales like private work, 1 like one lock. Beside those checks:
  *   single_cpu_vs_baseline stat_private ops/s at N = 1 against the
  *                         optional baseline_stat_ops (0: no baseline, skip).
- * On many CPUs a contended lockref retries its cmpxchg more often and the
- * serial control's lock handoff costs more, both growing with N; the share
- * compares the two at the same N. Should a big machine's healthy
- * stat_shared or open_shared come close to 0.9, its limit is a setting.
- * Nothing that prevents a judgement (1 CPU, a busy machine, a control out
- * of bounds) is a failure: it is a SKIP naming the reason, with the
- * numbers in the JSON.
- *
- * How each check is made to fail: serialize_lookups=1 makes every worker
- * of the five workloads take the serial control's lock around each op,
- * as dcache_lock serialized lookups before dcache_rcu: every rcu-walk
- * workload's serial share comes out ~1 (FAIL). A kernel whose lookups all
- * drop to ref-walk takes a lockref on every dentry of the path: the fully
- * shared negative and stat_shared paths then bounce every component
- * between CPUs and approach the serial control; private paths bounce only
- * their shared prefix (the temporary directory and its parents), and the
+ * A kernel whose lookups all drop to ref-walk takes a lockref per dentry: the
  * extra cost per op on one CPU is what single_cpu_vs_baseline (and an A/B
- * comparison of kernels) sees. A CFS quota of one CPU on the program is
- * not a regression: the parallel control shows it and the checks SKIP.
- * --control WORKLOAD puts a workload in the serial control's place to
- * show the harness guard (SKIP: not serialized).
+ * comparison of kernels) sees.
  *
- * With hotplug_sweep=1 the CPUs beyond N are taken offline for each point
- * instead (UP, 2, 4, ... as in the original evidence), through the guard,
- * which brings them back whatever way the program ends.
- *
- * Where the tree is matters for one workload: tmpfs and ramfs do not keep
- * negative dentries, so each miss there takes the directory lock (the
- * negative check is skipped on them; use --dir on a disk filesystem).
+ * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
+ * with its reason: --list.
  */
 #include <errno.h>
 #include <fcntl.h>

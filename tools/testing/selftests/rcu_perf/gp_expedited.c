@@ -5,63 +5,14 @@
  *
  * Expediting grace periods during boot (rcupdate.rcu_expedited=1) cut the
  * time to "Write protecting the kernel read-only data" by 18% in a KVM
- * guest; the RCU maintainer asked for before-and-after measurements. The
- * boot itself is measured by boot_marker (this boot) and boot_ab (A/B
- * boots); this program checks the mechanism such a change relies on:
- * membarrier(MEMBARRIER_CMD_GLOBAL) waits for a synchronize_rcu(), which
- * /sys/kernel/rcu_expedited=1 turns into synchronize_rcu_expedited().
+ * guest. boot_marker and boot_ab measure the boot; this program checks
+ * the mechanism: membarrier(MEMBARRIER_CMD_GLOBAL) timed with
+ * /sys/kernel/rcu_expedited 0 and 1 in alternating blocks, against the
+ * normal grace period, a wake-up round trip to another CPU and an IPI to
+ * a busy CPU, controls with no RCU in them timed in the same run.
  *
- * Both modes are timed in one run, in alternating blocks (ABBA order, one
- * discarded warm-up GP after each switch) so that drift and other load hit
- * both, and so is a control with no RCU in it: a wake-up round trip, a
- * byte that a thread on another CPU reads from a pipe and sends back,
- * timed in a block after each expedited one, and the busy level beside
- * it (expedited GPs and IPIs with one other CPU busy). What a caller waits on
- * average is judged, with block-bootstrap intervals (rp_bootstrap()):
- *   expedited_gp_ratio     mean expedited / mean normal GP, at most
- *                          expedited_ratio. Physics, not a machine: a
- *                          normal GP waits for ticks and FQS scans
- *                          (jiffies), an expedited one for IPIs and
- *                          wake-ups; near 1, expedited GPs wait like
- *                          normal ones.
- *   expedited_gp_wakeups   mean expedited GP / mean round trip, at
- *                          most expedited_wakeups. On an idle machine an
- *                          expedited GP wakes the expedited-GP kthread
- *                          and is woken when it reports (idle CPUs need
- *                          no IPI: their dynticks state shows them
- *                          quiescent): two wake-ups, three where a node's
- *                          work is handed on, each of an idle CPU at
- *                          worst; the control is two such wake-ups.
- *                          The round trip scales with the machine: an
- *                          emulator widens the limit, a slow expedited
- *                          path does not. Healthy, mean of a run: 0.15
- *                          on a 2-CPU VM (the kthread on the caller's
- *                          CPU), 0.94 in an instruction-counted 2-vCPU
- *                          guest, 1.1-1.7 in 2-vCPU TCG guests of 6.12
- *                          (idle vCPUs' wake-ups dominate both), 0.03-0.06
- *                          of 6.1. An expedited path 3.2x slower FAILs in
- *                          the counted guest, ~20x on the VM; a TCG guest
- *                          resolves only gross ones.
- *   expedited_gp_ipis      expedited GPs with a thread spinning in user
- *                          space on another CPU / an IPI to it
- *                          (membarrier's private expedited command, no
- *                          RCU) and one wake-up of another CPU, fast
- *                          quartiles, at most expedited_ipis. A busy CPU
- *                          must be interrupted: the GP is that IPI and the
- *                          wake-up that reports it. Healthy 1.02-1.12 on a
- *                          2-CPU VM (the IPI costs 47 us there), 0.86-1.47
- *                          in 2-vCPU TCG guests, 1.00 instruction-counted;
- *                          exp-select-slow 2.8 and 9.0 there. On an
- *                          overcommitted host (vCPUs waiting for host
- *                          CPUs beside the busy one) it is skipped.
- * /sys/kernel/rcu_normal=1 (the PREEMPT_RT default after boot) turns
- * expedited GPs back into normal ones: every check fails, as it should
- * for a kernel whose expedited path no longer expedites; an expedited path
- * a few times slower fails the last two. While an interval straddles its
- * limit, more GPs are timed; if the time budget runs out first, the check
- * is skipped ("too noisy").
- * A system that disables expedited GPs on purpose, or a kernel without the
- * sysfs files (TINY_RCU, a minimal config), is skipped with the reason.
+ * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
+ * with its reason: --list.
  */
 #include <errno.h>
 #include <math.h>

@@ -3,118 +3,16 @@
  * gp_throttle: do idle CPUs delay normal grace periods?
  *
  * After commit c229828ca6bc62d ("rcu: Throttle rcu_try_advance_all_cbs()
- * execution") this loop took 49 s instead of 35 s on an idle 2-CPU machine,
- * while with both CPUs busy it took 20 s on both kernels:
+ * execution") a loop of ftrace tracer switches took 49 s instead of 35 s
+ * on an idle 2-CPU machine, and 20 s on both kernels with both CPUs busy:
+ * a busy CPU reports its quiescent states from its tick, an idle one is
+ * only noticed by the FQS scans. So grace-period-bound operations are
+ * timed with no CPU, one CPU and all CPUs busy, and what idle adds over
+ * the all-busy median (its mean, what a loop feels, and its p90), and the
+ * idle pace, are judged against the kernel's default FQS interval.
  *
- *	cd /sys/kernel/debug/tracing
- *	for 100 times: for tracer in function nop:
- *		echo $tracer >current_tracer; echo 1 >tracing_on; echo 0 >tracing_on
- *
- * Each tracer switch waits for grace periods. A busy CPU reports its
- * quiescent states from the scheduler tick, so busy CPUs keep GPs short;
- * an idle CPU is only noticed by the GP kthread's force-quiescent-state
- * (FQS) scans, so the latency of a GP on an idle machine is where a
- * regression in the idle path shows.
- *
- * What users feel is the loop's total time: the MEAN latency, not the
- * median. A bug that makes one idle GP in ten 30x slower leaves the median
- * alone and still doubles the loop. So the mean is judged, and the tail
- * (p90) beside it, with confidence intervals from a block bootstrap
- * (rp_bootstrap()) that stay honest for skewed and bimodal latencies.
- *
- * Limits come from the kernel itself, not from a machine. The same kernel
- * is measured idle and with every CPU busy, and what idle adds over busy is
- * judged against the pace the kernel is configured for. An idle CPU's
- * quiescent state is reported by the first FQS scan, jiffies_till_first_fqs
- * after the GP starts; a busy CPU reports its own from a tick that comes
- * within that time too (~1-2 jiffies for a GP either way at the default
- * pace). So on average idle adds one first-FQS wait less the busy CPUs'
- * half a jiffy to their tick: the mean is judged against one first-FQS
- * wait, half a jiffy over that (healthy: 0.1-0.6 jiffy in 33 runs at
- * HZ=250, 1 FQS jiffy; FQS first 1 -> 2, one jiffy more: 1.2-2.2 in 30,
- * the favourable end of each interval >= 1.12). A single GP may still miss
- * the first scan and wait for the next one: the tail (p90) is judged
- * against first + next FQS + half a jiffy. GPs start and end on ticks, so
- * the tail is whole jiffies (healthy 2, one jiffy later 3): half a jiffy
- * splits them, where a whole one made the seed's regression a coin flip
- * (3.006-3.013 against a limit of 3). Each GP's allowance also grows by
- * the timer control of the same run: how late a one-jiffy sleep wakes at
- * idle (~0.05 jiffy on a quiet VM, 0.1-0.2 under TCG), the host's share
- * of the idle GP's own timer wait.
- * The DEFAULT FQS
- * interval is used (rcu_init_geometry(): 1 + (HZ > 250) + (HZ > 500) +
- * nr_cpu_ids / 256), not the current value, so a kernel booted or tuned
- * with slower scans shows as the regression it is. HZ is the resolution
- * of CLOCK_MONOTONIC_COARSE: no kernel config needed.
- *
- * Workloads, each a GP-bound operation timed one at a time:
- *   membarrier - membarrier(MEMBARRIER_CMD_GLOBAL), one synchronize_rcu();
- *   tracer     - one tracer switch of the loop above, then tracing_on 1
- *                and 0; two GPs per op (the reset of the trace buffers
- *                waits for one on each switch). "blk" where it is built in:
- *                it switches without patching kernel text; "function"
- *                otherwise, which patches every call site and so costs CPU
- *                time of its own (seconds under an emulator): an op whose
- *                CPU time is most of its latency is not GP-bound, and its
- *                checks are skipped.
- * Load levels: idle, one CPU busy (metrics only, never compared with other
- * runs: "judged": false), all CPUs busy. Levels are
- * measured in interleaved blocks so that drift hits them alike; an idle
- * block during which other tasks kept the CPUs busy is thrown away (20% of
- * background CPU use already hides a 25x slower idle GP); the idle ops kept
- * are still compared with a baseline, the busy levels beside them are not.
- * When most idle blocks are thrown away (another task keeps a CPU busy),
- * the idle checks judge what the machine still offers, the one-busy level,
- * and say so: its idle CPUs still wait for FQS scans, and the GP kthread,
- * sharing the busy CPU with a hog, waits for that CPU's tick: one jiffy
- * more per GP, and half a jiffy splits whole ones, for the mean and the
- * tail alike (beside a hog here: healthy p90 2.0 jiffies over busy, FQS
- * first 1 -> 2: 3.0-3.2, against ~2.5). A hog on the CPU measured on
- * leaves nothing idle: one-busy is then all-busy, and passes.
- *
- * Checks per workload, each "idle minus the all-busy median" in jiffies:
- *   <w>_idle_mean  the mean idle latency (the loop's total time), against
- *                  gps_per_op * (default FQS + mean_slack: 0)
- *   <w>_idle_tail  its 90th percentile, against
- *                  gps_per_op * (2 * default FQS + fqs_slack)
- * A kernel whose every GP is a jiffy late moves idle and busy alike and
- * passes those. So the idle membarrier op, one synchronize_rcu(), is also
- * judged on its own against the pace the kernel is built for:
- *   membarrier_idle_pace  its p25, against default FQS + 1 (the timer
- *                  wheel rounds the FQS timeout up to the next tick) + 2
- *                  ticks where the waiter waits for a callback (one to
- *                  start the GP, one to invoke it; none where the GP
- *                  kthread wakes it: rcu_normal_wake_from_gp) +
- *                  pace_slack 1/2 + the timer control's mean
- * Healthy: 2.0 jiffies on 6.18 against ~2.55; 4.0 on 6.12 and 6.1 against
- * ~4.6 in TCG guests. First FQS +1 jiffy: 3.0 and 5.0; a GP that sleeps a
- * jiffy before it ends: 6.0. The fast quartile, because the class it is
- * for moves every GP, while a wall-clock emulator delays up to half of a
- * healthy kernel's idle GPs by a jiffy or two (6.1 and 6.12 in 2- and
- * 4-vCPU TCG guests: medians up to 4.46, p25 3.91-4.00), which the mean
- * and tail checks above judge against the busy level. The tracer's ops
- * do other work beside their GPs: not judged so.
- * The busy median is the reference, not the busy mean or tail: on an
- * overcommitted VM busy ops wait for host CPUs, and a reference that grows
- * with that would hide a slow idle path.
- * FAIL when even the favourable end of the 90% interval is past the limit;
- * ok when the estimate is within it; while neither holds, more ops are
- * timed; when the time budget runs out first: SKIP (too noisy). Too few
- * ops in the budget: FAIL if every idle op was past the limit (a GP that
- * takes seconds), else SKIP. One op that does not return within op_timeout
- * ends the program with a FAIL: no kselftest timeout is needed to stop it.
- *
- * How they fail: rcutree.jiffies_till_first_fqs alone raised from 1 to 2
- * (idle GPs +50%, the seed's size) FAILs the means and membarrier's tail;
- * both FQS knobs to 3 make idle GPs 2x slower, to 50 ~25x slower (every
- * check FAILs), while busy ones stay fast.
- * A bug that delays idle CPUs' callbacks (the c229828ca6bc62d class) makes
- * the mean and the tail fail even where the median does not move.
- *
- * SKIP: not root, one CPU online (synchronize_rcu() needs no GP), a busy
- * machine (neither quiet idle blocks nor one-busy ops), too noisy.
- * rcu_expedited=1 is turned off for the run (expedited GPs do not wait for
- * FQS scans) and restored.
+ * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
+ * with its reason: --list.
  */
 #include <errno.h>
 #include <math.h>

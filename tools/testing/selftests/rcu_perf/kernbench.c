@@ -1,68 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernbench: time a parallel build at each CPU count, as the evidence of
- * dcache_rcu did (Linux 2.5.62): "make -j" on UP, 2, 4 and 16 CPUs, five
- * runs each, reported as
+ * dcache_rcu did (Linux 2.5.62: "make -j" on UP, 2, 4 and 16 CPUs, printed
+ * as "Elapsed: ... User: ... System: ... CPU: ...%"). A build's kernel
+ * part is mostly path lookups: the compiler searches every -I directory
+ * for every #include. "make -jN" of a generated header-heavy tree (or a
+ * kernel tree, --tree) runs on N CPUs under GNU time beside a parallel
+ * control of private work on the same CPUs; the check is the build's
+ * Karp-Flatt serial fraction, its speedup taken relative to the
+ * control's. System time is kept for a baseline, not judged. Too long for
+ * the default run: "make kernbench".
  *
- *	Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%
- *
- * (16 CPUs; 20.47 s and 47.548 s of system time without dcache_rcu). A
- * build is dominated by path lookups in its kernel part: the compiler
- * searches every -I directory for every #include, most of them misses.
- *
- * Method: for N = 1, 2, 4, ... and all online CPUs, "make -jN" runs under
- * GNU time (/usr/bin/time, package "time") restricted to N CPUs by
- * affinity (or, with hotplug=1, with only N CPUs online, through the
- * guard), "runs" times, after a "make clean" that is not timed and one
- * untimed warm-up build. The runs of all N alternate so that drift hits
- * them alike; the runs on one CPU take the online CPUs in turn. Each
- * run and the average per N are printed in the seed's format; progress
- * goes to stderr. The speedup uses the best undisturbed run per N (other
- * tasks can only slow a build; at one CPU, the fastest CPU's: on CPUs of
- * unequal speed -j1 must not look faster on two CPUs than on one).
- *
- * The tree: by default a generated C project in a temporary directory,
- * header-heavy like a kernel (many -I directories, many includes, system
- * headers searched through all of them), sized by "files". --tree DIR (or
- * KBUILD_TREE=DIR) builds a real kernel tree instead: defconfig into a
- * separate output directory, "make vmlinux" timed.
- *
- * A parallel control runs beside every timed build: N processes on the
- * build's CPUs, each a fixed amount of private work (a dependent chain
- * of multiply-adds and a getppid() now and then, like a compiler: mostly
- * user time, some syscalls, nothing shared), timed like the build. Its
- * efficiency, best time at 1 / best time at N, tells how well this
- * machine runs N jobs at once; a CPU quota, overcommitted vCPUs, SMT
- * siblings or other load pull it (and the build) below 1. The control is
- * not a check (it judges the machine, so it could never fail): it is
- * printed against parallel_efficiency_min, and a CPU count where it is
- * below makes the speedup a SKIP naming it.
- *
- * Check:
- *   kernbench_speedup     the build's Karp-Flatt serial fraction
- *                         (1/speedup - 1/N) / (1 - 1/N), the speedup
- *                         elapsed(1) / elapsed(N) taken relative to the
- *                         control's, the highest over the judged N: 0 =
- *                         scales like the control, 1 = one job at a time.
- *                         Independent compiles leave only make's and the
- *                         archiver's serial steps; for a fixed serial part
- *                         the fraction does not change with N, so the limit
- *                         holds on any machine. jobs=1 (-j1 everywhere)
- *                         gives ~1: FAIL.
- * The kernel's share of the build's CPU time (sys / (user + sys)) is
- * reported per CPU count and its times kept in the JSON for a comparison
- * with a baseline of the same machine (rcu_perf_compare, --baseline: the
- * one-CPU elapsed and system time per second of user time): on its own
- * it is a property of the machine and the compiler, not a verdict.
- * Other tasks can only slow a build down: a run during which
- * they used more than max_disturbance of its CPUs (/proc/stat busy time
- * beyond the build's own user + sys, plus the time its CPUs sat in iowait:
- * a build that waits for the disk times the storage) is left out of the
- * speedup and the checks against a baseline; a CPU count with no run left
- * makes them SKIP ("machine busy").
- *
- * Too long for kselftest's default run: an extended program, run by
- * "make kernbench"; --quick builds a small tree.
+ * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
+ * with its reason: --list.
  */
 #include <errno.h>
 #include <fcntl.h>

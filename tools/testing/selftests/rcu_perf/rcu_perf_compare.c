@@ -3,29 +3,11 @@
  * rcu_perf_compare: is the candidate kernel worse than the baseline?
  *
  * Every RCU performance regression found so far was a before/after
- * comparison judged by hand in a mail: with and without a commit (three
- * runs each), with and without a boot option (one boot each), with and
- * without dcache_rcu (five to eight runs each). This tool makes it one
- * command with a verdict a bot can act on. Each metric ("<test>.<metric>")
- * is judged over all results files of a side: with three or more runs in
- * all by rp_compare_runs() (each run's statistic is one value: runs of one
- * kernel differ by more than their samples say), one run a side on the raw
- * samples by rp_compare_stat() (the verdict shared with boot_ab):
- * regressed only when the change is significant (p < alpha) AND worse than
- * the metric's allowed change; "no significant change" only when the test
- * could have seen the allowed change (minimum detectable effect); else
- * inconclusive.
- *
- *	rcu_perf_compare [options] BASE... -- CAND...
- *	rcu_perf_compare [options] --base PATH... --cand PATH...
- *	rcu_perf_compare --repeat DIR --base-cmd CMD --cand-cmd CMD [options]
- *	rcu_perf_compare --svg DIR [PATH...]	(plots; default input: DIR)
- *	rcu_perf_compare --kcidb FILE [PATH...]	(KCIDB v5 test objects)
- *	rcu_perf_compare --machine-key		(names baselines/<key>/)
- *
- * PATH is a results file or a directory of them (*.json). Exit status:
- * 0 no regression, 1 a regression, 2 bad usage or input, 3 inconclusive
- * (4: a --repeat command skipped).
+ * comparison judged by hand in a mail. This tool makes it one command
+ * with a verdict a bot can act on: per metric, "regressed" only when the
+ * change is significant and worse than its allowed change, "no
+ * significant change" only when the test could have seen that change,
+ * else inconclusive. Usage: --help and Documentation/dev-tools/rcu_perf.rst.
  *
  * This file: main, the options and the report of the comparison. Reading
  * and comparing the results files, --kcidb, --svg and --repeat have a

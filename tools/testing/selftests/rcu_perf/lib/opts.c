@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Options, settings and thresholds of every rcu_perf program: a parameter
- * takes its default, then the config file's value (rcu_perf.conf: global
- * "name = value" lines, then "[program]" sections), the environment's
- * (RCU_PERF_<NAME>) and the command line's (--set NAME=VALUE), so that
- * the last word is the one typed by hand; with --quick, its --quick value
- * where none of these set it. A typo is an error, never a default left in
- * place; an RCU_PERF_<NAME> of no parameter here is warned about. Options
- * of a program's own (RP_FLAG, RP_STRING, RP_PATH) come from the command
- * line only. Nothing in the kernel is touched until everything parsed.
+ * Options and parameters of every rcu_perf program: default (or --quick
+ * value), then rcu_perf.conf, RCU_PERF_<NAME>, --set: the last word is the
+ * one typed by hand. A typo is an error, never a default left in place.
+ * Nothing in the kernel is touched until everything is parsed.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -138,27 +138,15 @@ enum rp_param_kind {
 
 struct rp_param {
 	const char *name;	/* [a-z0-9_]+, unique within a program */
-	const char *unit;
+	const char *unit;	/* an option's: names its value in --help */
 	double def;
 	const char *reason;	/* one line: why this default */
 	enum rp_param_kind kind;
-	/*
-	 * RP_QUICK(): the value with --quick, unless the parameter was set
-	 * (config, environment, --set), so that one name serves both.
-	 */
-	bool has_quick;
+	bool has_quick;		/* RP_QUICK(): the value with --quick, if unset */
 	double quick;
-	/*
-	 * RP_RANGE(): the accepted values, inclusive; without it any
-	 * non-negative number. A value from any source outside is bad input.
-	 */
-	bool has_range;
+	bool has_range;		/* RP_RANGE(): inclusive; else any value >= 0 */
 	double min, max;
-	/*
-	 * Options (RP_FLAG, RP_STRING, RP_PATH): unit names the value in
-	 * --help, name may have '-'; RP_EACH(fn) sees every value in turn
-	 * (repeated options, operands): NULL if fine, else why not.
-	 */
+	/* Options: RP_EACH(fn) checks each value: NULL if fine, else why not */
 	const char *(*each)(const char *val);
 	bool dir;
 	/* filled in by rp_parse() */
@@ -201,26 +189,13 @@ struct rp_test {
 	const char *name;	/* program name, JSON "test", config section */
 	const char *summary;	/* one line for --help */
 	struct rp_param * const *params;	/* handles, NULL-terminated */
-	/*
-	 * Optional: rules between parameters that a range cannot express,
-	 * called by rp_parse() once every source is applied. NULL if fine,
-	 * else the one-line reason, printed as "<name>: <reason>" (bad usage).
-	 */
+	/* Rules between parameters, once all are set: NULL, else why not */
 	const char *(*check_params)(void);
 	int nr_checks;		/* KTAP plan */
-	/* More --help text, after the options of params. */
-	const char *extra_usage;
-	/*
-	 * Optional options (RP_STRING or RP_PATH, in params) that take the
-	 * operands: the arguments that are not options, and all after "--".
-	 * Without them, an operand is bad usage.
-	 */
+	const char *extra_usage;	/* more --help text */
+	/* Options that take the operands (before/after "--"); else bad usage */
 	struct rp_param *operands, *operands_after;
-	/*
-	 * Optional, NULL-terminated: the names of the planned checks. Checks
-	 * never reported (rp_skip_rest(), rp_exit_skip(), rp_fatal(), a bug)
-	 * get the first unused of these names, else "check_<N>".
-	 */
+	/* NULL-terminated check names: unreported ones get theirs, in order */
 	const char * const *checks;
 	/*
 	 * Optional, NULL-terminated: the metrics judged against a baseline
@@ -233,22 +208,11 @@ struct rp_test {
 	 * baseline these checks do not exist.
 	 */
 	const char * const *baseline;
-	/*
-	 * Optional, beside baseline: per metric, its own limit (a maximum in
-	 * params) where baseline_change does not fit it; NULL entries take
-	 * baseline_change.
-	 */
+	/* Per baseline metric, its own maximum; NULL: baseline_change */
 	struct rp_param * const *baseline_limit;
-	/*
-	 * The metrics measure the boot itself (boot_marker): baseline files
-	 * of one boot count once, and those of this very boot not at all.
-	 */
+	/* Metrics of the boot: a boot's files count once, this boot's never */
 	bool baseline_per_boot;
-	/*
-	 * Reads the kernel's state only, measures nothing live (a boot log):
-	 * takes the suite's lock only if it is free (to repair what a killed
-	 * run left), never waits for it, unless --knob asks for a change.
-	 */
+	/* Reads state only: takes the lock if free; waits only for a --knob */
 	bool reads_only;
 };
 
