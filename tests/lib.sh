@@ -227,3 +227,36 @@ t_qemu_missing() {
 		echo "no /bin/busybox (busybox-static)"
 	fi
 }
+
+# t_prog_checks FILE.c [own]: the check names a program can print, from
+# its check_names[] or checks[] array (#define'd names resolved) and its
+# baseline_metrics[] (each "<metric>_vs_baseline", the dots as '_':
+# lib/baseline.c); with "own", not the baseline ones.
+t_prog_checks() {
+	awk -v own="${2:-}" '
+	/^#define[ \t]+[A-Z_]+[ \t]+"[^"]*"/ { gsub(/"/, "", $3); def[$2] = $3 }
+	/(check_names|checks|baseline_metrics)\[\] = \{/ {
+		vs = /baseline_metrics/
+		on = !(vs && own != "")
+	}
+	on {
+		s = $0
+		sub(/.*\{/, "", s)
+		n = split(s, w, /[ \t,{};]+/)
+		for (i = 1; i <= n; i++) {
+			t = w[i]
+			if (t ~ /^".*"$/)
+				gsub(/"/, "", t)
+			else if (t in def)
+				t = def[t]
+			else
+				continue
+			if (vs) {
+				gsub(/\./, "_", t)
+				t = t "_vs_baseline"
+			}
+			print t
+		}
+	}
+	on && /\};/ { on = 0 }' "$1"
+}

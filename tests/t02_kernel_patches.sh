@@ -18,35 +18,6 @@ bad=$(grep -vnE '^(#.*|CONFIG_[A-Z0-9_]+=.+|)$' "$frag")
 [ -n "$bad" ] && t_note "not a Kconfig line: $bad"
 t_check "$frag: only CONFIG_ lines and comments" test -z "$bad"
 
-# prog_checks FILE.c: the check names a program can print, from its
-# check_names[] or checks[] array and its baseline_metrics[] (each
-# "<metric>_vs_baseline", the dots as '_': lib/baseline.c).
-prog_checks() {
-	awk '
-	/^#define[ \t]+[A-Z_]+[ \t]+"[^"]*"/ { gsub(/"/, "", $3); def[$2] = $3 }
-	/(check_names|checks|baseline_metrics)\[\] = \{/ { on = 1; vs = /baseline_metrics/ }
-	on {
-		s = $0
-		sub(/.*\{/, "", s)
-		n = split(s, w, /[ \t,{};]+/)
-		for (i = 1; i <= n; i++) {
-			t = w[i]
-			if (t ~ /^".*"$/)
-				gsub(/"/, "", t)
-			else if (t in def)
-				t = def[t]
-			else
-				continue
-			if (vs) {
-				gsub(/\./, "_", t)
-				t = t "_vs_baseline"
-			}
-			print t
-		}
-	}
-	on && /\};/ { on = 0 }' "$1"
-}
-
 # expect_ok PATCH: "expect: PROGRAM CHECK-GLOB fail|ok|skip|any", PROGRAM a
 # test, CHECK-GLOB matching one of its checks (a renamed check leaves none).
 expect_ok() {
@@ -59,7 +30,7 @@ expect_ok() {
 			return 1
 		fi
 		hit=0
-		for c in $(prog_checks "$RP_SUITE/$prog.c"); do
+		for c in $(t_prog_checks "$RP_SUITE/$prog.c"); do
 			# shellcheck disable=SC2053 # the glob is one
 			[[ $c == $glob ]] && hit=1 && break
 		done

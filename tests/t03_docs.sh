@@ -45,20 +45,7 @@ in_rst() {
 # 1. Check names: the strings of each program's check_names[] or checks[]
 # array, with the #define'd names resolved.
 checks=$(for f in "$suite"/*.c; do
-	awk '
-	/^#define[ \t]+[A-Z_]+[ \t]+"[^"]*"/ { gsub(/"/, "", $3); def[$2] = $3 }
-	/(check_names|checks)\[\] = \{/ { on = 1 }
-	on {
-		s = $0
-		sub(/.*\{/, "", s)
-		n = split(s, w, /[ \t,{};]+/)
-		for (i = 1; i <= n; i++) {
-			t = w[i]
-			if (t ~ /^".*"$/) { gsub(/"/, "", t); print t }
-			else if (t in def) print def[t]
-		}
-	}
-	on && /\};/ { on = 0 }' "$f"
+	t_prog_checks "$f" own
 done | sort -u)
 n=$(echo "$checks" | wc -w)
 missing=$(in_rst $checks)
