@@ -239,9 +239,10 @@ On a VM an idle expedited grace period is a quarter of that round
 trip, so a third check times expedited grace periods beside a thread
 spinning in user space on another CPU, which the grace period must
 interrupt, against membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) to the
-same CPU plus one wake-up: at most 2, healthy 0.86-1.47 (a 2-CPU VM,
-TCG and instruction-counted QEMU guests). It is skipped where the host
-does not give the vCPUs a CPU each.
+same CPU plus one wake-up: at most 2, healthy 0.86-1.48 (a 2-CPU VM,
+TCG and instruction-counted QEMU guests). Controls that found other
+tasks on the busy CPU interrupted nothing and are left out. It is
+skipped where the host does not give the vCPUs a CPU each.
 
 How it fails: /sys/kernel/rcu_normal=1 (the PREEMPT_RT default after
 boot) turns expedited grace periods into normal ones; the ratio goes

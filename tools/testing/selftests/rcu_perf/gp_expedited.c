@@ -39,7 +39,7 @@ static struct rp_param p_expedited_wakeups =
 	       "an idle expedited GP is two or three wake-ups, the control two; healthy 0.03-1.7 (VM, icount, TCG)");
 static struct rp_param p_expedited_ipis =
 	RP_MAX("expedited_ipis", "controls", 2,
-	       "a busy CPU: an IPI and a wake-up, the control the same with no RCU; healthy 0.86-1.47 (VM, icount, TCG)");
+	       "a busy CPU: an IPI and a wake-up, the control the same with no RCU; healthy 0.86-1.48 (VM, icount, TCG)");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(20,
 			   "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run");
