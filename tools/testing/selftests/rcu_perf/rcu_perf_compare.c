@@ -164,8 +164,8 @@ static struct rp_param p_svg =
 static struct rp_param p_machine_key =
 	RP_FLAG("machine-key",
 		"print this machine's key (CPU model and count, HZ,\n"
-		"preemption model): \"make baseline\" records runs\n"
-		"into baselines/<key>/");
+		"preemption model): a name for a directory of its\n"
+		"baseline runs");
 static struct rp_param p_repeat =
 	RP_STRING("repeat", "DIR",
 		  "run the commands alternately, results in\n"
