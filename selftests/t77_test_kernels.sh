@@ -43,14 +43,37 @@ cells() {
 	fi
 	t_run "$tmp/$s.log" nice -n 10 "$RP_STATIC/matrix.sh" \
 		--scenarios "$RP_TOP_CONFIG/matrix" --results "$tmp/$s" \
-		--only "$s" --jobs 2 "${args[@]}"
+		--only "$s" --jobs 2 ${CELL_ARGS:+--args "$CELL_ARGS"} "${args[@]}"
 	t_note "$(grep -E '^[0-9]+ cells: ' "$tmp/$s.log")"
 	t_check "$d: every cell met its expectations" eval \
 		'test "$T_RC" = 0 && grep -qE "^$want cells: $want met" "$tmp/$s.log"'
 }
 
-cells "icount2: needs-cpu-throttle, needs-cpu-ready-only, exp-falls-back-normal, gp-end-late" \
-	icount2 needs-cpu-throttle needs-cpu-ready-only exp-falls-back-normal gp-end-late
+# icount2. The needs-cpu kernels delay only callbacks queued while a CPU
+# re-enters idle within two jiffies of its last question, so how much
+# their GPs suffer depends on where a boot's jiffies fall: one boot in ~7
+# showed almost no delay (9 gp_throttle checks ok, the guest done in 30 s
+# instead of 40-60), and no check can see a regression a boot does not
+# have. The kernels that missed boot once more with the reference, each
+# program timing 60 ops a level instead of 50, which moves every later
+# block against the jiffies (the same inputs repeat the same boot); only
+# the needs-cpu kernels get the second boot.
+d2="icount2: needs-cpu-throttle, needs-cpu-ready-only, exp-falls-back-normal, gp-end-late"
+T0=$T_N
+out=$(cells "$d2" icount2 needs-cpu-throttle needs-cpu-ready-only exp-falls-back-normal gp-end-late)
+missed=$(sed -n 's|^MISS \(needs-cpu-[a-z-]*\)/icount2:$|\1|p' "$tmp/icount2.log" | sort -u)
+others=$(grep -E '^(MISS|WARN|TIMEOUT|PANIC|NO-BOOT|ERROR) ' "$tmp/icount2.log" |
+	grep -v '^MISS needs-cpu-')
+if grep -q '^not ok' <<<"$out" && [ -n "$missed" ] && [ -z "$others" ]; then
+	echo "$out" | grep -v '^\(not \)\?ok '
+	t_note "icount2: $(echo $missed) met no expectation in this boot; once more"
+	rm -rf "$tmp/icount2"
+	# shellcheck disable=SC2086
+	out=$(T_N=$T0 CELL_ARGS="--set samples=60" \
+		cells "$d2 (the needs-cpu kernels booted again)" icount2 $missed)
+fi
+echo "$out"
+T_N=$((T0 + $(grep -cE '^(not )?ok [0-9]+ ' <<<"$out")))
 cells "icount: ref-walk-only, boot-unexpedited" \
 	icount ref-walk-only boot-unexpedited
 
