@@ -56,13 +56,7 @@ state() {
 		echo "tracing_on=$(cat "$tfs/tracing_on")"
 	exec {fd}>&-
 }
-unchanged() {
-	local now
-	now=$(state)
-	[ "$now" = "$before" ] && return 0
-	diff <(echo "$before") <(echo "$now") | sed 's/^/# changed: /'
-	return 1
-}
+unchanged() { t_same "$before" "$(state)" state; }
 # A suite program killed by SIGKILL elsewhere leaves knobs changed until
 # the next run: let one (a run without time to measure) repair them first.
 RCU_PERF_STATE_DIR=$lockdir "$prog" --quick --set time_budget=0 \

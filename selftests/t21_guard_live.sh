@@ -83,13 +83,7 @@ orig=$(state)
 before=$(state)
 t_note "before: ${before//$'\n'/ }"
 
-unchanged() {
-	local now
-	now=$(state)
-	[ "$now" = "$before" ] && return 0
-	diff <(echo "$before") <(echo "$now") | sed 's/^/# changed: /'
-	return 1
-}
+unchanged() { t_same "$before" "$(state)" state; }
 
 # start LOG [ENV...]: gp_throttle with the injected knobs in the background
 # (pid in $pid); returns once it times tracer switches, the middle of a run;

@@ -117,15 +117,8 @@ t_check "KBUILD_TREE: defconfig once (O=), clean + timed vmlinux -jN per run" ev
 
 # 4. Bad input: exit 1, one line each.
 bad_ok=1
-for args in "--tree $tmp" "--workdir /nonexistent" "--set runs=0" \
-	    "--set includes=100000" "--no-such-option"; do
-	# shellcheck disable=SC2086
-	t_run "$tmp/bad.log" "$prog" $args
-	if [ "$T_RC" != 1 ] || [ "$(wc -l <"$tmp/bad.log")" != 1 ]; then
-		t_note "bad input '$args': exit $T_RC"
-		bad_ok=0
-	fi
-done
+t_bad_args "$prog" "--tree $tmp" "--workdir /nonexistent" "--set runs=0" \
+	"--set includes=100000" "--no-such-option" || bad_ok=0
 KBUILD_TREE=/ t_run "$tmp/bad.log" "$prog"
 [ "$T_RC" = 1 ] || bad_ok=0
 t_check "not a kernel tree (--tree, KBUILD_TREE), bad settings: exit 1, one line" \

@@ -153,13 +153,33 @@ t_knob_snapshot() {
 	done
 }
 
-# t_knobs_unchanged BEFORE: ok when the knobs are as in BEFORE (a snapshot).
-t_knobs_unchanged() {
-	local now
-	now=$(t_knob_snapshot)
-	[ "$now" = "$1" ] && return 0
-	diff <(echo "$1") <(echo "$now") | sed 's/^/# knob changed: /'
+# t_same BEFORE NOW WHAT: ok when two snapshots are equal, else the lines
+# that changed, each "# WHAT changed: ".
+t_same() {
+	[ "$2" = "$1" ] && return 0
+	diff <(echo "$1") <(echo "$2") | sed "s/^/# $3 changed: /"
 	return 1
+}
+
+# t_knobs_unchanged BEFORE: ok when the knobs are as in BEFORE (a snapshot).
+t_knobs_unchanged() { t_same "$1" "$(t_knob_snapshot)" knob; }
+
+# t_bad_args PROG ARGS...: each ARGS (one word-split string) makes PROG
+# exit 1 with one line of output; else 1, with a note of each that did not.
+t_bad_args() {
+	local prog=$1 args ok=0 log
+	shift
+	log=$(mktemp)
+	for args in "$@"; do
+		# shellcheck disable=SC2086
+		t_run "$log" "$prog" $args
+		if [ "$T_RC" != 1 ] || [ "$(wc -l <"$log")" != 1 ]; then
+			t_note "bad input '$args': exit $T_RC"
+			ok=1
+		fi
+	done
+	rm -f "$log"
+	return $ok
 }
 
 # ktap_valid LOG: the top-level KTAP in LOG is well-formed: a version line,
