@@ -104,10 +104,17 @@ live=$(t_qemu_missing "$small/healthy/bzImage")
 for k in healthy exp-select-slow exp-wait-first; do
 	[ -f "$small/$k/bzImage" ] || live=${live:-"no $small/$k (make kernels)"}
 done
-# guest KERNEL: boot it, show its KTAP; rc is gp_expedited's exit status.
-guest() {
+# t95 runs this script with gp_expedited's limits out of reach; the
+# guests do not inherit them, so it needs none of their ~45 s.
+[ -n "${RP_T30_NO_GUESTS:-}" ] && live=${live:-"RP_T30_NO_GUESTS (t95)"}
+# boot KERNEL ARGS: boot it, in the background; icount guests' time is
+# virtual, so two at a time on two CPUs give the same verdicts.
+boot() {
 	"$RP_STATIC/guest.sh" --kernel "$small/$1/bzImage" --outdir "$tmp/g-$1" \
-		--mode icount --cpus 2 -- "gp_expedited $2" >"$tmp/g-$1.log" 2>&1
+		--mode icount --cpus 2 -- "gp_expedited $2" >"$tmp/g-$1.log" 2>&1 &
+}
+# guest KERNEL: show its KTAP; rc is gp_expedited's exit status.
+guest() {
 	t_show "$tmp/g-$1.log"
 	t_show "$tmp/g-$1/gp_expedited.ktap" 2>/dev/null
 	rc=$(cat "$tmp/g-$1/gp_expedited.rc" 2>/dev/null)
@@ -117,6 +124,10 @@ if [ -n "$live" ]; then
 	t_skip "icount guest, exp-select-slow: $wake and $ipis FAIL, $check passes" "$live"
 	t_skip "icount guest, exp-wait-first: $wake FAILs, $check passes" "$live"
 else
+	boot healthy
+	boot exp-select-slow
+	wait
+	boot exp-wait-first "--set time_budget=10"
 	guest healthy
 	t_check "icount guest, healthy kernel: $wake and $ipis pass, exit 0" eval \
 		'test "$rc" = 0 && test "$(ktap_result "$tmp/g-healthy/gp_expedited.ktap" $wake)" = pass &&
@@ -127,7 +138,8 @@ else
 		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $wake)" = fail &&
 		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $ipis)" = fail &&
 		 test "$(ktap_result "$tmp/g-exp-select-slow/gp_expedited.ktap" $check)" = pass'
-	guest exp-wait-first "--set time_budget=10"
+	wait
+	guest exp-wait-first
 	t_check "icount guest, exp-wait-first: $wake FAILs, $check passes, exit 1" eval \
 		'test "$rc" = 1 &&
 		 test "$(ktap_result "$tmp/g-exp-wait-first/gp_expedited.ktap" $wake)" = fail &&
