@@ -67,10 +67,12 @@
 # "baseline: reference" scenario the reference kernel runs first (all its
 # boots); the JSON results of its cells that met their expectations
 # become the --baseline (lib/baseline.c: <metric>_vs_baseline checks) of
-# every other kernel's cells of that scenario, and of its own later boots
-# (the A = A control). The reference boots at least twice there, so that
-# one boot of another kernel meets a baseline whose spread is measured
-# (its extra boot: cell <scenario>.again). An expect line whose CHECK ends in _vs_baseline
+# every other kernel's cells of that scenario, and of its own third boot
+# (the A = A control). The reference boots at least three times there: its
+# first two, side by side and with no baseline (one boot has no spread to
+# judge against), are the baseline of its third (cells <scenario>.again and
+# <scenario>.control, with one boot a cell), which must then be judged, and
+# all three of every other kernel's cells. An expect line whose CHECK ends in _vs_baseline
 # applies only to cells that had a reference: it is passed over where
 # there is none (other scenarios, a run without the reference) and misses
 # where the reference gave no results. Each such cell has a file
@@ -467,8 +469,8 @@ cmds=("$@")
 [ -d "$scen_dir" ] || die "--scenarios '$scen_dir': no such directory"
 [[ $boots =~ ^[1-9][0-9]?$ ]] || die "--boots '$boots': a number from 1 to 99"
 [[ $jobs =~ ^[1-9][0-9]?$ ]] || die "--jobs '$jobs': a number from 1 to 99"
-# The reference's boots in a "baseline: reference" scenario: two at least.
-ref_boots=$((boots > 2 ? boots : 2))
+# The reference's boots in a "baseline: reference" scenario: three at least.
+ref_boots=$((boots > 3 ? boots : 3))
 results=${results:-results/matrix-$(date +%Y%m%d-%H%M%S)}
 
 scenarios=()
@@ -590,9 +592,10 @@ cell_cmds() {
 }
 
 # cell_baseline CELL SCENARIO KERNEL REF PROG...: in a "baseline:
-# reference" scenario, the reference's results so far of SCENARIO (REF's,
-# or KERNEL's own earlier boots when it is a reference) as CELL/baseline
-# ("none" if there are none yet); prints the directory for the guest.
+# reference" scenario, the reference's results of SCENARIO (REF's, or
+# KERNEL's own earlier boots, from its third, when it is a reference) as
+# CELL/baseline ("none" if there are none); prints the directory for the
+# guest.
 #
 # The guest carries its baseline in its initramfs, which the kernel
 # unpacks before the boot marker: a few KB more moved Debian's kernel's
@@ -603,22 +606,26 @@ cell_cmds() {
 # lib/baseline.c passes over as not results).
 pad_bytes=131072
 cell_baseline() {
-	local cell=$1 s=$2 k=$3 r=$4 dir n bb p f sz pay note=""
+	local cell=$1 s=$2 k=$3 r=$4 dir n=0 bb p f sz pay note="" upto=$ref_boots
+	local have=""
 	shift 4
 	[ $# -gt 0 ] || set -- gp_throttle gp_expedited boot_marker dcache_scaling
 	[ "$(scenario_get "$scen_dir/$s" baseline)" = reference ] || return 0
 	if [ -z "$r" ]; then
 		[ -n "${is_ref[$k]:-}" ] || return 0
 		r=$k
+		# boot $b: its first two run side by side, with none
+		upto=$((b > 2 ? b - 1 : 0))
 	fi
 	dir=$results/.reference/$r/$s
 	pay=$results/.baseline/$k/$(basename "$cell")
 	rm -rf "$pay"
 	for ((bb = 1; bb <= ref_boots; bb++)); do
 		mkdir -p "$pay/$bb"
+		[ "$bb" -gt "$upto" ] || [ ! -d "$dir/$bb" ] || { n=$((n + 1)); have+="$bb "; }
 		for p in "$@"; do
 			f=$dir/$bb/$p.json
-			[ -f "$f" ] || f=/dev/null
+			[ "$bb" -le "$upto" ] && [ -f "$f" ] || f=/dev/null
 			sz=$(stat -c %s "$f")
 			if [ "$f" = /dev/null ]; then
 				printf '{}' >"$pay/$bb/$p.json"
@@ -633,18 +640,16 @@ cell_baseline() {
 			head -c $((pad_bytes - sz)) /dev/zero | tr '\0' ' ' >>"$pay/$bb/$p.json"
 		done
 	done
-	n=$(find "$dir" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
 	if [ "$n" = 0 ]; then
 		if [ "$r" = "$k" ]; then
-			printf 'none\nthe first boot of the reference %s\n' "$r"
+			printf 'none\nthe first two boots of the reference %s\n' "$r"
 		else
 			printf 'none\nno cell of the reference %s met its expectations in %s\n' \
 				"$r" "$s"
 		fi >"$cell/baseline"
 	else
 		printf '%s\n%s boot(s) of the reference %s in %s: %s%s\n' "$pay" "$n" "$r" "$s" \
-			"$(cd "$dir" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' |
-				sort -V | tr '\n' ' ')" "$note" >"$cell/baseline"
+			"$have" "$note" >"$cell/baseline"
 	fi
 	echo "$pay"
 }
@@ -715,7 +720,13 @@ kernel_cells() {
 		if [ "$b" -gt "$boots" ]; then
 			# the reference's extra boot: only where it is one
 			[ "$(scenario_get "$f" baseline)" = reference ] || continue
-			[ "$boots" = 1 ] && cell+=.again || cell+=.$b
+			if [ "$boots" != 1 ]; then
+				cell+=.$b
+			elif [ "$b" = 2 ]; then
+				cell+=.again
+			else
+				cell+=.control
+			fi
 		else
 			[ "$boots" = 1 ] || cell+=.$b
 		fi
@@ -734,25 +745,34 @@ kernel_cells() {
 		mkdir -p "$cell"
 		echo "$cell" >>"$results/.cells"
 		{ expect_lines "$f"; [ -z "$kexpect" ] || expect_lines "$kexpect"; } >"$cell/expect"
-		if [ "$which" = icount ] && [ -z "$why" ]; then
+		# In the background: icount cells of a kernel that is nobody's
+		# reference, and a reference's first two boots. The rest alone.
+		if [ "$which" = icount ] && [ -z "$why" ] &&
+		   { [ -z "${is_ref[$name]:-}" ] || [ "$b" -le 2 ]; }; then
 			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 			run_cell &
 		else
+			wait
 			run_cell
 		fi
 	done
 	done
 }
 
-# The reference kernels first, one cell at a time: the others' cells and
-# their own later boots need their results. Then, with --jobs N, every
-# other kernel's instruction-counted cells, N at a time (each uses one
-# host CPU, and no guest's virtual time depends on the others), and last
-# the wall-clock cells, alone: their timing must not share the host.
+# The reference kernels first, alone but for their first two boots side
+# by side: the others' cells and their own third boot need their results.
+# Then, with --jobs N, every other kernel's instruction-counted cells, N at
+# a time (each uses one host CPU, and no guest's virtual time depends on
+# the others), and last the wall-clock cells, alone: their timing must not
+# share the host.
 : >"$results/.cells"
 for i in "${order[@]}"; do
-	if [ -n "${is_ref[${knames[$i]}]:-}" ] || [ "$jobs" = 1 ]; then
+	if [ "$jobs" = 1 ]; then
 		kernel_cells "$i" all
+	elif [ -n "${is_ref[${knames[$i]}]:-}" ]; then
+		kernel_cells "$i" icount
+		wait
+		kernel_cells "$i" wall
 	else
 		kernel_cells "$i" icount
 	fi

@@ -4,7 +4,8 @@
 # Every test kernel of `make kernels` boots in make check and gets the
 # verdicts its patch's expect lines name. This test boots the ones no
 # other proof boots, each once in the scenario that judges it, against
-# the healthy reference booted twice in the same run (matrix.sh): icount2
+# the healthy reference booted three times in the same run (matrix.sh: the
+# third against the first two, the A = A control, judged and ok): icount2
 # (2 vCPUs, instruction-counted: grace periods) for needs-cpu-throttle,
 # needs-cpu-ready-only, exp-falls-back-normal and gp-end-late (t75 boots
 # it too, but judges it with make ab, not its <metric>_vs_baseline
@@ -15,23 +16,27 @@
 # run, are judged and pass (no SKIP: a machine too busy to judge boots
 # both again, three times at most). t30 boots exp-select-slow and
 # exp-wait-first, t75 lookup-slower. A cell that misses its expectations
-# fails its line here. Ten instruction-counted guests, two at a time, and
-# two wall-clock guests alone: ~3-4 minutes.
+# fails its line here. Twelve instruction-counted guests, two at a time
+# but for the reference's third boots, and two wall-clock guests alone:
+# ~4 minutes.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 small=$RP_BUILD/kernels
 echo "TAP version 13"
-echo "1..4"
+echo "1..6"
 
-# cells DESC SCENARIO KERNEL...: matrix.sh over the kernels, healthy first.
+# cells DESC SCENARIO KERNEL...: matrix.sh over the kernels, healthy first;
+# in a "baseline: reference" scenario, also the A = A control: healthy's
+# third boot, against its first two, must have judged every check against
+# them (no SKIP) and passed it.
 cells() {
-	local d=$1 s=$2 k args=() missing want
+	local d=$1 s=$2 k args=() missing want ref="" ctl
 	shift 2
 	want=$(($# + 1))
-	# and the reference's second boot
-	grep -q '^baseline: reference' "$RP_TOP_CONFIG/matrix/$s" && want=$((want + 1))
+	# and the reference's second and third boots
+	grep -q '^baseline: reference' "$RP_TOP_CONFIG/matrix/$s" && want=$((want + 2)) ref=1
 	missing=$(t_qemu_missing "$small/healthy/bzImage")
 	for k in healthy "$@"; do
 		[ -f "$small/$k/bzImage" ] || missing=${missing:-"no $small/$k (make kernels)"}
@@ -39,6 +44,7 @@ cells() {
 	done
 	if [ -n "$missing" ]; then
 		t_skip "$d" "$missing"
+		[ -z "$ref" ] || t_skip "$d: the A = A control" "$missing"
 		return
 	fi
 	t_run "$tmp/$s.log" nice -n 10 "$RP_STATIC/matrix.sh" \
@@ -47,6 +53,11 @@ cells() {
 	t_note "$(grep -E '^[0-9]+ cells: ' "$tmp/$s.log")"
 	t_check "$d: every cell met its expectations" eval \
 		'test "$T_RC" = 0 && grep -qE "^$want cells: $want met" "$tmp/$s.log"'
+	[ -n "$ref" ] || return 0
+	ctl=$tmp/$s/healthy/$s.control/checks
+	t_note "A = A: $(grep -P '_vs_baseline\t' "$ctl" 2>/dev/null | cut -f2,3 | tr '\t\n' '= ')"
+	t_check "$d: the A = A control judged its checks against the reference, all ok" eval \
+		'grep -qP "_vs_baseline\t" "$ctl" && ! grep -P "_vs_baseline\t" "$ctl" | grep -qvP "\tok\t"'
 }
 
 # icount2. The needs-cpu kernels delay only callbacks queued while a CPU
@@ -54,10 +65,11 @@ cells() {
 # their GPs suffer depends on where a boot's jiffies fall: in icount2
 # ~120-jiffy stalls of an idle tracer switch, 1 to 10 of a boot's ~55
 # (4 boots); with one, all 9 gp_throttle checks may pass, and no check can
-# see in one boot a regression the boot hardly has. The kernels that missed boot again with the reference, each
-# program timing 60 ops a level, then 45, instead of 50, which moves every
-# later block against the jiffies (the same inputs repeat the same boot);
-# only the needs-cpu kernels get these boots.
+# see in one boot a regression the boot hardly has. The kernels that
+# missed boot again with the reference, each program timing 60 ops a
+# level, then 45, instead of 50, which moves every later block against the
+# jiffies (the same inputs repeat the same boot); only the needs-cpu
+# kernels get these boots.
 d2="icount2: needs-cpu-throttle, needs-cpu-ready-only, exp-falls-back-normal, gp-end-late"
 T0=$T_N
 out=$(cells "$d2" icount2 needs-cpu-throttle needs-cpu-ready-only exp-falls-back-normal gp-end-late)

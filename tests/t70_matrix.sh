@@ -317,8 +317,8 @@ rm "$tmp/scen/badargs"
 
 # The reference runs first, whatever the order of --kernel; each of its
 # cells that met its expectations joins the baseline of the scenario:
-# none for its first boot, its first boot for its second, both for every
-# boot of the other kernel, whose expect file names it. The guests get
+# none for its first two boots, both for its third (the A = A control),
+# all three for every boot of the other kernel, whose expect file names it. The guests get
 # those results in their initramfs (the fake QEMU lists them), every
 # guest the same files of the same size (placeholders for boots not yet
 # had), so that the kernel unpacks the same bytes before the boot marker.
@@ -334,24 +334,25 @@ rc=$?
 r=$tmp/refrun
 t_check "the reference runs first (exit $rc)" eval \
 	'test $rc = 0 && test "$(tr "\n" " " <"$r/kernels")" = "ref var "'
-want2=rcu_perf/baseline/1/gp_throttle.json$'\n'rcu_perf/baseline/2/gp_throttle.json
+want3=$(printf 'rcu_perf/baseline/%s/gp_throttle.json\n' 1 2 3)
 sizes=$(find "$r/.baseline" -name '*.json' -printf '%s\n' | sort | uniq -c)
 if [ "$(head -n 1 "$r/ref/ic.1/baseline")" = none ] &&
-   [ "$(cat "$r/ref/ic.1/initrd.list")" = "$want2" ] &&
-   [ "$(head -n 1 "$r/ref/ic.2/baseline")" = "$r/.baseline/ref/ic.2" ] &&
-   grep -q '^1 boot(s) of the reference ref in ic: 1 $' "$r/ref/ic.2/baseline" &&
-   [ "$(cat "$r/ref/ic.2/initrd.list")" = "$want2" ] &&
-   [ "$(cat "$r/var/ic.1/initrd.list")" = "$want2" ] &&
-   [ "$(cat "$r/var/ic.2/initrd.list")" = "$want2" ] &&
-   grep -q '^2 boot(s) of the reference ref in ic: 1 2 $' "$r/var/ic.2/baseline" &&
-   [ "$(echo $sizes)" = "8 131072" ] &&
+   [ "$(cat "$r/ref/ic.1/initrd.list")" = "$want3" ] &&
+   [ "$(head -n 1 "$r/ref/ic.2/baseline")" = none ] &&
+   [ "$(head -n 1 "$r/ref/ic.3/baseline")" = "$r/.baseline/ref/ic.3" ] &&
+   grep -q '^2 boot(s) of the reference ref in ic: 1 2 $' "$r/ref/ic.3/baseline" &&
+   [ "$(cat "$r/ref/ic.3/initrd.list")" = "$want3" ] &&
+   [ "$(cat "$r/var/ic.1/initrd.list")" = "$want3" ] &&
+   [ "$(cat "$r/var/ic.2/initrd.list")" = "$want3" ] &&
+   grep -q '^3 boot(s) of the reference ref in ic: 1 2 3 $' "$r/var/ic.2/baseline" &&
+   [ ! -e "$r/var/ic.3" ] && [ "$(echo $sizes)" = "15 131072" ] &&
    cmp -s <(tr -d ' ' <"$r/.baseline/var/ic.1/1/gp_throttle.json") \
 	<(tr -d ' ' <"$fake/res/gp_throttle.json") &&
    [ "$(tr -d ' ' <"$r/.baseline/ref/ic.1/1/gp_throttle.json")" = "{}" ]; then
 	t_ok "the reference's results are the baseline of the later cells"
 else
 	t_show "$tmp/refrun.log"
-	for c in ref/ic.1 ref/ic.2 var/ic.1 var/ic.2; do
+	for c in ref/ic.1 ref/ic.2 ref/ic.3 var/ic.1 var/ic.2; do
 		t_note "$c:"; t_show "$r/$c/baseline"; t_show "$r/$c/initrd.list"
 	done
 	t_note "payload sizes: $sizes"
@@ -365,10 +366,11 @@ else
 	t_fail "table: with --boots, each check counted over the boots"
 fi
 
-# With one boot a cell, the reference still boots twice in a "baseline:
-# reference" scenario (its second boot: <scenario>.again, the A = A
-# control), so that one boot of another kernel meets two of it; an "args:"
-# line reaches its program's command.
+# With one boot a cell, the reference still boots three times in a
+# "baseline: reference" scenario (<scenario>.again with no baseline, and
+# <scenario>.control, the A = A control, against the first two), so that
+# one boot of another kernel meets three of it; an "args:" line reaches
+# its program's command.
 printf 'mode: icount\ncpus: 1\nprograms: gp_throttle\nargs: gp_throttle --set x=1\nbaseline: reference\n' \
 	>"$tmp/iscen/ic"
 FAKE=ok FAKE_RES=$fake/res "$matrix" --scenarios "$tmp/iscen" \
@@ -376,16 +378,17 @@ FAKE=ok FAKE_RES=$fake/res "$matrix" --scenarios "$tmp/iscen" \
 	--bindir "$fake/bin" --busybox "$fake/busybox" --qemu "$fake/qemu" >"$tmp/again.log" 2>&1
 rc=$?
 r=$tmp/again
-t_check "one boot a cell: the reference boots twice, ic and ic.again (exit $rc)" eval \
-	'test $rc = 0 && test "$(head -n 1 "$r/ref/ic.again/verdict")" = met &&
-	 grep -q "^1 boot(s) of the reference ref in ic: 1 $" "$r/ref/ic.again/baseline" &&
-	 grep -q "^2 boot(s) of the reference ref in ic: 1 2 $" "$r/var/ic/baseline" &&
-	 test "$(cat "$r/var/ic/initrd.list")" = "$want2" && test ! -e "$r/var/ic.again"'
+t_check "one boot a cell: the reference boots three times, ic, ic.again, ic.control (exit $rc)" eval \
+	'test $rc = 0 && test "$(head -n 1 "$r/ref/ic.control/verdict")" = met &&
+	 test "$(head -n 1 "$r/ref/ic.again/baseline")" = none &&
+	 grep -q "^2 boot(s) of the reference ref in ic: 1 2 $" "$r/ref/ic.control/baseline" &&
+	 grep -q "^3 boot(s) of the reference ref in ic: 1 2 3 $" "$r/var/ic/baseline" &&
+	 test "$(cat "$r/var/ic/initrd.list")" = "$want3" && test ! -e "$r/var/ic.again"'
 t_check "an args: line is appended to its program's command" \
 	grep -q '^run gp_throttle [0-9]* ./gp_throttle --set x=1 *$' "$r/var/ic/init.txt"
 # --jobs 2: instruction-counted cells of kernels that are nobody's
-# reference run two at a time; the reference's cells and wall-clock ones
-# alone.
+# reference run two at a time, and the reference's first two boots; its
+# third and the wall-clock cells alone.
 mkdir -p "$fake/kernels/var2"
 cp "$fake/kernels/var/bzImage" "$fake/kernels/var/expect" "$fake/kernels/var2/"
 printf 'cpus: 2\nprograms: gp_throttle\n' >"$tmp/iscen/wall"
@@ -398,15 +401,17 @@ rm "$tmp/iscen/wall"
 # Lines "start CELL"/"end CELL": how many guests ran at once, per cell.
 overlap=$(awk '$1 == "start" { n++; if (n > max) max = n; if (n > 1) both[$2] = 1 }
 	$1 == "end" { n-- }
-	END { printf "%d", max; for (c in both) printf " %s", c }' "$tmp/jobs.order")
-# 7 guests: ref's ic, wall and ic.again, var's and var2's ic and wall;
-# only the two ic cells of var and var2 ever ran beside another.
-if [ $rc = 0 ] && [ "$(grep -c '^start' "$tmp/jobs.order")" = 7 ] &&
-   [ "$overlap" = "2 ic" ] && grep -q "^var2 *$" "$tmp/jobs/kernels" &&
-   [ "$(cat "$tmp/jobs/var2/ic/initrd.list")" = "$want2" ]; then
-	t_ok "--jobs 2: two icount cells at once, the reference and wall-clock cells alone"
+	END { printf "%d\n", max; for (c in both) print c }' "$tmp/jobs.order" |
+	{ read -r max; echo "$max $(sort | paste -sd " ")"; })
+# 8 guests: ref's ic, ic.again, wall and ic.control, var's and var2's ic
+# and wall; only ref's first two ic cells and those of var and var2 ever
+# ran beside another.
+if [ $rc = 0 ] && [ "$(grep -c '^start' "$tmp/jobs.order")" = 8 ] &&
+   [ "$overlap" = "2 ic ic.again" ] && grep -q "^var2 *$" "$tmp/jobs/kernels" &&
+   [ "$(cat "$tmp/jobs/var2/ic/initrd.list")" = "$want3" ]; then
+	t_ok "--jobs 2: two icount cells at once, the reference's third and wall-clock cells alone"
 else
 	t_note "exit $rc, at most ${overlap%% *} at once"; t_show "$tmp/jobs.order"
 	t_show "$tmp/jobs.log"
-	t_fail "--jobs 2: two icount cells at once, the reference and wall-clock cells alone"
+	t_fail "--jobs 2: two icount cells at once, the reference's third and wall-clock cells alone"
 fi
