@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The files rcu_perf may change, and how it writes them.
- *
- * Only the RCU, tracer and CPU-hotplug files below can be changed, whoever
- * asks (--knob, the programs, a state file left by a killed run), and never
- * through a symlink: the suite runs as root and must not become a way to
- * write arbitrary files. Values are written like "echo VALUE > PATH".
+ * The files rcu_perf may change, whoever asks, never through a symlink:
+ * run as root, the suite must not become a way to write arbitrary files.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KTAP checks: what each check measured against its limit, and its
- * verdict, recorded for the results document (report.c).
- *
- * kselftest.h keeps its counters per translation unit, so every KTAP line
- * of a program that counts (plan, results, totals) is printed from this
- * file; main.c steers the plan and the totals through rp_ktap_*(). Each
- * check prints "# <check>: measured <v> <unit> vs limit <=|>= <limit>
- * <unit> (<param>)" before its result.
+ * KTAP checks, recorded for the results document. kselftest.h keeps its
+ * counters per translation unit: every KTAP line that counts is printed
+ * here.
  */
 #include <ctype.h>
 #include <math.h>
@@ -69,14 +64,9 @@ static struct rp_check_rec *record(const char *name, enum rp_verdict v,
 
 	checks = rp_xrealloc(checks, (nr_checks + 1) * sizeof(*checks));
 	c = &checks[nr_checks++];
-	memset(c, 0, sizeof(*c));
-	c->name = rp_xstrdup(name);
-	c->verdict = v;
-	c->measured = NAN;
-	c->ci_lo = NAN;
-	c->ci_hi = NAN;
-	c->limit = NAN;
-	c->reason = reason;
+	*c = (struct rp_check_rec){ .name = rp_xstrdup(name), .verdict = v,
+		.measured = NAN, .ci_lo = NAN, .ci_hi = NAN, .limit = NAN,
+		.reason = reason };
 	return c;
 }
 
@@ -84,27 +74,20 @@ static struct rp_check_rec *record(const char *name, enum rp_verdict v,
 static void ktap_result(const char *name, enum rp_verdict v,
 			const char *reason)
 {
+	static const char * const ok[] = { "ok", "not ok", "ok", "not ok" };
+	static const char * const dir[] = { "", "", " # SKIP ", " # error " };
+
 	totals[v]++;
-	switch (v) {
-	case RP_PASS:
+	if (v == RP_PASS)
 		ksft_inc_pass_cnt();
-		printf("ok %u %s\n", ksft_test_num(), name);
-		break;
-	case RP_FAIL:
+	else if (v == RP_FAIL)
 		ksft_inc_fail_cnt();
-		printf("not ok %u %s\n", ksft_test_num(), name);
-		break;
-	case RP_SKIP:
+	else if (v == RP_SKIP)
 		ksft_inc_xskip_cnt();
-		printf("ok %u %s # SKIP %s\n", ksft_test_num(), name,
-		       reason ? reason : "");
-		break;
-	case RP_ERROR:
+	else
 		ksft_inc_error_cnt();
-		printf("not ok %u %s # error %s\n", ksft_test_num(), name,
-		       reason ? reason : "");
-		break;
-	}
+	printf("%s %u %s%s%s\n", ok[v], ksft_test_num(), name, dir[v],
+	       v >= RP_SKIP && reason ? reason : "");
 }
 
 static void check_error(const char *check, char *reason)
@@ -233,7 +216,7 @@ static double past(const struct rp_bound *b, double x)
 	return b->is_min ? b->limit - x : x - b->limit;
 }
 
-enum rp_verdict rp_bound_verdict(const struct rp_bound *b)
+static enum rp_verdict bound_verdict(const struct rp_bound *b)
 {
 	const struct rp_estimate *e = &b->est;
 	double favourable = b->is_min ? e->hi : e->lo;
@@ -274,7 +257,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 	       check, m, *unit ? " " : "", unit, lo, hi, op, l,
 	       *unit ? " " : "", unit, b->how ? b->how : "",
 	       b->how && b->param ? "; " : "", b->param ? b->param->name : "");
-	v = rp_bound_verdict(b);
+	v = bound_verdict(b);
 	if (v == RP_SKIP && !isfinite(b->est.value))
 		c = record(check, v, rp_xstrdup("no valid measurement"));
 	else if (v == RP_SKIP)

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Counters through libperf (tools/lib/perf of the tree being tested) and
- * perf_event_open(2): per-thread events count what an operation costs the
- * thread waiting for it; system-wide tracepoints, one fd per CPU online at
- * rp_counters_open() (open after any hotplug), count what RCU does
- * meanwhile. The tracepoints bypass libperf: two need a filter
- * (PERF_EVENT_IOC_SET_FILTER), which libperf's public API cannot set.
- * A counter that cannot be opened here (no PMU in a VM, not root, no such
- * tracepoint) is marked unsupported with a static reason, never an error.
+ * Per-thread counters through libperf; system-wide tracepoints through
+ * perf_event_open(2), one fd per online CPU, as two need a filter that
+ * libperf's API cannot set. A counter that cannot be opened here is
+ * unsupported, with a reason, never an error.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guard: every sysfs, tracefs and CPU-hotplug change of rcu_perf (and
- * every temporary tree and child process group, proc.c) is recorded here
- * first, so that the kernel is left as it was found, whatever way the
- * program ends: restored in reverse order at exit(), on the fatal signals
- * (then re-raised), and after a SIGKILL by the next run, which replays the
- * fsync'ed state file <state dir>/state.<pid>. One program at a time
- * changes knobs: an exclusive flock on <state dir>/lock, with a timeout.
- *
- * The signal path uses only buffers built before the change (no malloc,
- * no stdio). Threads: a mutex orders changes and restores; once the exit
- * has begun no change starts, and the signal path waits for one in flight.
- * A tracer file whose tracefs was unmounted meanwhile is restored through
- * a private tracefs mount in the state dir.
+ * The guard: every change of rcu_perf is recorded here first (in the
+ * fsync'ed <state dir>/state.<pid>), and undone in reverse at exit, on a
+ * fatal signal, or after a SIGKILL by the next run. One program at a time
+ * changes knobs (flock on <state dir>/lock). The signal path uses only
+ * buffers built before the change; a mutex orders changes and restores.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rcu_perf: what the library's files tell each other, not the programs.
- *
- * main.c runs a program's start-up and exit and calls into the others;
- * none calls back into main.c: the calls between files point one way.
- * kselftest.h's counters are per translation unit: checks.c alone uses
- * them (the KTAP plan, results and totals are printed there), and main.c
- * steers them through the rp_ktap_*() calls.
+ * Calls between files point one way: none calls back into main.c.
+ * kselftest.h's counters are per translation unit: checks.c alone prints
+ * KTAP; main.c steers it through rp_ktap_*().
  */
 #ifndef RCU_PERF_INTERNAL_H
 #define RCU_PERF_INTERNAL_H
@@ -21,18 +18,15 @@
 /* realloc()/strdup() that exit on out of memory (the guard restores) */
 void *rp_xrealloc(void *p, size_t n);
 char *rp_xstrdup(const char *s);	/* NULL is taken as "" */
-/* Remove path and all below it, no symlink followed; signal-safe. */
-int rp_rm_tree(const char *path);	/* 0, 1 if it did not exist, -errno */
-/* Start time of a process (clock ticks since boot), 0 if it is gone. */
-unsigned long long rp_proc_start(pid_t pid);
+/* No symlink followed; signal-safe: 0, 1 if it did not exist, -errno */
+int rp_rm_tree(const char *path);
+unsigned long long rp_proc_start(pid_t pid);	/* 0 if it is gone */
 bool rp_one_line(const char *s);	/* no control characters */
 
-/* stats.c: what rp_compare() is made of */
+/* stats.c */
 
-/* Linear-interpolated percentile, p in [0, 100]; v need not be sorted. */
-double rp_percentile(const double *v, size_t n, double p);
+double rp_percentile(const double *v, size_t n, double p);	/* 0..100 */
 double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat s);
-/* Two-sided p-values; minimum detectable shifts in the samples' unit. */
 double rp_mann_whitney_p(const double *a, size_t na,
 			 const double *b, size_t nb);
 double rp_welch_p(const double *a, size_t na, const double *b, size_t nb);
@@ -43,13 +37,10 @@ double rp_min_detectable_effect(const double *a, size_t na,
 double rp_rank_min_detectable_effect(const double *a, size_t na,
 				     const double *b, size_t nb,
 				     double alpha, double power);
-/*
- * How far (% of their mean) one more run's median may stray from @r earlier
- * runs' medians: a one-sided (1 - @alpha) prediction bound. 0 if r < 2.
- */
+/* How far (%) one more run's median may stray: a (1 - @alpha) bound */
 double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 
-/* allow.c: the files the guard may change */
+/* allow.c */
 
 #define RP_PATH_LEN		512
 #define RP_VAL_LEN		1024
@@ -58,18 +49,17 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 int rp_knob_check(const char *path);
 int rp_tracefs_index(const char *path);	/* a tracer file: 1 + index, else 0 */
 const char *rp_tracefs_file(int index);	/* its name */
-/* May a state file's "@umount PATH" be replayed? */
-bool rp_knob_mount_allowed(const char *path);
+bool rp_knob_mount_allowed(const char *path);	/* "@umount PATH" replayed? */
 void rp_knob_allow_tracefs(const char *dir);	/* where rp_tracefs() is */
 /* "echo VALUE > PATH", no symlink followed; signal-safe: 0 or -errno */
 int rp_write_value(const char *path, const char *val, size_t len);
 
-/* guard.c: what proc.c and tracefs.c record */
+/* guard.c */
 
 enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR, RP_ENT_PGRP };
 
 int rp_guard_get(void);		/* the guard usable here: 0 or -errno */
-/* Record a change before making it: a tree, a mount, "pgrp start". */
+/* Before a change: a tree, a mount, "pgrp start". */
 int rp_guard_record(int kind, const char *path);
 /* Nothing left to undo of path (or, path NULL, of group pgrp). */
 void rp_guard_forget(int kind, const char *path, pid_t pgrp);
@@ -79,15 +69,10 @@ void rp_guard_block_signals(sigset_t *old);	/* the guard's signals */
 /* opts.c */
 
 const char *rp_test_name(void);	/* "rcu_perf" before rp_parse() */
-/* Write the --knob settings through the guard: 0, or -1 (error printed). */
-int rp_opts_apply_knobs(void);
-/*
- * "# name = value unit (origin)" of each parameter not at its default,
- * "# knob PATH = VALUE" of each --knob.
- */
-void rp_opts_print(void);
+int rp_opts_apply_knobs(void);	/* 0, or -1 (error printed) */
+void rp_opts_print(void);	/* parameters not at their default, knobs */
 
-/* checks.c: the KTAP stream */
+/* checks.c */
 
 struct rp_check_rec {
 	char *name;
@@ -97,42 +82,31 @@ struct rp_check_rec {
 	char *reason;
 };
 
-/* A KTAP description or directive: one line, malloc'd. */
-char *rp_vformat_line(const char *fmt, va_list ap);
-/* Before rp_ktap_plan(): one more check (the baseline's), by name. */
-void rp_ktap_plan_check(const char *name);
-void rp_ktap_plan(void);		/* "1..N": the program's checks + those */
+char *rp_vformat_line(const char *fmt, va_list ap);	/* one line */
+void rp_ktap_plan_check(const char *name);	/* a baseline check */
+void rp_ktap_plan(void);
 int rp_ktap_planned(void);
 bool rp_ktap_all_reported(void);
-/* Report every planned check not reported yet as @v with @reason. */
 void rp_ktap_fill(enum rp_verdict v, const char *reason);
-/* At the end: checks never reported are errors, as are extra ones. */
-void rp_ktap_close(void);
+void rp_ktap_close(void);	/* unreported and extra checks: errors */
 void rp_ktap_count_error(void);		/* a failure outside any check */
 unsigned int rp_ktap_total(enum rp_verdict v);
 void rp_ktap_print_totals(void);	/* kselftest's "# Totals:" line */
 const struct rp_check_rec *rp_check_records(size_t *n);
 
-/* report.c: the results document */
+/* report.c */
 
-/* The start of the run: its time stamp; the baseline judged against. */
-void rp_report_begin(const char *baseline);
-/* Write it, with the exit @code, to --json or --outdir: 0, or -1. */
-int rp_report_save(int code);
+void rp_report_begin(const char *baseline);	/* the run's start */
+int rp_report_save(int code);	/* to --json or --outdir: 0, or -1 */
 
 /* system.c */
 
-/* Freeze the "rcu_sysfs" facts as the run starts (after --knob). */
-void rp_system_snapshot(void);
+void rp_system_snapshot(void);	/* "rcu_sysfs" as the run starts */
 void rp_system_write(struct rp_jw *w);	/* the "system" object */
 
 /* guard.c, allow.c, cpus.c: what main.c, opts.c and the tests use */
 
-/*
- * Take RCU_PERF_STATE_DIR/lock (waiting up to RCU_PERF_LOCK_TIMEOUT s)
- * and repair what killed runs left: < 0 only when the lock cannot be
- * taken. After rp_guard_nowait(), a reader takes it only if it is free.
- */
+/* Take the lock, repair what killed runs left: < 0 if no lock */
 int rp_guard_init(void);
 void rp_guard_nowait(void);
 int rp_guard_repair(void);	/* now: how many knobs were restored */
@@ -144,13 +118,8 @@ int rp_cpu_set_online(int cpu, bool online);
 
 /* checks.c: what baseline.c judges with */
 
-enum rp_verdict rp_bound_verdict(const struct rp_bound *b);
 bool rp_check_reported(const char *check);
-/*
- * rp_compare()'s verdict as a check: the change in the bad direction (%)
- * against @limit (@p's value, or more where the comparison allowed more,
- * @widened saying why); FAIL when REGRESSED, SKIP when INCONCLUSIVE.
- */
+/* rp_compare()'s verdict as a check against @limit (>= @p's value) */
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
 			     const struct rp_param *p, double limit,
@@ -160,9 +129,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 
 const struct rp_metric *rp_metric_find(const char *name);	/* or NULL */
 int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
-/* This machine's "system" object (and "suite_version"); malloc'd. */
-struct rp_jval *rp_system_facts(void);
-/* Does command-line token @tok (@n bytes) shape RCU performance? */
+struct rp_jval *rp_system_facts(void);	/* "system", "suite_version" */
 bool rp_rcu_param(const char *tok, size_t n);
 
 /* baseline.c: earlier results of the same machine (--baseline DIR) */

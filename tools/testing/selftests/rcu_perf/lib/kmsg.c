@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel log: find when the kernel handed over to user space.
- *
- * The expedited-boot report timed "Write protecting the kernel read-only
- * data" (x86 mark_rodata_ro(), the last message before init); where that
- * is not printed, nearby messages of the same path serve. The strings come
- * from the kernel's printk formats (v6.12 and older), not captured logs.
- * dmesg text, /dev/kmsg records and serial captures (noise, ANSI escapes,
- * CR/CRLF, a partial last line) are read; a marker counts only at the
- * start of a kernel message, never when a program echoes it.
+ * The kernel log: when the kernel handed over to user space, from dmesg
+ * text, /dev/kmsg records or a noisy serial capture. A marker (the
+ * kernel's printk formats, v6.12 and older) counts only at the start of a
+ * kernel message, never when a program echoes it.
  */
 #include <ctype.h>
 #include <errno.h>

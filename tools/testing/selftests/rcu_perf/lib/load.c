@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Busy threads pinned to chosen CPUs: the "busy CPU" of the RCU regressions
- * this suite guards against. A CPU running a user-space loop never passes
- * through a quiescent state by itself, so RCU must force one (FQS, IPIs or
- * the scheduler tick), which is exactly the path that regressed. The loop
- * therefore makes no system calls at all.
+ * Busy threads pinned to chosen CPUs: a user-space loop without system
+ * calls never passes a quiescent state by itself, so RCU must force one,
+ * the path that regressed.
  */
 #include <errno.h>
 #include <pthread.h>

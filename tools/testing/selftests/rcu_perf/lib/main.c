@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Start-up and exit of every rcu_perf program.
- *
- * rp_init() reads the options and the baseline before anything is touched,
- * then takes the guard and prints the plan. rp_finish(), rp_exit_skip()
- * and rp_fatal() all go out through finish(): every planned check
- * reported, the JSON written, every change restored, the totals printed.
- * The exit code is 0 (passed, some maybe skipped), 1 (a check failed or
- * errored, which a skip never hides; or bad usage: never 2, which
- * kselftest reads as KSFT_XFAIL) or 4 (everything skipped).
+ * Start-up and exit of every rcu_perf program: nothing is touched before
+ * the options and the baseline are read; every way out goes through
+ * finish(). Exit 0, 1 or 4: never 2, which kselftest reads as KSFT_XFAIL.
  */
 #include <errno.h>
 #include <stdlib.h>

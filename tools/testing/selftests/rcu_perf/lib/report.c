@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The JSON results document of a run: its metrics, facts, checks and
- * verdict, written when the program ends (main.c), for baselines,
- * rcu_perf_compare and CI.
- */
+/* The JSON results document of a run, for baselines, rcu_perf_compare, CI. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -50,14 +46,7 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit,
 	if (n)
 		memcpy(m->samples, v, n * sizeof(double));
 	m->n = n;
-	if (n) {
-		rp_summarize(m->samples, n, &m->sum);
-	} else {
-		/* Nothing measured: every statistic is unknown (null). */
-		m->sum = (struct rp_summary){ .min = NAN, .max = NAN,
-			.mean = NAN, .stddev = NAN, .median = NAN, .p10 = NAN,
-			.p90 = NAN, .mad = NAN, .ci_lo = NAN, .ci_hi = NAN };
-	}
+	rp_summarize(m->samples, n, &m->sum);	/* n = 0: every one NAN */
 	for (i = 0; i < RP_CTR_NR; i++)
 		m->per_op[i] = NAN;
 	metrics = rp_xrealloc(metrics, (nr_metrics + 1) * sizeof(*metrics));
@@ -85,7 +74,6 @@ void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
 	for (i = 0; i < RP_CTR_NR; i++)
 		m->per_op[i] = c->supported[i] && ops > 0 ?
 			(double)c->delta[i] / ops : NAN;
-	m->has_counters = true;
 }
 
 void rp_info(const char *key, const char *fmt, ...)
@@ -124,18 +112,16 @@ static const char *overall(int code)
 
 static void write_summary(struct rp_jw *w, const struct rp_summary *s)
 {
+	static const char * const key[] = { "min", "max", "mean", "stddev",
+		"median", "p10", "p90", "mad", "ci_lo", "ci_hi" };
+	const double v[] = { s->min, s->max, s->mean, s->stddev, s->median,
+			     s->p10, s->p90, s->mad, s->ci_lo, s->ci_hi };
+	size_t i;
+
 	rp_jw_obj_begin(w, "summary");
 	rp_jw_int(w, "n", s->n);
-	rp_jw_num(w, "min", s->min);
-	rp_jw_num(w, "max", s->max);
-	rp_jw_num(w, "mean", s->mean);
-	rp_jw_num(w, "stddev", s->stddev);
-	rp_jw_num(w, "median", s->median);
-	rp_jw_num(w, "p10", s->p10);
-	rp_jw_num(w, "p90", s->p90);
-	rp_jw_num(w, "mad", s->mad);
-	rp_jw_num(w, "ci_lo", s->ci_lo);
-	rp_jw_num(w, "ci_hi", s->ci_hi);
+	for (i = 0; i < ARRAY_SIZE(key); i++)
+		rp_jw_num(w, key[i], v[i]);
 	rp_jw_obj_end(w);
 }
 

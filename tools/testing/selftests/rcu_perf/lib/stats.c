@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Summaries of samples and two-sample tests.
- *
- * Callers pass finite values; a NaN is tolerated (sorted last, never a
- * crash) but makes the affected results meaningless. Degenerate inputs never
- * produce a surprise NaN from the tests:
- *   - rp_summarize() of 0 samples: every field NAN, n = 0; of 1 sample:
- *     stddev and mad 0, the CI [x, x].
- *   - rp_mann_whitney_p(), rp_welch_p(): 1 (no evidence of a difference)
- *     when a side has too few samples (MW: 0, Welch: < 2) or when there is
- *     no spread at all and the means are equal; Welch gives 0 for two
- *     zero-variance samples with different means.
- *   - rp_min_detectable_effect(): INFINITY when a side has < 2 samples
- *     (the spread is unknown, nothing can be detected), NAN only for alpha
- *     or power outside (0, 1).
+ * Summaries of samples and two-sample tests. A NaN sample is sorted last,
+ * never a crash. Degenerate inputs give no surprise NaN: too few samples
+ * give p = 1 and an infinite MDE (nothing could be seen), no spread at all
+ * p = 1 for equal means and 0 for different ones.
  */
 #include <errno.h>
 #include <float.h>
@@ -41,9 +31,7 @@ int rp_samples_add(struct rp_samples *s, double x)
 void rp_samples_free(struct rp_samples *s)
 {
 	free(s->v);
-	s->v = NULL;
-	s->n = 0;
-	s->cap = 0;
+	*s = (struct rp_samples){ 0 };
 }
 
 /* A total order even with NaNs (last), so that qsort() stays well defined. */
@@ -190,10 +178,6 @@ double rp_rel_spread(const struct rp_summary *s)
 		return s->mad == 0 ? 0 : INFINITY;
 	return s->mad / fabs(s->median);
 }
-
-/* ------------------------------------------------------------------ */
-/* Distributions                                                       */
-/* ------------------------------------------------------------------ */
 
 /* Upper tail of the standard normal, P(Z > z). */
 static double norm_sf(double z)
@@ -345,10 +329,6 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha)
 		sqrt(1 + 1.0 / r) / fabs(mean);
 }
 
-/* ------------------------------------------------------------------ */
-/* Two-sample tests                                                    */
-/* ------------------------------------------------------------------ */
-
 #define MW_EXACT_MAX	20
 
 struct ranked {
@@ -452,23 +432,30 @@ double rp_mann_whitney_p(const double *a, size_t na,
 	return p > 1 ? 1 : p;
 }
 
+/* Welch's squared standard error of a difference of means; its df. */
+static double welch_se2(const double *a, size_t na, const double *b,
+			size_t nb, double *df)
+{
+	double va = var_of(a, na, mean_of(a, na)) / (double)na;
+	double vb = var_of(b, nb, mean_of(b, nb)) / (double)nb;
+
+	*df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) +
+				       vb * vb / (double)(nb - 1));
+	return va + vb;
+}
+
 double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
-	double ma, mb, va, vb, se2, df, t;
+	double ma, mb, se2, df;
 
 	if (na < 2 || nb < 2)
 		return 1;
 	ma = mean_of(a, na);
 	mb = mean_of(b, nb);
-	va = var_of(a, na, ma) / (double)na;
-	vb = var_of(b, nb, mb) / (double)nb;
-	se2 = va + vb;
+	se2 = welch_se2(a, na, b, nb, &df);
 	if (se2 == 0 || isnan(se2))
 		return ma == mb ? 1 : 0;
-	df = se2 * se2 / (va * va / (double)(na - 1) +
-			  vb * vb / (double)(nb - 1));
-	t = (ma - mb) / sqrt(se2);
-	return student_t_p2(t, df);
+	return student_t_p2((ma - mb) / sqrt(se2), df);
 }
 
 /*
@@ -482,19 +469,15 @@ double rp_min_detectable_effect(const double *a, size_t na,
 				const double *b, size_t nb,
 				double alpha, double power)
 {
-	double va, vb, se2, df;
+	double se2, df;
 
 	if (!(alpha > 0 && alpha < 1 && power > 0 && power < 1))
 		return NAN;
 	if (na < 2 || nb < 2)
 		return INFINITY;
-	va = var_of(a, na, mean_of(a, na)) / (double)na;
-	vb = var_of(b, nb, mean_of(b, nb)) / (double)nb;
-	se2 = va + vb;
+	se2 = welch_se2(a, na, b, nb, &df);
 	if (se2 == 0 || isnan(se2))
 		return se2 == 0 ? 0 : NAN;
-	df = se2 * se2 / (va * va / (double)(na - 1) +
-			  vb * vb / (double)(nb - 1));
 	return (student_t_quantile(alpha / 2, df) +
 		student_t_quantile(1 - power, df)) * sqrt(se2);
 }
@@ -609,10 +592,6 @@ out:
 	return mde;
 }
 
-/* ------------------------------------------------------------------ */
-/* Before/after verdict                                                */
-/* ------------------------------------------------------------------ */
-
 /*
  * Below this many samples a side, rp_compare() uses Welch's t-test: the
  * exact rank test of 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029), and
@@ -630,23 +609,28 @@ static double pct_of(double d, double ref)
 	return 100 * d / fabs(ref);
 }
 
+/* The MDE (% of @ref) of a test of standard error @se, normal quantiles. */
+static double mde_pct(double se, double alpha, double ref)
+{
+	return pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) * se,
+		      ref);
+}
+
 /* The percentile a quantile statistic is; 0 for the mean. */
 static double stat_pct(enum rp_cmp_stat st)
 {
-	switch (st) {
-	case RP_CMP_MEAN:
-		return 0;
-	case RP_CMP_P90:
-		return 90;
-	case RP_CMP_P25:
-		return 25;
-	default:
-		return 50;
-	}
+	static const double pct[] = {
+		[RP_CMP_MEDIAN] = 50, [RP_CMP_MEAN] = 0, [RP_CMP_P90] = 90,
+		[RP_CMP_P25] = 25,
+	};
+
+	return st < RP_CMP_NR ? pct[st] : 50;
 }
 
-static double stat_of(const double *v, size_t n, enum rp_cmp_stat st)
+double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 {
+	if (!n)
+		return NAN;
 	if (st == RP_CMP_MEAN)
 		return mean_of(v, n);
 	return rp_percentile(v, n, stat_pct(st));
@@ -655,10 +639,9 @@ static double stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 /*
  * One run against several (a boot against earlier boots): is the single
  * value x outside what the many would give? Student's prediction interval,
- * t = (x - mean) / (sd * sqrt(1 + 1/n)) with n - 1 degrees of freedom; the
- * smallest detectable difference is the same with the normal quantiles of
- * rp_min_detectable_effect(). A single sample is its own median, mean and
- * percentile: this serves every statistic.
+ * t = (x - mean) / (sd * sqrt(1 + 1/n)) with n - 1 degrees of freedom. A
+ * single sample is its own median, mean and percentile: this serves every
+ * statistic.
  */
 static void one_vs_many(const double *a, size_t na, const double *b,
 			size_t nb, double alpha, struct rp_cmp *out)
@@ -673,8 +656,7 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 		out->p = x == m ? 1 : 0;
 	else
 		out->p = student_t_p2((x - m) / se, (double)(n - 1));
-	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
-			      se, out->va);
+	out->mde_pct = mde_pct(se, alpha, out->va);
 	out->test = "Student t prediction interval";
 }
 
@@ -703,9 +685,89 @@ static void median_test(const double *a, size_t na, const double *b,
 	out->mde_pct = pct_of(mde, out->va);
 }
 
+/*
+ * Blocks of about n^(1/3) consecutive samples: long enough to keep most of
+ * the dependence between neighbouring ops (a slow GP delays the next one),
+ * short enough to leave many blocks to resample.
+ */
+static size_t block_len(size_t n)
+{
+	size_t l = 1;
+
+	while ((l + 1) * (l + 1) * (l + 1) <= n)
+		l++;
+	return l;
+}
+
+/* xorshift64*: a fixed seed makes every run's interval reproducible. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* One resample of v: whole blocks drawn with replacement, n samples. */
+static void resample(const double *v, size_t n, double *out, uint64_t *seed)
+{
+	size_t l = block_len(n), nb = (n + l - 1) / l, k = 0, i;
+
+	while (k < n) {
+		size_t b = rng_next(seed) % nb, start = b * l;
+		size_t end = start + l < n ? start + l : n;
+
+		for (i = start; i < end && k < n; i++)
+			out[k++] = v[i];
+	}
+}
+
+#define BOOT_ROUNDS	2000
+
+/*
+ * The tail's test: the 90th percentile of b minus that of a over
+ * BOOT_ROUNDS block resamples of each side. p is twice the share of
+ * resamples on the far side of zero (a percentile bootstrap test), the MDE
+ * the normal quantiles times the resamples' standard deviation. Latencies
+ * that repeat exactly (instruction-counted guests) give a spread of zero:
+ * any change is then significant, none is invisible.
+ */
 static void quantile_test(const double *a, size_t na, const double *b,
 			  size_t nb, double pct, double alpha,
-			  struct rp_cmp *out);
+			  struct rp_cmp *out)
+{
+	double *ra = malloc(na * sizeof(*ra)), *rb = malloc(nb * sizeof(*rb));
+	double sum = 0, sum2 = 0, var;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t r, le = 0, ge = 0;
+
+	out->test = pct == 90 ? "bootstrap of p90" : "bootstrap of p25";
+	if (!ra || !rb) {
+		free(ra);
+		free(rb);
+		out->p = 1;
+		out->mde_pct = INFINITY;
+		return;
+	}
+	for (r = 0; r < BOOT_ROUNDS; r++) {
+		double d;
+
+		resample(a, na, ra, &seed);
+		resample(b, nb, rb, &seed);
+		d = rp_percentile(rb, nb, pct) - rp_percentile(ra, na, pct);
+		le += d <= 0;
+		ge += d >= 0;
+		sum += d;
+		sum2 += d * d;
+	}
+	free(ra);
+	free(rb);
+	out->p = 2.0 * (le < ge ? le : ge) / BOOT_ROUNDS;
+	if (out->p > 1)
+		out->p = 1;
+	var = sum2 / BOOT_ROUNDS - (sum / BOOT_ROUNDS) * (sum / BOOT_ROUNDS);
+	out->mde_pct = mde_pct(sqrt(var > 0 ? var : 0), alpha, out->va);
+}
 
 /* @a and @b hold the same values, in any order. */
 static bool same_samples(const double *a, size_t na, const double *b,
@@ -716,24 +778,48 @@ static bool same_samples(const double *a, size_t na, const double *b,
 
 	if (na != nb || na < 2)
 		return false;
-	sa = malloc(na * sizeof(*sa));
-	sb = malloc(nb * sizeof(*sb));
-	if (!sa || !sb) {
-		free(sa);
-		free(sb);
-		return false;
-	}
-	memcpy(sa, a, na * sizeof(*sa));
-	memcpy(sb, b, nb * sizeof(*sb));
-	qsort(sa, na, sizeof(*sa), cmp_double);
-	qsort(sb, nb, sizeof(*sb), cmp_double);
-	same = !memcmp(sa, sb, na * sizeof(*sa));
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	same = sa && sb && !memcmp(sa, sb, na * sizeof(*sa));
 	free(sa);
 	free(sb);
 	return same;
 }
 
-/* The verdict from out's change, p and MDE: see rp_compare_stat(). */
+/*
+ * Nothing to test: too few samples (or runs: @ka, @kb), INCONCLUSIVE; or
+ * the same samples, one for one (two boots of one kernel in an
+ * instruction-counted guest), SAME: a resampling's spread (the p90 of
+ * jiffy-quantized samples jumps by a jiffy) says nothing of a machine that
+ * repeats itself exactly. True if so.
+ */
+static bool nothing_to_test(const double *a, size_t na, const double *b,
+			    size_t nb, size_t ka, size_t kb, const char *few,
+			    struct rp_cmp *out)
+{
+	out->p = 1;
+	out->mde_pct = INFINITY;
+	out->verdict = RP_CMP_INCONCLUSIVE;
+	out->test = few;
+	if (!ka || !kb || ka + kb < 3)
+		return true;
+	if (!same_samples(a, na, b, nb))
+		return false;
+	out->mde_pct = 0;
+	out->test = "none: the same samples";
+	out->verdict = RP_CMP_SAME;
+	return true;
+}
+
+/*
+ * The verdict from out's change, p and MDE:
+ *   REGRESSED/IMPROVED: p < alpha and |change of the statistic| >
+ *	allowed_pct, in the bad/good direction per higher_is_better;
+ *   SAME: significant but within allowed_pct, or not significant while the
+ *	test could have seen allowed_pct (mde_pct <= allowed_pct at power 0.8);
+ *   INCONCLUSIVE: not significant and too noisy to exclude a change of
+ *	allowed_pct.
+ */
 static void decide(struct rp_cmp *out, bool higher_is_better,
 		   double allowed_pct, double alpha)
 {
@@ -741,7 +827,6 @@ static void decide(struct rp_cmp *out, bool higher_is_better,
 	bool sig = out->p < alpha;
 	bool worse = higher_is_better ? ch < 0 : ch > 0;
 
-	/* a change past the limit that is not significant is not "same" */
 	if (sig && fabs(ch) > allowed_pct)
 		out->verdict = worse ? RP_CMP_REGRESSED : RP_CMP_IMPROVED;
 	else if (sig || (out->mde_pct <= allowed_pct && fabs(ch) <= allowed_pct))
@@ -750,19 +835,6 @@ static void decide(struct rp_cmp *out, bool higher_is_better,
 		out->verdict = RP_CMP_INCONCLUSIVE;
 }
 
-/*
- * Verdict of b (candidate) against a (baseline), on the statistic @st:
- *   REGRESSED/IMPROVED: p < alpha and |change of the statistic| >
- *	allowed_pct, in the bad/good direction per higher_is_better;
- *   SAME: significant but within allowed_pct, or not significant while the
- *	test could have seen allowed_pct (mde_pct <= allowed_pct at power
- *	0.8: for the median the rank test's own MDE from
- *	rp_rank_min_detectable_effect(), else the normal approximation,
- *	optimistic for very small samples);
- *   INCONCLUSIVE: one sample on each side (or none), or not significant
- *	and too noisy to exclude a change of allowed_pct.
- * One sample against several is judged by one_vs_many().
- */
 void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat st, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
@@ -770,29 +842,11 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	rp_summarize(a, na, &out->a);
 	rp_summarize(b, nb, &out->b);
 	out->stat = st;
-	out->va = na ? stat_of(a, na, st) : NAN;
-	out->vb = nb ? stat_of(b, nb, st) : NAN;
+	out->va = rp_cmp_stat_of(a, na, st);
+	out->vb = rp_cmp_stat_of(b, nb, st);
 	out->change_pct = na && nb ? pct_of(out->vb - out->va, out->va) : NAN;
-	out->test = "none: too few samples";
-	if (na + nb < 3 || !na || !nb) {
-		out->p = 1;
-		out->mde_pct = INFINITY;
-		out->verdict = RP_CMP_INCONCLUSIVE;
+	if (nothing_to_test(a, na, b, nb, na, nb, "none: too few samples", out))
 		return;
-	}
-	/*
-	 * The same samples, one for one (two boots of one kernel in an
-	 * instruction-counted guest): every statistic is the same, and a
-	 * resampling's spread (the p90 of jiffy-quantized samples jumps by
-	 * a jiffy) says nothing of a machine that repeats itself exactly.
-	 */
-	if (same_samples(a, na, b, nb)) {
-		out->p = 1;
-		out->mde_pct = 0;
-		out->test = "none: the same samples";
-		out->verdict = RP_CMP_SAME;
-		return;
-	}
 	if (na == 1 || nb == 1) {
 		one_vs_many(a, na, b, nb, alpha, out);
 	} else if (st == RP_CMP_MEAN) {
@@ -877,7 +931,7 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 	for (i = 0; i < nr; k += r[i], i++) {
 		double x = stat_sampling_var(v + k, r[i], st);
 
-		s->st[i] = stat_of(v + k, r[i], st);
+		s->st[i] = rp_cmp_stat_of(v + k, r[i], st);
 		if (isnan(x))
 			continue;
 		s->ss += (double)(r[i] - 1) * (double)r[i] * x;
@@ -967,19 +1021,9 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	out->va = sa.mean;
 	out->vb = sb.mean;
 	out->change_pct = nra && nrb ? pct_of(sb.mean - sa.mean, sa.mean) : NAN;
-	out->p = 1;
-	out->mde_pct = INFINITY;
-	out->verdict = RP_CMP_INCONCLUSIVE;
-	out->test = "none: too few runs";
-	if (!nra || !nrb || nra + nrb < 3)
+	if (nothing_to_test(a, sa.n, b, sb.n, nra, nrb, "none: too few runs",
+			    out))
 		goto out;
-	if (same_samples(a, sa.n, b, sb.n)) {
-		out->p = 1;
-		out->mde_pct = 0;
-		out->test = "none: the same samples";
-		out->verdict = RP_CMP_SAME;
-		goto out;
-	}
 	/* Welch's t, with Satterthwaite's degrees of freedom */
 	pool_floor(&sa, &sb);
 	va = run_var(&sa, &sb, &dfa, &fa);
@@ -1003,8 +1047,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	else
 		out->p = student_t_p2((sb.mean - sa.mean) / se,
 				      isfinite(df) && df >= 1 ? df : 1);
-	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
-			      se, sa.mean);
+	out->mde_pct = mde_pct(se, alpha, sa.mean);
 	if (nra > 1 && nrb > 1)
 		out->test = st < RP_CMP_NR ? test[st] : "Welch t over the runs";
 	else
@@ -1028,11 +1071,6 @@ static const char * const stat_names[] = {
 	[RP_CMP_P90] = "p90", [RP_CMP_P25] = "p25",
 };
 
-double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
-{
-	return n ? stat_of(v, n, st) : NAN;
-}
-
 const char *rp_cmp_stat_name(enum rp_cmp_stat st)
 {
 	return st < RP_CMP_NR ? stat_names[st] : "unknown";
@@ -1053,22 +1091,14 @@ int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *st)
 
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v)
 {
-	switch (v) {
-	case RP_CMP_SAME:
-		return "no significant change";
-	case RP_CMP_IMPROVED:
-		return "improved";
-	case RP_CMP_REGRESSED:
-		return "regressed";
-	case RP_CMP_INCONCLUSIVE:
-		return "inconclusive";
-	}
-	return "unknown";
-}
+	static const char * const names[] = {
+		[RP_CMP_SAME] = "no significant change",
+		[RP_CMP_IMPROVED] = "improved", [RP_CMP_REGRESSED] = "regressed",
+		[RP_CMP_INCONCLUSIVE] = "inconclusive",
+	};
 
-/* ------------------------------------------------------------------ */
-/* Block bootstrap                                                     */
-/* ------------------------------------------------------------------ */
+	return (unsigned int)v < ARRAY_SIZE(names) ? names[v] : "unknown";
+}
 
 double rp_stat_mean(const double *v, size_t n)
 {
@@ -1090,102 +1120,13 @@ double rp_stat_p25(const double *v, size_t n)
 	return rp_percentile(v, n, 25);
 }
 
-/*
- * Blocks of about n^(1/3) consecutive samples: long enough to keep most of
- * the dependence between neighbouring ops (a slow GP delays the next one),
- * short enough to leave many blocks to resample.
- */
-static size_t block_len(size_t n)
-{
-	size_t l = 1;
-
-	while ((l + 1) * (l + 1) * (l + 1) <= n)
-		l++;
-	return l;
-}
-
-/* xorshift64*: a fixed seed makes every run's interval reproducible. */
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1DULL;
-}
-
-/* One resample of v: whole blocks drawn with replacement, n samples. */
-static void resample(const double *v, size_t n, double *out, uint64_t *seed)
-{
-	size_t l = block_len(n), nb = (n + l - 1) / l, k = 0, i;
-
-	while (k < n) {
-		size_t b = rng_next(seed) % nb, start = b * l;
-		size_t end = start + l < n ? start + l : n;
-
-		for (i = start; i < end && k < n; i++)
-			out[k++] = v[i];
-	}
-}
-
 static double combine(double sa, double sb, enum rp_boot_op op)
 {
-	switch (op) {
-	case RP_BOOT_ONE:
+	if (op == RP_BOOT_ONE)
 		return sa;
-	case RP_BOOT_DIFF:
+	if (op == RP_BOOT_DIFF)
 		return sa - sb;
-	case RP_BOOT_RATIO:
-		return sb ? sa / sb : NAN;
-	}
-	return NAN;
-}
-
-#define BOOT_ROUNDS	2000
-
-/*
- * The tail's test: the 90th percentile of b minus that of a over
- * BOOT_ROUNDS block resamples of each side. p is twice the share of
- * resamples on the far side of zero (a percentile bootstrap test), the MDE
- * the normal quantiles times the resamples' standard deviation. Latencies
- * that repeat exactly (instruction-counted guests) give a spread of zero:
- * any change is then significant, none is invisible.
- */
-static void quantile_test(const double *a, size_t na, const double *b,
-			  size_t nb, double pct, double alpha,
-			  struct rp_cmp *out)
-{
-	double *ra = malloc(na * sizeof(*ra)), *rb = malloc(nb * sizeof(*rb));
-	double sum = 0, sum2 = 0, var;
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
-	size_t r, le = 0, ge = 0;
-
-	out->test = pct == 90 ? "bootstrap of p90" : "bootstrap of p25";
-	if (!ra || !rb) {
-		free(ra);
-		free(rb);
-		out->p = 1;
-		out->mde_pct = INFINITY;
-		return;
-	}
-	for (r = 0; r < BOOT_ROUNDS; r++) {
-		double d;
-
-		resample(a, na, ra, &seed);
-		resample(b, nb, rb, &seed);
-		d = rp_percentile(rb, nb, pct) - rp_percentile(ra, na, pct);
-		le += d <= 0;
-		ge += d >= 0;
-		sum += d;
-		sum2 += d * d;
-	}
-	free(ra);
-	free(rb);
-	out->p = 2.0 * (le < ge ? le : ge) / BOOT_ROUNDS;
-	if (out->p > 1)
-		out->p = 1;
-	var = sum2 / BOOT_ROUNDS - (sum / BOOT_ROUNDS) * (sum / BOOT_ROUNDS);
-	out->mde_pct = pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
-			      sqrt(var > 0 ? var : 0), out->va);
+	return sb ? sa / sb : NAN;
 }
 
 int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,

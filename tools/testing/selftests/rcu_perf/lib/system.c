@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Facts of the machine and the running kernel: the clock, the tick rate
- * and the default FQS interval, CPU lists and CPU time (/proc/stat), the
- * kernel's config, the CPU model, the preemption model; the "system"
- * object of every results file and the machine key of the baselines.
- */
+/* Facts of the machine and the running kernel. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>

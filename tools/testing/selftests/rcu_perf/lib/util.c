@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Helpers of the whole library, a leaf that calls nothing else of the
- * suite: allocation that exits on out of memory (the guard restores from
- * its atexit() handler, as on every other exit) and the clock.
- */
+/* Helpers of the whole library: a leaf that calls nothing of the suite. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
