@@ -43,23 +43,16 @@ struct rp_entry {
 };
 
 /*
- * nr_entries and restoring are shared with the signal handler: accessed
- * with __atomic builtins; an entry is complete before it is counted.
+ * Shared with the signal handler (__atomic): nr_entries (an entry is
+ * complete before it is counted), restoring; closing (no change may
+ * start), changing (one in flight: set before closing is read, so that the
+ * signal path, which sets closing before it reads changing, refuses it or
+ * waits for it); dying (a handler runs: the process ends of that signal).
  */
 static struct rp_entry entries[RP_MAX_ENTRIES];
 static int nr_entries;
 static int restoring;
-/*
- * closing: the exit began, no change may start; changing: a change is in
- * flight (set before closing is read, so that the signal path, which sets
- * closing before it reads changing, either refuses it or waits for it).
- */
 static int closing, changing;
-/*
- * dying: a guard signal's handler runs, in some thread; the process ends
- * of that signal once the handler has restored, never by a normal exit
- * another thread reaches meanwhile (exit 1 for a SIGINT).
- */
 static int dying;
 static pthread_mutex_t guard_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -72,7 +65,6 @@ static pid_t owner_pid;		/* the process whose changes we hold */
 static int guard_err;		/* why knob writes are refused, or 0 */
 static int init_err;		/* the lock could not be taken */
 static bool guard_ready;
-static bool handlers_done;
 
 static pid_t raw_getpid(void)
 {
@@ -92,10 +84,6 @@ static size_t put_int(char *buf, size_t pos, size_t len, long v)
 	char tmp[24];
 	int i = 0;
 
-	if (v < 0) {
-		pos = put_str(buf, pos, len, "-");
-		v = -v;
-	}
 	do {
 		tmp[i++] = '0' + v % 10;
 		v /= 10;
@@ -123,16 +111,14 @@ static void report_restore_error(const char *what, const char *path, int err)
 	p = put_str(msg, p, sizeof(msg), " ");
 	p = put_str(msg, p, sizeof(msg), path);
 	p = put_str(msg, p, sizeof(msg), ": errno ");
-	p = put_int(msg, p, sizeof(msg), -err);
+	p = put_int(msg, p, sizeof(msg), -err);	/* a positive errno */
 	put_str(msg, p, sizeof(msg), "\n");
 	say(msg);
 }
 
 /*
- * Restore a tracer file when the tracefs it was changed through has been
- * unmounted (by someone else): through a tracefs mount of our own in the
- * state dir (root's alone), unmounted again. tracefs is one instance
- * wherever it is mounted. Async-signal-safe. 0 or -errno.
+ * A tracer file whose tracefs someone unmounted: restored through a mount
+ * of our own in the state dir (tracefs is one instance wherever mounted).
  */
 static int restore_private_tracefs(const struct rp_entry *e)
 {
@@ -249,9 +235,7 @@ static void guard_signal(int sig)
 
 /*
  * Signals that end the program by default: restore, then die of them.
- * SIGINT/SIGTERM/SIGHUP (kselftest's timeout sends SIGTERM) and the like
- * are blocked while restoring; faults cannot be blocked, and a crashing
- * test should not leave RCU slowed down either.
+ * Blocked while restoring; faults cannot be, and are restored after too.
  */
 static const int guard_signals[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
@@ -286,21 +270,6 @@ static void guard_unlock(sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-/* Under the mutex: may a change start? Ends with change_end(). */
-static int change_begin(void)
-{
-	__atomic_store_n(&changing, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&closing, __ATOMIC_SEQ_CST))
-		return 0;
-	__atomic_store_n(&changing, 0, __ATOMIC_SEQ_CST);
-	return -ESHUTDOWN;
-}
-
-static void change_end(void)
-{
-	__atomic_store_n(&changing, 0, __ATOMIC_SEQ_CST);
-}
-
 void rp_guard_restore(void)
 {
 	sigset_t old;
@@ -317,11 +286,7 @@ static void guard_atexit(void)
 	sigset_t old;
 	int i;
 
-	/*
-	 * A signal's handler in another thread waits for a change in flight
-	 * (a tracer switch takes a GP), then restores and kills the process:
-	 * let it, for at most its own wait and a margin.
-	 */
+	/* A handler in another thread restores and kills: let it. */
 	for (i = 0; i < 10000 && raw_getpid() == owner_pid &&
 	     __atomic_load_n(&dying, __ATOMIC_SEQ_CST); i++)
 		nanosleep(&ms, NULL);
@@ -384,11 +349,9 @@ void rp_guard_nowait(void)
 }
 
 /*
- * Exclusive lock on <state dir>/lock: an fd, or -errno. The file is 0600
- * and only opened for writing: any descriptor can take flock(LOCK_EX), and
- * another user holding root's lock would make every root run wait and
- * SKIP. A run that cannot open it could not change anything anyway
- * (-EACCES): it goes on without the lock.
+ * Exclusive lock on <state dir>/lock: an fd, or -errno. 0600: any
+ * descriptor can take flock(LOCK_EX), and another user holding root's lock
+ * would make every root run SKIP.
  */
 static int take_lock(void)
 {
@@ -623,11 +586,7 @@ static int repair_locked(void)
 	return count;
 }
 
-/*
- * The state files say what to write where when a killed run is repaired:
- * as root, their directory must be root's alone (not a symlink, not
- * writable by group or others).
- */
+/* The state files say what to write where: as root, root's alone. */
 static int check_state_dir(void)
 {
 	struct stat st;
@@ -711,6 +670,38 @@ static void set_paths(pid_t self)
 		 state_dir, (int)self);
 }
 
+/*
+ * In a forked child: the changes so far are the parent's to restore, and
+ * another thread may have held the mutex at the fork.
+ */
+static void new_owner(void)
+{
+	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+	pthread_mutex_init(&guard_mutex, NULL);
+	state_created = false;
+	owner_pid = getpid();
+}
+
+/* take_lock() for rp_guard_init(): 0, or -errno (said why, if not plain) */
+static int guard_take_lock(void)
+{
+	int fd = take_lock();
+
+	if (fd == -EBUSY)	/* a reader beside the holder, which repaired */
+		printf("# guard: %s\n",
+		       "another run holds the lock: not waiting, changing nothing");
+	else if (fd < 0 && fd != -EACCES && fd != -ETIMEDOUT && fd != -EINVAL)
+		printf("# guard: cannot lock %s: %s\n", state_dir,
+		       strerror(-fd));
+	/* A timeout or a bad RCU_PERF_LOCK_TIMEOUT: the caller's error. */
+	if (fd == -ETIMEDOUT || fd == -EINVAL)
+		init_err = fd;
+	if (fd < 0)
+		return fd;
+	lock_fd = fd;
+	return 0;
+}
+
 int rp_guard_init(void)
 {
 	pid_t self = getpid();
@@ -719,66 +710,30 @@ int rp_guard_init(void)
 	if (guard_ready && owner_pid == self)
 		return init_err;
 	if (guard_ready) {
-		/*
-		 * A forked child: the changes so far are its parent's to
-		 * restore; it shares the parent's lock (same open file).
-		 */
-		__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
-		/* Another thread may have held it at the fork: not ours. */
-		pthread_mutex_init(&guard_mutex, NULL);
-		state_created = false;
-		owner_pid = self;
+		/* A forked child: it shares the parent's lock (same file). */
+		new_owner();
 		rp_knob_allow_tracefs(NULL);
 		set_paths(self);
 		return guard_err;
 	}
 	owner_pid = self;
-	if (!handlers_done) {
-		install_handlers();
-		handlers_done = true;
-	}
+	install_handlers();	/* once: guard_ready stays set */
 	err = setup_state_dir();
 	if (err) {
 		/* Not root: nothing can be changed anyway; say why once. */
 		printf("# guard: cannot use state dir %s: %s\n",
 		       state_dir[0] ? state_dir : RP_STATE_DIR_DEFAULT,
 		       strerror(-err));
-		guard_err = err;
-		guard_ready = true;
-		return 0;
+	} else {
+		set_paths(self);
+		if (lock_fd < 0)
+			err = guard_take_lock();
 	}
-	set_paths(self);
-	if (lock_fd < 0) {
-		lock_fd = take_lock();
-		if (lock_fd == -ETIMEDOUT || lock_fd == -EINVAL) {
-			/* An error for the caller; knob writes refused. */
-			guard_err = lock_fd;
-			init_err = lock_fd;
-			lock_fd = -1;
-			guard_ready = true;
-			return init_err;
-		}
-		if (lock_fd == -EACCES) {
-			/* Not root: another user's lock, nothing to change. */
-		} else if (lock_fd == -EBUSY) {
-			/* A reader beside the holder, which repaired at start. */
-			printf("# guard: %s\n",
-			       "another run holds the lock: not waiting, changing nothing");
-		} else if (lock_fd < 0) {
-			printf("# guard: cannot lock %s: %s\n", state_dir,
-			       strerror(-lock_fd));
-		}
-		if (lock_fd < 0) {
-			guard_err = lock_fd;
-			lock_fd = -1;
-			guard_ready = true;
-			return 0;
-		}
-	}
+	guard_err = err;
 	guard_ready = true;
-	guard_err = 0;
-	repair_locked();
-	return 0;
+	if (!err)
+		repair_locked();
+	return init_err;
 }
 
 /* Make the guard usable by this process: 0 or -errno. */
@@ -833,9 +788,8 @@ static struct rp_entry *find_entry(const char *path)
 }
 
 /*
- * Record an entry (in the state file first), then publish it. A path with
- * a newline or a tab (a TMPDIR) would add a line that the next run
- * replays: refused.
+ * In the state file first, then published. A path with a newline or a tab
+ * (a TMPDIR) would add a line that the next run replays: refused.
  */
 static int record(int kind, const char *path, const char *orig)
 {
@@ -904,9 +858,24 @@ static int knob_write_locked(const char *path, const char *value)
 	return err;
 }
 
-int rp_knob_write(const char *path, const char *value)
+/* A knob write, or record() of a change of its own: unless closing. */
+static int change(int kind, const char *path, const char *value)
 {
 	sigset_t old;
+	int err = -ESHUTDOWN;
+
+	guard_lock(&old);
+	__atomic_store_n(&changing, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&closing, __ATOMIC_SEQ_CST))
+		err = kind == RP_ENT_KNOB ? knob_write_locked(path, value) :
+		      record(kind, path, NULL);
+	__atomic_store_n(&changing, 0, __ATOMIC_SEQ_CST);
+	guard_unlock(&old);
+	return err;
+}
+
+int rp_knob_write(const char *path, const char *value)
+{
 	int err;
 
 	if (!path || !value || path[0] != '/')
@@ -914,32 +883,12 @@ int rp_knob_write(const char *path, const char *value)
 	if (strlen(path) >= RP_PATH_LEN || strlen(value) >= RP_VAL_LEN)
 		return -ENAMETOOLONG;
 	err = rp_guard_get();
-	if (err)
-		return err;
-	guard_lock(&old);
-	err = change_begin();
-	if (!err) {
-		err = knob_write_locked(path, value);
-		change_end();
-	}
-	guard_unlock(&old);
-	return err;
+	return err ? err : change(RP_ENT_KNOB, path, value);
 }
 
-/* record() by a change of its own (a directory, a mount, a child). */
 int rp_guard_record(int kind, const char *path)
 {
-	sigset_t old;
-	int err;
-
-	guard_lock(&old);
-	err = change_begin();
-	if (!err) {
-		err = record(kind, path, NULL);
-		change_end();
-	}
-	guard_unlock(&old);
-	return err;
+	return change(kind, path, NULL);
 }
 
 /* Forget a change undone (or kept) by its owner: a tree, a child group. */
@@ -961,15 +910,12 @@ void rp_guard_forget(int kind, const char *path, pid_t pgrp)
 	guard_unlock(&old);
 }
 
-/* In a child of rp_guard_fork(): nothing of the parent's is its own. */
+/* In a child of rp_guard_fork(): it neither changes nor locks. */
 void rp_guard_disown(void)
 {
 	if (lock_fd >= 0)
 		close(lock_fd);
 	lock_fd = -1;
-	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
-	pthread_mutex_init(&guard_mutex, NULL);
-	state_created = false;
-	owner_pid = getpid();
+	new_owner();
 	guard_err = -EPERM;
 }

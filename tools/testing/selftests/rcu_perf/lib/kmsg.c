@@ -221,13 +221,8 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 			e--;
 		b = (e > line && e[-1] == ']') ? last_bracket(line, e) : NULL;
 	}
-	if (!b) {
-		quote(q, sizeof(q), line, e);
-		snprintf(bad, badlen, "malformed timestamp '%s'", q);
-		return OCC_BAD;
-	}
-	if (parse_time_bracket(b, e, t)) {
-		quote(q, sizeof(q), b, e);
+	if (!b || parse_time_bracket(b, e, t)) {
+		quote(q, sizeof(q), b ? b : line, e);
 		snprintf(bad, badlen, "malformed timestamp '%s'", q);
 		return OCC_BAD;
 	}

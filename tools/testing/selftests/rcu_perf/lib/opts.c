@@ -34,6 +34,16 @@ static const char * const reserved[] = {
 	"lock_timeout", "baseline", "tracepoints",
 };
 
+static bool is_reserved(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		if (!strcmp(name, reserved[i]))
+			return true;
+	return false;
+}
+
 const char *rp_test_name(void)
 {
 	return rp_current_test && rp_current_test->name ?
@@ -130,14 +140,7 @@ static size_t param_index(const struct rp_param *p)
 
 static const char *kind_name(enum rp_param_kind k)
 {
-	switch (k) {
-	case RP_LIMIT_MAX:
-		return "max";
-	case RP_LIMIT_MIN:
-		return "min";
-	default:
-		return "setting";
-	}
+	return k == RP_LIMIT_MAX ? "max" : k == RP_LIMIT_MIN ? "min" : "setting";
 }
 
 /*
@@ -235,7 +238,6 @@ static int check_table(const struct rp_test *t)
 {
 	struct rp_param * const *pp, * const *qq;
 	char buf[100];
-	size_t i;
 
 	for (pp = t->params; pp && *pp; pp++) {
 		const struct rp_param *p = *pp;
@@ -248,10 +250,9 @@ static int check_table(const struct rp_test *t)
 			if (!strcmp(p->name, (*qq)->name))
 				return perr("bug: parameter '%s' twice",
 					    p->name);
-		for (i = 0; i < ARRAY_SIZE(reserved); i++)
-			if (!strcmp(p->name, reserved[i]))
-				return perr("bug: parameter name '%s' is reserved",
-					    p->name);
+		if (is_reserved(p->name))
+			return perr("bug: parameter name '%s' is reserved",
+				    p->name);
 		if (is_option(p))
 			continue;
 		if (p->has_range && !(p->min <= p->max))
@@ -279,9 +280,49 @@ static char *trim(char *s)
 	return s;
 }
 
+/* One line of a config file, comment cut: 0, or -1 (error printed). */
+static int config_line(const char *path, char *s, const char *where,
+		       bool *ours)
+{
+	char *eq, *key, *val;
+	struct rp_param *p;
+
+	s = trim(s);
+	if (!*s)
+		return 0;
+	if (*s == '[') {
+		size_t n = strlen(s);
+
+		if (s[n - 1] != ']')
+			return perr("%s: malformed section header", where);
+		s[n - 1] = '\0';
+		s = trim(s + 1);
+		if (!*s || strpbrk(s, " \t[]"))
+			return perr("%s: malformed section header", where);
+		*ours = !strcmp(s, rp_current_test->name);
+		return 0;
+	}
+	eq = strchr(s, '=');
+	if (!eq)
+		return perr("%s: expected 'name = value'", where);
+	*eq = '\0';
+	key = trim(s);
+	val = trim(eq + 1);
+	if (!valid_name(key, strlen(key), false))
+		return perr("%s: bad parameter name '%s'", where, key);
+	if (!*ours)
+		return 0;
+	if (!strcmp(key, "baseline"))
+		return conf_set_baseline(path, val, where);
+	p = find_param(key);
+	if (!p)
+		return perr("%s: unknown parameter '%s' for %s", where, key,
+			    rp_current_test->name);
+	return set_param(p, val, "config", where);
+}
+
 static int load_config(const char *path)
 {
-	const char *name = rp_current_test->name;
 	char where[RP_WHERE_LEN];
 	bool ours = true;	/* global scope, or our own [section] */
 	char *line = NULL;
@@ -297,65 +338,10 @@ static int load_config(const char *path)
 		fclose(f);
 		return perr("config %s: %s", path, where);
 	}
-	while (getline(&line, &cap, f) > 0) {
-		char *s, *eq, *key, *val;
-		struct rp_param *p;
-
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		s = strchr(line, '#');
-		if (s)
-			*s = '\0';
-		s = trim(line);
-		if (!*s)
-			continue;
-		if (*s == '[') {
-			size_t n = strlen(s);
-
-			if (s[n - 1] != ']') {
-				ret = perr("%s: malformed section header", where);
-				break;
-			}
-			s[n - 1] = '\0';
-			s = trim(s + 1);
-			if (!*s || strpbrk(s, " \t[]")) {
-				ret = perr("%s: malformed section header", where);
-				break;
-			}
-			ours = !strcmp(s, name);
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			ret = perr("%s: expected 'name = value'", where);
-			break;
-		}
-		*eq = '\0';
-		key = trim(s);
-		val = trim(eq + 1);
-		if (!valid_name(key, strlen(key), false)) {
-			ret = perr("%s: bad parameter name '%s'", where, key);
-			break;
-		}
-		if (!ours)
-			continue;
-		if (!strcmp(key, "baseline")) {
-			if (conf_set_baseline(path, val, where)) {
-				ret = -1;
-				break;
-			}
-			continue;
-		}
-		p = find_param(key);
-		if (!p) {
-			ret = perr("%s: unknown parameter '%s' for %s", where,
-				   key, name);
-			break;
-		}
-		if (set_param(p, val, "config", where)) {
-			ret = -1;
-			break;
-		}
+	while (!ret && getline(&line, &cap, f) > 0) {
+		snprintf(where, sizeof(where), "%s:%d", path, ++lineno);
+		line[strcspn(line, "#")] = '\0';
+		ret = config_line(path, line, where, &ours);
 	}
 	if (!ret && ferror(f))
 		ret = perr("config %s: read error", path);
@@ -516,11 +502,7 @@ static void warn_env(void)
 		for (i = 9; i < n && i < sizeof(name) - 1; i++)
 			name[i - 9] = tolower((unsigned char)(*e)[i]);
 		name[i - 9] = '\0';
-		for (i = 0; i < ARRAY_SIZE(reserved); i++)
-			if (!strcmp(name, reserved[i]))
-				break;
-		if (i < ARRAY_SIZE(reserved) || find_param(name) ||
-		    len >= sizeof(list))
+		if (is_reserved(name) || find_param(name) || len >= sizeof(list))
 			continue;
 		len += snprintf(list + len, sizeof(list) - len, " %.*s", (int)n, *e);
 	}

@@ -186,11 +186,8 @@ static double norm_sf(double z)
 }
 
 /*
- * Inverse of the standard normal CDF: Acklam's rational approximation
- * (relative error 1.15e-9) refined by one Halley step to full precision.
- * The upper half goes through the exact 1 - p (Sterbenz) and symmetry,
- * so that the Halley step works on a tail probability without
- * cancellation.
+ * Inverse of the standard normal CDF: Acklam's approximation and one
+ * Halley step, on the lower tail (the upper by symmetry: no cancellation).
  */
 static double norm_ppf(double p)
 {
@@ -295,11 +292,7 @@ static double student_t_p2(double t, double df)
 	return betai(df / 2, 0.5, df / (df + t * t));
 }
 
-/*
- * Student's t quantile: the t with one-sided tail probability @p_one (e.g.
- * 0.05 for a 95% bound) at @df degrees of freedom, by bisection of the
- * two-sided p-value.
- */
+/* The t with one-sided tail probability @p_one at @df, by bisection. */
 static double student_t_quantile(double p_one, double df)
 {
 	double lo = 0, hi = 1e4, mid;
@@ -459,11 +452,8 @@ double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
 }
 
 /*
- * The smallest difference of the means Welch's test sees at @power: with
- * Student's quantiles at Welch's degrees of freedom, so that a few runs a
- * side (df 2-4), whose p-values are Student's, do not get the normal
- * approximation's far smaller MDE and call "no significant change" what
- * the test could not have seen.
+ * With Student's quantiles, not the normal's: a few runs a side (df 2-4)
+ * would get a far smaller MDE than their test has.
  */
 double rp_min_detectable_effect(const double *a, size_t na,
 				const double *b, size_t nb,
@@ -483,17 +473,13 @@ double rp_min_detectable_effect(const double *a, size_t na,
 }
 
 /*
- * The smallest shift the rank test detects, after Noether (JASA 1987): the
- * shift d of b that moves P(b + d > a) from its value at d = 0 by
- * (z(1 - alpha/2) + z(power)) null standard deviations of U / (na nb), P
- * taken from the samples themselves, each side centred on its median. For
+ * The rank test's MDE, after Noether (JASA 1987): the shift d of b that
+ * moves P(b + d > a), from the samples centred on their medians, by
+ * (z(1 - alpha/2) + z(power)) null standard deviations of U / (na nb). For
  * jiffy-quantized latencies a fraction of a jiffy reorders most pairs,
- * which a variance dominated by whole-jiffy outliers calls invisible; for
- * normal data it agrees with the variance-based MDE. Both directions are
- * tried and the larger shift returned.
+ * which a variance dominated by whole-jiffy outliers calls invisible.
  *
- * P(b + d > a) + P(b + d == a) / 2 over all pairs, a and b sorted: the
- * Mann-Whitney U of (a, b shifted by d) over na * nb.
+ * The U of (a, b shifted by d) over na * nb, a and b sorted:
  */
 static double shifted_auc(const double *a, size_t na, const double *b,
 			  size_t nb, double d)
@@ -637,11 +623,9 @@ double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 }
 
 /*
- * One run against several (a boot against earlier boots): is the single
- * value x outside what the many would give? Student's prediction interval,
- * t = (x - mean) / (sd * sqrt(1 + 1/n)) with n - 1 degrees of freedom. A
- * single sample is its own median, mean and percentile: this serves every
- * statistic.
+ * One run against several (a boot against earlier boots): Student's
+ * prediction interval. A single sample is its own median, mean and
+ * percentile: this serves every statistic.
  */
 static void one_vs_many(const double *a, size_t na, const double *b,
 			size_t nb, double alpha, struct rp_cmp *out)
@@ -725,12 +709,9 @@ static void resample(const double *v, size_t n, double *out, uint64_t *seed)
 #define BOOT_ROUNDS	2000
 
 /*
- * The tail's test: the 90th percentile of b minus that of a over
- * BOOT_ROUNDS block resamples of each side. p is twice the share of
- * resamples on the far side of zero (a percentile bootstrap test), the MDE
- * the normal quantiles times the resamples' standard deviation. Latencies
- * that repeat exactly (instruction-counted guests) give a spread of zero:
- * any change is then significant, none is invisible.
+ * A percentile's test: a percentile bootstrap of its difference, p twice
+ * the share of resamples on the far side of zero. Latencies that repeat
+ * exactly (instruction-counted guests) have no spread: any change counts.
  */
 static void quantile_test(const double *a, size_t na, const double *b,
 			  size_t nb, double pct, double alpha,
@@ -787,11 +768,9 @@ static bool same_samples(const double *a, size_t na, const double *b,
 }
 
 /*
- * Nothing to test: too few samples (or runs: @ka, @kb), INCONCLUSIVE; or
- * the same samples, one for one (two boots of one kernel in an
- * instruction-counted guest), SAME: a resampling's spread (the p90 of
- * jiffy-quantized samples jumps by a jiffy) says nothing of a machine that
- * repeats itself exactly. True if so.
+ * True if nothing to test: too few samples (or runs: @ka, @kb), or the
+ * same samples, one for one (two boots of one kernel in an instruction-
+ * counted guest), where a resampling's spread would say nothing.
  */
 static bool nothing_to_test(const double *a, size_t na, const double *b,
 			    size_t nb, size_t ka, size_t kb, const char *few,
@@ -812,13 +791,8 @@ static bool nothing_to_test(const double *a, size_t na, const double *b,
 }
 
 /*
- * The verdict from out's change, p and MDE:
- *   REGRESSED/IMPROVED: p < alpha and |change of the statistic| >
- *	allowed_pct, in the bad/good direction per higher_is_better;
- *   SAME: significant but within allowed_pct, or not significant while the
- *	test could have seen allowed_pct (mde_pct <= allowed_pct at power 0.8);
- *   INCONCLUSIVE: not significant and too noisy to exclude a change of
- *	allowed_pct.
+ * SAME needs significance within the limit, or a test that could have
+ * seen a change of allowed_pct; else a change not significant is not SAME.
  */
 static void decide(struct rp_cmp *out, bool higher_is_better,
 		   double allowed_pct, double alpha)
@@ -880,13 +854,10 @@ struct run_side {
 };
 
 /*
- * The variance sampling alone gives the statistic @st of the @n samples
- * @v: sigma^2 / n for the mean; for the median and the 90th percentile,
- * the exact bootstrap variance of the order statistic k = ceil(n q): a
- * resample's statistic is at most x_(j) when at least k of its n draws
- * are, P(Bin(n, j / n) >= k) = I_{j/n}(k, n - k + 1). No resampling, no
- * seed, and an atom is honoured: jiffy-quantized latencies whose middle
- * is one value get ~0, as their medians repeat. NAN below 2 samples.
+ * The variance sampling alone gives statistic @st of @v: sigma^2 / n for
+ * the mean, else the exact bootstrap variance of order statistic
+ * ceil(n q), P(Bin(n, j / n) >= k) = I_{j/n}(k, n - k + 1): jiffy-quantized
+ * latencies whose middle is one value get ~0, as their medians repeat.
  */
 static double stat_sampling_var(const double *v, size_t n,
 				enum rp_cmp_stat st)
@@ -969,12 +940,10 @@ static void pool_floor(struct run_side *a, struct run_side *b)
 }
 
 /*
- * The variance of one run's statistic on a side, and its degrees of
- * freedom: the runs' own spread. One run alone borrows the other side's,
- * never less than sampling alone gives: three baseline kernbench runs
- * within 1% let a healthy run look +7.2% in system time per user second.
- * Several runs' spread is measured: six runs of idle GPs whose medians
- * repeat to 0.01% are that steady, whatever a bootstrap of one says.
+ * The variance of one run's statistic on a side, and its df: the runs'
+ * own spread; one run alone borrows the other side's, never less than
+ * sampling alone gives (three baseline runs within 1% made a healthy one
+ * look +7.2%).
  */
 enum var_from { VAR_OWN, VAR_OTHER, VAR_FLOOR };
 
