@@ -17,11 +17,7 @@
 
 #include "internal.h"
 
-/*
- * Everything the programs change, and all that --knob may name: RCU's
- * sysfs switches and module parameters, the tracer, CPU hotplug (the list
- * is in Documentation/dev-tools/rcu_perf.rst, "Files the suite changes").
- */
+/* The rst's "Files the suite changes" */
 static const char * const allowed_files[] = {
 	"/sys/kernel/rcu_expedited",
 	"/sys/kernel/rcu_normal",
@@ -85,8 +81,7 @@ static bool cpu_online_file(const char *path)
 
 /*
  * Which kind of allowed file path names (by its spelling), or 0. With
- * any_tracefs, a tracer file in any directory is KNOB_TRACEFS_ROOT: the
- * top of a tracefs mounted elsewhere, checked on the filesystem.
+ * any_tracefs, a tracer file anywhere: a tracefs mounted elsewhere.
  */
 static int knob_kind(const char *path, bool any_tracefs)
 {
@@ -172,10 +167,7 @@ void rp_knob_allow_tracefs(const char *dir)
 	snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir ? dir : "");
 }
 
-/*
- * Before the first change of a file: it is on the list as it is, not
- * through a symlink or "..", and on the filesystem its name says.
- */
+/* On the list as it is, not through a symlink or "..", on its fs. */
 int rp_knob_check(const char *path)
 {
 	int kind = knob_kind(path, true);
@@ -222,11 +214,7 @@ bool rp_knob_mount_allowed(const char *path)
 	return !strcmp(path, tracefs_dirs[0]) || in_dir(path, test_dir);
 }
 
-/*
- * Open for writing without following a symlink anywhere in the path
- * (openat2() RESOLVE_NO_SYMLINKS; before Linux 5.6 only the last component
- * is checked, the rest by rp_knob_allowed()'s realpath()).
- */
+/* No symlink anywhere (before Linux 5.6: the last one; realpath() did) */
 static int open_nofollow(const char *path, int flags)
 {
 	struct open_how how = {
@@ -242,7 +230,6 @@ static int open_nofollow(const char *path, int flags)
 	return fd;
 }
 
-/* "echo VALUE > PATH": 0 or -errno. */
 int rp_write_value(const char *path, const char *val, size_t len)
 {
 	int fd, err = 0;

@@ -367,11 +367,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	return judged(rec, limit, "%", "<=", p->name);
 }
 
-/*
- * Report every planned but unreported check as @v with @reason, under the
- * program's own check names when it listed them: KTAP parsers and scripts
- * look results up by name.
- */
+/* Under the program's check names: KTAP parsers look results up by name. */
 void rp_ktap_fill(enum rp_verdict v, const char *reason)
 {
 	const char * const *names = rp_current_test ?

@@ -123,7 +123,7 @@ static __u64 tp_id(const char *tp, const char **why)
 	return strtoull(buf, NULL, 10);
 }
 
-/* Counts correctly with exclude_kernel (see open_one()). */
+/* Counts right with exclude_kernel: switches and migrations would be 0 */
 static bool user_ok(int i)
 {
 	return i == RP_CTR_TASK_CLOCK || i == RP_CTR_PAGE_FAULTS ||
@@ -155,11 +155,7 @@ static void tp_close(struct ctr_priv *p, int i)
 	p->tp_fd[i] = NULL;
 }
 
-/*
- * Tracepoint i on every CPU of all_cpus, for every task (pid -1), as
- * perf_evsel__open() opens an event on a CPU map and the "any" thread map,
- * and with its filter on every fd: NULL, or why not.
- */
+/* Tracepoint i on every CPU of all_cpus, for every task: NULL or why not */
 static const char *tp_open(struct ctr_priv *p, int i,
 			   struct perf_event_attr *attr)
 {
@@ -179,10 +175,7 @@ static const char *tp_open(struct ctr_priv *p, int i,
 			return why_errno(err, false);
 		}
 		p->tp_fd[i][idx] = fd;
-		/*
-		 * A filter that does not apply would count the wrong thing
-		 * under the counter's name: better unsupported than wrong.
-		 */
+		/* Better unsupported than counting the wrong thing. */
 		if (ctr_def[i].filter &&
 		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ctr_def[i].filter)) {
 			tp_close(p, i);
@@ -194,11 +187,7 @@ static const char *tp_open(struct ctr_priv *p, int i,
 
 static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 {
-	/*
-	 * libperf copies its own sizeof(struct perf_event_attr), from the
-	 * tree's newer uapi header than the libc's <linux/perf_event.h> that
-	 * this file may see: room for that, zeroed; .size says ours.
-	 */
+	/* libperf copies its (newer uapi's) sizeof(attr): room for it, 0 */
 	union {
 		struct perf_event_attr attr;
 		char room[512];
@@ -216,12 +205,7 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	int err;
 
 	c->supported[i] = false;
-	/*
-	 * Opening a tracepoint event patches its call sites (a jump label),
-	 * rcu_note_context_switch() and __schedule() among them. Under
-	 * multi-threaded TCG that patching can crash the guest with an int3
-	 * Oops in a half-written instruction: guest.sh turns them off there.
-	 */
+	/* Patching tracepoint call sites can crash multi-threaded TCG. */
 	if (tp && !tracepoints_wanted()) {
 		c->why[i] = "turned off (RCU_PERF_TRACEPOINTS=0)";
 		return;
@@ -244,12 +228,7 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	}
 	err = perf_evsel__open(ev, p->self_cpus, p->self);
 	if ((err == -EACCES || err == -EPERM) && user_ok(i)) {
-		/*
-		 * perf_event_paranoid > 1 without privileges: user space
-		 * only, as the perf tool falls back to. Task clock and page
-		 * faults still count; switches and migrations happen in the
-		 * kernel and would read 0, so they stay unsupported.
-		 */
+		/* Unprivileged: user space only, as the perf tool does. */
 		perf_evsel__delete(ev);
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
@@ -300,12 +279,7 @@ int rp_counters_open(struct rp_counters *c)
 	return 0;
 }
 
-/*
- * Counter i now: a per-thread event has one fd (one "any" CPU, one
- * thread), a tracepoint one per CPU, summed. (perf_evsel__cpus() and
- * perf_evsel__threads() are NULL for an evsel opened without an evlist:
- * not a way to find how many fds it has.)
- */
+/* Counter i now: a per-thread event has one fd, a tracepoint one a CPU. */
 static __u64 read_sum(struct ctr_priv *p, int i)
 {
 	struct perf_counts_values v;
@@ -344,14 +318,12 @@ void rp_counters_start(struct rp_counters *c)
 	struct ctr_priv *p = c->priv;
 	int i;
 
-	if (!p)
-		return;
-	for (i = 0; i < RP_CTR_NR; i++) {
+	for (i = 0; p && i < RP_CTR_NR; i++) {
 		c->delta[i] = 0;
-		if (!is_open(p, i))
-			continue;
-		p->start[i] = read_sum(p, i);
-		set_enabled(p, i, true);
+		if (is_open(p, i)) {
+			p->start[i] = read_sum(p, i);
+			set_enabled(p, i, true);
+		}
 	}
 }
 
@@ -361,13 +333,11 @@ void rp_counters_stop(struct rp_counters *c)
 	__u64 now;
 	int i;
 
-	if (!p)
-		return;
 	/* Disable all first so that they cover the same interval. */
-	for (i = 0; i < RP_CTR_NR; i++)
+	for (i = 0; p && i < RP_CTR_NR; i++)
 		if (is_open(p, i))
 			set_enabled(p, i, false);
-	for (i = 0; i < RP_CTR_NR; i++) {
+	for (i = 0; p && i < RP_CTR_NR; i++) {
 		if (!is_open(p, i))
 			continue;
 		now = read_sum(p, i);

@@ -188,11 +188,7 @@ static const char *last_bracket(const char *line, const char *e)
 
 enum occ { OCC_NONE, OCC_OK, OCC_BAD };
 
-/*
- * The marker text starts at m inside line (cleaned, dmesg style): is it at
- * the start of a kernel message, and when? OCC_NONE when the text is just
- * part of some other line.
- */
+/* Is marker text m of a line the start of a kernel message, and when? */
 static enum occ dmesg_time(const char *line, const char *m, double *t,
 			   char *bad, size_t badlen)
 {
@@ -578,10 +574,8 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
 }
 
 /*
- * Boot parameters that shape RCU performance: RCU's own (rcupdate.,
- * rcutree., srcutree., rcu_nocbs=, ...) and those that decide where and
- * how often its CPUs tick and run callbacks. The one list of the suite:
- * what the programs print, the JSON keeps and results are matched by.
+ * Boot parameters that shape RCU performance: RCU's own and those that
+ * decide where and how often CPUs tick. The one list of the suite.
  */
 bool rp_rcu_param(const char *tok, size_t n)
 {

@@ -43,10 +43,8 @@ static void *spin(void *arg)
 	if (!t->err && sched_getcpu() != t->cpu)
 		t->err = -EAGAIN;
 	/*
-	 * SCHED_IDLE: the CPU is never idle (its tick reports quiescent
-	 * states from user mode), yet a woken measuring thread runs at once
-	 * instead of waiting out a spinner's time slice: the busy latency is
-	 * a grace period's, not the scheduler's.
+	 * SCHED_IDLE: the CPU is never idle, yet a woken measuring thread
+	 * does not wait out a spinner's time slice.
 	 */
 	if (!t->err)
 		t->err = -pthread_setschedparam(pthread_self(), SCHED_IDLE,
@@ -62,10 +60,12 @@ static void *spin(void *arg)
 	return NULL;
 }
 
-static void load_free(struct rp_load *l)
+void rp_load_stop(struct rp_load *l)
 {
 	int i;
 
+	if (!l)
+		return;
 	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < l->n; i++)
 		if (l->t[i].started)
@@ -108,17 +108,11 @@ struct rp_load *rp_load_start(const int *cpus, int n)
 	for (i = 0; i < n && !err; i++)
 		err = -l->t[i].err;
 	if (err) {
-		load_free(l);
+		rp_load_stop(l);
 		errno = err;
 		return NULL;
 	}
 	return l;
-}
-
-void rp_load_stop(struct rp_load *l)
-{
-	if (l)
-		load_free(l);
 }
 
 int rp_pin_self(int cpu)

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Options and parameters of every rcu_perf program: default (or --quick
- * value), then rcu_perf.conf, RCU_PERF_<NAME>, --set: the last word is the
- * one typed by hand. A typo is an error, never a default left in place.
- * Nothing in the kernel is touched until everything is parsed.
+ * Options and parameters: default (or --quick), rcu_perf.conf,
+ * RCU_PERF_<NAME>, --set, the last word the one typed by hand. A typo is
+ * an error, never a default left in place.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -357,11 +356,7 @@ static bool not_roots(const struct stat *st)
 	       ((st->st_mode & 0020) && st->st_gid != 0);
 }
 
-/*
- * Root takes its parameters, limits and baselines only from files that
- * no one else could have changed: refuse a file (or its directory, unless
- * sticky like /tmp) writable by group or others, or owned by another user.
- */
+/* Root takes parameters and baselines only from files root's alone. */
 int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 {
 	char dir[PATH_MAX], *slash;
@@ -405,11 +400,8 @@ static bool others_write(const struct stat *st)
 }
 
 /*
- * A directory the caller names for files it writes, or a tree it runs:
- * it and every directory above it changeable by root and the caller only
- * (sticky ones like /tmp aside, unless own): else another user could put
- * a symlink where a file is written, or swap the directory. With own, it
- * is made if missing and must be the caller's, not a symlink.
+ * Else another user could put a symlink where a file is written, or swap
+ * the directory (sticky ones like /tmp are fine, unless own).
  */
 int rp_check_dir(const char *path, bool own, char *why, size_t len)
 {
@@ -601,10 +593,8 @@ static const struct option long_opts[] = {
 };
 
 /*
- * Is @arg option @c as the usage spells it, "-c" or "--name[=VALUE]"?
- * getopt_long() also takes abbreviations ("--verb"), grouped short
- * options ("-qv") and "-sNAME=VALUE": none is an option here, so that a
- * script's typo stays an error whatever the libc.
+ * Is @arg option @c as the usage spells it? Not an abbreviation, "-qv" or
+ * "-sNAME=VALUE", which getopt_long() takes: a typo stays an error.
  */
 static bool spelled_out(const char *arg, int c)
 {
@@ -624,10 +614,9 @@ static bool spelled_out(const char *arg, int c)
 }
 
 /*
- * The common option at argv[a]: its letter or OPT_*, its value in *val;
- * *used is how many argv entries it took. -1 after printing why not.
- * Each call parses afresh from argv[a] (optind = 0): the programs' own
- * options come in between, and a fuzzer calls this again and again.
+ * The common option at argv[a]: its letter or OPT_*, its value in *val,
+ * *used argv entries; -1 after printing why not. Parsed afresh each time:
+ * the programs' own options come in between.
  */
 static int common_opt(int argc, char **argv, int a, const char **val,
 		      int *used)

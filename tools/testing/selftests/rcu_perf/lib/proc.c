@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Temporary trees and child process groups, under the guard: removed or
- * killed on every exit path of the program, and by the next run after a
- * SIGKILL (guard.c keeps the record).
- */
+/* Temporary trees and child process groups, removed or killed at exit. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -72,11 +68,7 @@ pid_t rp_guard_fork(void)
 	if (!pid) {
 		if (guarded)
 			setpgid(0, 0);
-		/*
-		 * A helper to be killed changes no knobs, and must not keep
-		 * the lock (an open file shared with us) after we die: the
-		 * next run could not take it to kill the helper.
-		 */
+		/* Not the lock: the next run could not take it to kill us. */
 		rp_guard_disown();
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 0;

@@ -190,16 +190,7 @@ static void write_checks(struct rp_jw *w)
 	rp_jw_arr_end(w);
 }
 
-/*
- * Schema "rcu_perf-results" version 1, its keys in the order written here.
- * Readers ignore unknown keys; what could not be measured is null, as are
- * a parameter's "quick", "min" and "max" where it has none. "timestamp" is
- * the start of the run (UTC); "system" is system.c's (its "rcu_sysfs" as
- * the run started, after --knob); a metric has "judged": false only when
- * it is shown, not compared, and "stat" only when not the median;
- * "counters_per_op" holds the supported counters only; "exit_code" is
- * 0, 1 or 4.
- */
+/* Schema "rcu_perf-results" version 1; null: not measured, or none. */
 static int results_write(FILE *f, int code)
 {
 	const struct rp_test *t = rp_current_test;

@@ -65,11 +65,7 @@ static char *read_gz(const char *path)
 	return s;
 }
 
-/*
- * The running kernel's config: /proc/config.gz, else
- * /boot/config-$(uname -r). RCU_PERF_KCONFIG=FILE names another file
- * (plain or .gz) for tests and for configs kept elsewhere.
- */
+/* /proc/config.gz, /boot/config-$(uname -r) or RCU_PERF_KCONFIG=FILE */
 static const char *kernel_config(void)
 {
 	const char *env = getenv("RCU_PERF_KCONFIG");
