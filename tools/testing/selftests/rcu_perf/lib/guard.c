@@ -462,7 +462,7 @@ static bool made_by_tmpdir(const char *path)
 static int replay(const char *path, pid_t pid)
 {
 	struct rp_entry *list = NULL, *e;
-	int n = 0, cap = 0, restored = 0, i;
+	int n = 0, restored = 0, i;
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
 	unsigned long long start;
 	FILE *f = NULL;
@@ -489,24 +489,14 @@ static int replay(const char *path, pid_t pid)
 		if (!tab)
 			continue;
 		*tab = '\0';
-		if (n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 16;
-			p = realloc(list, cap * sizeof(*list));
-			if (!p)
-				break;
-			list = p;
-		}
+		list = rp_xrealloc(list, (n + 1) * sizeof(*list));
 		e = &list[n];
 		memset(e, 0, sizeof(*e));
-		if (!strcmp(line, RP_UMOUNT_TAG) &&
-		    rp_knob_mount_allowed(tab + 1)) {
-			e->kind = RP_ENT_MOUNT;
-			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
-		} else if (!strcmp(line, RP_RMTREE_TAG) &&
-			   made_by_tmpdir(tab + 1)) {
-			e->kind = RP_ENT_TMPDIR;
+		if ((!strcmp(line, RP_UMOUNT_TAG) &&
+		     rp_knob_mount_allowed(tab + 1)) ||
+		    (!strcmp(line, RP_RMTREE_TAG) && made_by_tmpdir(tab + 1))) {
+			e->kind = strcmp(line, RP_UMOUNT_TAG) ? RP_ENT_TMPDIR :
+				  RP_ENT_MOUNT;
 			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
 		} else if (!strcmp(line, RP_KILL_TAG)) {
 			/* Only if its leader is still the process we forked. */

@@ -22,6 +22,8 @@ char *rp_xstrdup(const char *s);	/* NULL is taken as "" */
 int rp_rm_tree(const char *path);
 unsigned long long rp_proc_start(pid_t pid);	/* 0 if it is gone */
 bool rp_one_line(const char *s);	/* no control characters */
+/* All of f, NULs as blanks: malloc'd, or NULL (ENOMEM, EFBIG past max) */
+char *rp_read_stream(FILE *f, size_t max);
 
 /* stats.c */
 

@@ -416,37 +416,11 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 	return -1;
 }
 
-/* Text buffer that grows; NUL-terminated. */
-struct tbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static int tbuf_add(struct tbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		char *p;
-
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
-}
-
 /* /dev/kmsg from its first record on; one record per read(). */
 static char *read_dev_kmsg(void)
 {
-	struct tbuf b = { 0 };
-	char rec[16384];
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *p;
 	ssize_t n;
 	int fd;
 
@@ -454,25 +428,28 @@ static char *read_dev_kmsg(void)
 	if (fd < 0)
 		return NULL;
 	for (;;) {
-		n = read(fd, rec, sizeof(rec));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EPIPE)	/* overwritten while reading */
-			continue;
+		if (cap - len <= 16384) {	/* room for a whole record */
+			cap = cap ? cap * 2 : 65536;
+			p = realloc(buf, cap);
+			if (!p)
+				goto fail;
+			buf = p;
+		}
+		n = read(fd, buf + len, 16384);
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;	/* EPIPE: overwritten while reading */
 		if (n <= 0)
 			break;
-		if (tbuf_add(&b, rec, n))
-			goto fail;
+		len += n;
 	}
 	if (n < 0 && errno != EAGAIN)
 		goto fail;
 	close(fd);
-	if (!b.p)
-		tbuf_add(&b, "", 0);
-	return b.p;
+	buf[len] = '\0';
+	return buf;
 fail:
 	close(fd);
-	free(b.p);
+	free(buf);
 	return NULL;
 }
 
@@ -512,38 +489,20 @@ char *rp_read_kmsg(void)
 
 char *rp_read_log(const char *path)
 {
-	struct tbuf b = { 0 };
-	char chunk[65536];
-	FILE *f;
-	size_t n, i;
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *log;
 
-	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f)
 		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		/* a NUL would end the text early: serial captures have some */
-		for (i = 0; i < n; i++)
-			if (!chunk[i])
-				chunk[i] = ' ';
-		if (b.len + n > RP_LOG_MAX || tbuf_add(&b, chunk, n)) {
-			errno = b.len + n > RP_LOG_MAX ? EFBIG : ENOMEM;
-			goto fail;
-		}
-	}
-	if (ferror(f)) {
+	log = rp_read_stream(f, RP_LOG_MAX);
+	if (log && ferror(f)) {
+		free(log);
+		log = NULL;
 		errno = EIO;
-		goto fail;
 	}
 	if (f != stdin)
 		fclose(f);
-	if (!b.p && tbuf_add(&b, "", 0))
-		return NULL;
-	return b.p;
-fail:
-	if (f != stdin)
-		fclose(f);
-	free(b.p);
-	return NULL;
+	return log;
 }
 
 int rp_log_cmdline(const char *log, char *buf, size_t len)

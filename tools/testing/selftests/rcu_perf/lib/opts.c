@@ -23,10 +23,6 @@ const struct rp_test *rp_current_test;
 #define RP_MAX_KNOBS	((int)ARRAY_SIZE(rp_opts.knobs))
 #define RP_WHERE_LEN	(PATH_MAX + 32)
 
-/* Where each parameter's value came from, for the "# name = value" lines. */
-static char **origins;
-static size_t nr_params;
-
 /* Option names reserved for the environment of the common options. */
 static const char * const reserved[] = {
 	"quick", "verbose", "json", "outdir", "config", "state_dir", "kconfig",
@@ -128,15 +124,6 @@ static struct rp_param *find_param(const char *name)
 	return NULL;
 }
 
-static size_t param_index(const struct rp_param *p)
-{
-	size_t i;
-
-	for (i = 0; rp_current_test->params[i] != p; i++)
-		;
-	return i;
-}
-
 static const char *kind_name(enum rp_param_kind k)
 {
 	return k == RP_LIMIT_MAX ? "max" : k == RP_LIMIT_MIN ? "min" : "setting";
@@ -201,7 +188,6 @@ static int set_param(struct rp_param *p, const char *val, const char *source,
 		     const char *where)
 {
 	const char *why = "not a finite decimal number";
-	size_t i = param_index(p);
 	char buf[100];
 	double v;
 
@@ -212,8 +198,8 @@ static int set_param(struct rp_param *p, const char *val, const char *source,
 			    p->name, why);
 	p->value = v;
 	p->source = source;
-	free(origins[i]);
-	origins[i] = strdup(where);
+	free(p->origin);
+	p->origin = strdup(where);
 	return 0;
 }
 
@@ -691,16 +677,6 @@ static int own_opt(int argc, char **argv, int a, int *used)
 	return 0;
 }
 
-static void free_origins(void)
-{
-	size_t i;
-
-	for (i = 0; origins && i < nr_params; i++)
-		free(origins[i]);
-	free(origins);
-	origins = NULL;
-}
-
 int rp_parse(const struct rp_test *test, int argc, char **argv)
 {
 	const char *sets[64];
@@ -718,17 +694,13 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	if (check_table(test))
 		return -1;
 
-	free_origins();
-	nr_params = 0;
 	for (pp = test->params; pp && *pp; pp++) {
 		(*pp)->value = (*pp)->def;
 		(*pp)->source = "default";
 		(*pp)->str = NULL;
-		nr_params++;
+		free((*pp)->origin);
+		(*pp)->origin = NULL;
 	}
-	origins = calloc(nr_params + 1, sizeof(*origins));
-	if (!origins)
-		return perr("out of memory");
 
 	/* Environment of the common options; the command line overrides. */
 	if (env_bool("RCU_PERF_QUICK", &rp_opts.quick))
@@ -910,36 +882,49 @@ void rp_usage(FILE *f)
 	rp_list_params(f);
 }
 
-/* The cells of one --list row that are numbers. */
+/* The cells of one --list row. */
 struct list_row {
+	const char *name, *kind, *unit, *source, *reason;
 	char d[32], q[32], r[72], v[32];
 };
 
 static void list_row(const struct rp_param *p, struct list_row *r)
 {
+	*r = (struct list_row){ .name = p->name, .kind = kind_name(p->kind),
+		.unit = p->unit ?: "", .source = p->source ?: "default",
+		.reason = p->reason ?: "", .q = "-", .r = "-" };
 	fmt_val(r->d, sizeof(r->d), p->def);
 	if (p->has_quick)
 		fmt_val(r->q, sizeof(r->q), p->quick);
-	else
-		snprintf(r->q, sizeof(r->q), "-");
 	if (p->has_range)
 		fmt_range(r->r, sizeof(r->r), p);
-	else
-		snprintf(r->r, sizeof(r->r), "-");
 	fmt_val(r->v, sizeof(r->v), p->source ? p->value : p->def);
 }
 
-static int max_len(int w, const char *s)
+/* Widen the columns @w to row @r (@print false), or print it. */
+static void list_cells(FILE *f, const struct list_row *r, int *w, bool print)
 {
-	return s && (int)strlen(s) > w ? (int)strlen(s) : w;
+	const char * const cell[] = { r->name, r->unit, r->d, r->q, r->r,
+				      r->v, r->source };
+	size_t i;
+
+	for (i = 0; !print && i < ARRAY_SIZE(cell); i++)
+		if ((int)strlen(cell[i]) > w[i])
+			w[i] = strlen(cell[i]);
+	if (print)
+		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", w[0],
+			r->name, r->kind, w[1], r->unit, w[2], r->d, w[3], r->q,
+			w[4], r->r, w[5], r->v, w[6], r->source, r->reason);
 }
 
 void rp_list_params(FILE *f)
 {
-	int wn = 4, wu = 4, wd = 7, wq = 5, wr = 5, wv = 5, ws = 6;
+	static const struct list_row head = { "NAME", "KIND", "UNIT", "SOURCE",
+		"REASON", "DEFAULT", "QUICK", "RANGE", "VALUE" };
 	const struct rp_test *t = rp_current_test;
 	struct rp_param * const *pp;
 	struct list_row r;
+	int w[7] = { 0 }, print;
 
 	for (pp = t ? t->params : NULL; pp && *pp; pp++)
 		if (!is_option(*pp))
@@ -948,32 +933,14 @@ void rp_list_params(FILE *f)
 		fputs("(no parameters)\n", f);
 		return;
 	}
-	for (pp = t->params; *pp; pp++) {
-		if (is_option(*pp))
-			continue;
-		list_row(*pp, &r);
-		wn = max_len(wn, (*pp)->name);
-		wu = max_len(wu, (*pp)->unit);
-		wd = max_len(wd, r.d);
-		wq = max_len(wq, r.q);
-		wr = max_len(wr, r.r);
-		wv = max_len(wv, r.v);
-		ws = max_len(ws, (*pp)->source);
-	}
-	fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", wn, "NAME",
-		"KIND", wu, "UNIT", wd, "DEFAULT", wq, "QUICK", wr, "RANGE",
-		wv, "VALUE", ws, "SOURCE", "REASON");
-	for (pp = t->params; *pp; pp++) {
-		const struct rp_param *p = *pp;
-
-		if (is_option(p))
-			continue;
-		list_row(p, &r);
-		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", wn,
-			p->name, kind_name(p->kind), wu, p->unit ? p->unit : "",
-			wd, r.d, wq, r.q, wr, r.r, wv, r.v, ws,
-			p->source ? p->source : "default",
-			p->reason ? p->reason : "");
+	for (print = 0; print < 2; print++) {
+		list_cells(f, &head, w, print);
+		for (pp = t->params; *pp; pp++) {
+			if (is_option(*pp))
+				continue;
+			list_row(*pp, &r);
+			list_cells(f, &r, w, print);
+		}
 	}
 }
 
@@ -1018,7 +985,7 @@ void rp_opts_print(void)
 		fmt_val(v, sizeof(v), p->value);
 		printf("# %s = %s%s%s (%s)\n", p->name, v,
 		       p->unit && *p->unit ? " " : "", p->unit ? p->unit : "",
-		       origins[pp - test->params] ?:
+		       p->origin ?:
 		       !strcmp(p->source, "quick") ? "--quick" : p->source);
 	}
 	for (i = 0; i < rp_opts.nr_knobs; i++) {

@@ -118,6 +118,7 @@ struct rp_param {
 	double value;
 	const char *source;	/* "default", "quick", "config", "env", "cli" */
 	const char *str;	/* the option's last value, NULL if not given */
+	char *origin;		/* where it was set, for "# name = value" */
 };
 
 #define RP_PARAM(n, u, d, r, k, ...) \

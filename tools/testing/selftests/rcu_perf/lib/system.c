@@ -14,24 +14,6 @@
 static char *kconfig;		/* the whole config text, or NULL */
 static bool kconfig_read;
 
-static char *read_stream(FILE *f)
-{
-	size_t len = 0, cap = 0;
-	char *s = NULL;
-	size_t n;
-
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			s = rp_xrealloc(s, cap);
-		}
-		n = fread(s + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	s[len] = '\0';
-	return s;
-}
-
 static char *read_text_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -39,7 +21,7 @@ static char *read_text_file(const char *path)
 
 	if (!f)
 		return NULL;
-	s = read_stream(f);
+	s = rp_read_stream(f, SIZE_MAX);
 	fclose(f);
 	return s;
 }
@@ -57,8 +39,8 @@ static char *read_gz(const char *path)
 	f = popen(cmd, "r");
 	if (!f)
 		return NULL;
-	s = read_stream(f);
-	if (pclose(f) != 0 || !*s) {
+	s = rp_read_stream(f, SIZE_MAX);
+	if (pclose(f) != 0 || !s || !*s) {
 		free(s);
 		return NULL;
 	}

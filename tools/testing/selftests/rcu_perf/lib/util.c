@@ -69,6 +69,35 @@ int rp_knob_read(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
+char *rp_read_stream(FILE *f, size_t max)
+{
+	size_t len = 0, cap = 0, n, i;
+	char *s = NULL, *p = NULL;
+
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 65536;
+			p = realloc(s, cap);
+			if (!p)
+				break;
+			s = p;
+		}
+		n = fread(s + len, 1, cap - len - 1, f);
+		/* A NUL would end the text early: serial captures have some. */
+		for (i = len; i < len + n; i++)
+			if (!s[i])
+				s[i] = ' ';
+		len += n;
+	} while (n > 0 && len <= max);
+	if (p && len <= max) {
+		s[len] = '\0';
+		return s;
+	}
+	free(s);
+	errno = p ? EFBIG : ENOMEM;
+	return NULL;
+}
+
 int rp_knob_exists(const char *path)
 {
 	return path && access(path, F_OK) == 0;
