@@ -147,7 +147,7 @@ enum rp_verdict rp_check(const char *check, double measured,
 	char m[32], l[32];
 	const char *unit, *op;
 	struct rp_check_rec *c;
-	enum rp_verdict v;
+	bool pass;
 
 	if (bad_name(check))
 		return RP_ERROR;
@@ -164,14 +164,11 @@ enum rp_verdict rp_check(const char *check, double measured,
 	       m, *unit ? " " : "", unit, op, l, *unit ? " " : "", unit,
 	       p->name);
 	if (!isfinite(measured)) {
-		v = RP_SKIP;
-		c = record(check, v, rp_xstrdup("no valid measurement"));
+		c = record(check, RP_SKIP, rp_xstrdup("no valid measurement"));
 	} else {
-		if (p->kind == RP_LIMIT_MAX)
-			v = measured <= p->value ? RP_PASS : RP_FAIL;
-		else
-			v = measured >= p->value ? RP_PASS : RP_FAIL;
-		c = record(check, v, NULL);
+		pass = p->kind == RP_LIMIT_MAX ? measured <= p->value :
+		       measured >= p->value;
+		c = record(check, pass ? RP_PASS : RP_FAIL, NULL);
 		c->measured = measured;
 	}
 	return judged(c, p->value, unit, op, p->name);
@@ -271,7 +268,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 }
 
 /* The program's checks, then those against a baseline (when given). */
-static int planned(void)
+int rp_ktap_planned(void)
 {
 	return (rp_current_test && rp_current_test->nr_checks > 0 ?
 		rp_current_test->nr_checks : 0) + (int)nr_more;
@@ -285,17 +282,12 @@ void rp_ktap_plan_check(const char *name)
 
 void rp_ktap_plan(void)
 {
-	ksft_set_plan(planned());
-}
-
-int rp_ktap_planned(void)
-{
-	return planned();
+	ksft_set_plan(rp_ktap_planned());
 }
 
 bool rp_ktap_all_reported(void)
 {
-	return (int)ksft_test_num() >= planned();
+	return (int)ksft_test_num() >= rp_ktap_planned();
 }
 
 bool rp_check_reported(const char *name)
@@ -375,7 +367,7 @@ void rp_ktap_fill(enum rp_verdict v, const char *reason)
 	size_t b = 0;
 	char buf[32];
 
-	while ((int)ksft_test_num() < planned()) {
+	while ((int)ksft_test_num() < rp_ktap_planned()) {
 		const char *name = NULL;
 
 		while (names && *names && !name) {
@@ -412,7 +404,7 @@ void rp_skip_rest(const char *fmt, ...)
 
 void rp_ktap_close(void)
 {
-	int extra = (int)ksft_test_num() - planned();
+	int extra = (int)ksft_test_num() - rp_ktap_planned();
 
 	if (extra < 0) {
 		printf("# error: %d planned check(s) not reported\n", -extra);
@@ -420,7 +412,7 @@ void rp_ktap_close(void)
 	} else if (extra > 0) {
 		/* The plan is wrong: make it fail so that it gets fixed. */
 		printf("# error: %d check(s) reported beyond the plan of %d\n",
-		       extra, planned());
+		       extra, rp_ktap_planned());
 		totals[RP_ERROR]++;
 	}
 }

@@ -371,20 +371,13 @@ static int take_lock(void)
 	/* One made 0644 by an earlier version, or by a shell's ">>". */
 	if (!fstat(fd, &st) && (st.st_mode & 077) && fchmod(fd, 0600)) {
 		err = -errno;
-		close(fd);
-		return err;
+		goto fail;
 	}
 	deadline = rp_now_ms() / 1e3 + timeout;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			err = -errno;
-			close(fd);
-			return err;
-		}
-		if (lock_nowait) {
-			close(fd);
-			return -EBUSY;
-		}
+		err = errno == EWOULDBLOCK || errno == EINTR ? -EBUSY : -errno;
+		if (err != -EBUSY || lock_nowait)
+			goto fail;
 		if (!waited) {
 			if (pread(fd, holder, sizeof(holder) - 1, 0) < 0)
 				holder[0] = '\0';
@@ -398,8 +391,8 @@ static int take_lock(void)
 			fprintf(stderr,
 				"rcu_perf: timed out after %g s waiting for %s (held by pid %s)\n",
 				timeout, path, holder[0] ? holder : "?");
-			close(fd);
-			return -ETIMEDOUT;
+			err = -ETIMEDOUT;
+			goto fail;
 		}
 		usleep(50000);
 	}
@@ -408,6 +401,9 @@ static int take_lock(void)
 	if (!ftruncate(fd, 0) && pwrite(fd, holder, strlen(holder), 0) < 0)
 		holder[0] = '\0';	/* only informative */
 	return fd;
+fail:
+	close(fd);
+	return err;
 }
 
 /*

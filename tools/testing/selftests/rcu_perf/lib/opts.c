@@ -548,8 +548,7 @@ static int cli_knob(const char *arg)
 		return perr("--knob %s: expected /ABSOLUTE/PATH=VALUE", arg);
 	if (eq - arg >= PATH_MAX)
 		return perr("--knob %s: path too long", arg);
-	memcpy(path, arg, eq - arg);
-	path[eq - arg] = '\0';
+	snprintf(path, sizeof(path), "%.*s", (int)(eq - arg), arg);
 	if (rp_knob_allowed(path))
 		return perr("--knob %s: %s", path, rp_knob_refusal(-EPERM));
 	if (rp_opts.nr_knobs >= RP_MAX_KNOBS)
@@ -952,13 +951,10 @@ int rp_opts_apply_knobs(void)
 	for (i = 0; i < rp_opts.nr_knobs; i++) {
 		const char *k = rp_opts.knobs[i];
 		const char *eq = strchr(k, '=');
-		size_t n = eq - k;
 		int r;
 
-		if (n >= sizeof(path))
-			return perr("--knob %s: path too long", k);
-		memcpy(path, k, n);
-		path[n] = '\0';
+		/* cli_knob() checked its length. */
+		snprintf(path, sizeof(path), "%.*s", (int)(eq - k), k);
 		/* Mount tracefs (guarded) if the file is in it. */
 		if (!strncmp(path, "/sys/kernel/tracing/", 20))
 			rp_tracefs();

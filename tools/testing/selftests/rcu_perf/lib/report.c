@@ -290,17 +290,14 @@ static int mkdir_p(const char *dir)
 /* Write to a temporary file and rename it: readers never see half a file. */
 static int write_results_file(const char *path, int code)
 {
-	char *tmp = NULL, *dir = rp_xstrdup(path), *slash;
-	int ret = -1, fd, saved;
-	FILE *f;
+	char *tmp = NULL, *dir = rp_xstrdup(path), *slash = strrchr(dir, '/');
+	int ret = -1, fd = -1, saved;
+	FILE *f = NULL;
 
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
+	if (slash && slash != dir)
 		*slash = '\0';
-		if (mkdir_p(dir))
-			goto out;
-	}
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
+	if ((slash && slash != dir && mkdir_p(dir)) ||
+	    asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
 		tmp = NULL;
 		goto out;
 	}
@@ -308,28 +305,22 @@ static int write_results_file(const char *path, int code)
 	unlink(tmp);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0644);
-	if (fd < 0)
-		goto out;
-	f = fdopen(fd, "w");
-	if (!f) {
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f && fd >= 0)
 		close(fd);
-		goto out_unlink;
-	}
-	if (results_write(f, code) || fflush(f) || fsync(fd)) {
-		saved = errno;
-		fclose(f);
-		errno = saved;
-		goto out_unlink;
-	}
-	if (fclose(f))
-		goto out_unlink;
-	if (rename(tmp, path))
-		goto out_unlink;
-	ret = 0;
-	goto out;
-out_unlink:
+	if (f && !results_write(f, code) && !fflush(f) && !fsync(fd))
+		ret = 0;
 	saved = errno;
-	unlink(tmp);
+	if (f && fclose(f) && !ret) {
+		ret = -1;
+		saved = errno;
+	}
+	if (!ret && rename(tmp, path)) {
+		ret = -1;
+		saved = errno;
+	}
+	if (ret && fd >= 0)
+		unlink(tmp);
 	errno = saved;
 out:
 	saved = errno;

@@ -644,6 +644,15 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	out->test = "Student t prediction interval";
 }
 
+static void welch_test(const double *a, size_t na, const double *b,
+		       size_t nb, double alpha, struct rp_cmp *out)
+{
+	out->p = rp_welch_p(a, na, b, nb);
+	out->mde_pct = pct_of(rp_min_detectable_effect(a, na, b, nb, alpha,
+						       CMP_POWER), out->va);
+	out->test = "Welch t";
+}
+
 /* The median's test: ranks from CMP_MIN_RANK_N a side, else Welch's. */
 static void median_test(const double *a, size_t na, const double *b,
 			size_t nb, double alpha, struct rp_cmp *out)
@@ -655,17 +664,14 @@ static void median_test(const double *a, size_t na, const double *b,
 						    CMP_POWER);
 	/*
 	 * An infinite rank MDE depends on the sample sizes (and ties) only:
-	 * no shift gives the rank test that power (5 vs 5 with ties). There,
-	 * as for fewer samples, Welch's test decides.
+	 * no shift gives the rank test that power (5 vs 5 with ties).
 	 */
 	if (isinf(mde)) {
-		out->p = rp_welch_p(a, na, b, nb);
-		mde = rp_min_detectable_effect(a, na, b, nb, alpha, CMP_POWER);
-		out->test = "Welch t";
-	} else {
-		out->p = rp_mann_whitney_p(a, na, b, nb);
-		out->test = "Mann-Whitney U";
+		welch_test(a, na, b, nb, alpha, out);
+		return;
 	}
+	out->p = rp_mann_whitney_p(a, na, b, nb);
+	out->test = "Mann-Whitney U";
 	out->mde_pct = pct_of(mde, out->va);
 }
 
@@ -821,19 +827,14 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	out->change_pct = na && nb ? pct_of(out->vb - out->va, out->va) : NAN;
 	if (nothing_to_test(a, na, b, nb, na, nb, "none: too few samples", out))
 		return;
-	if (na == 1 || nb == 1) {
+	if (na == 1 || nb == 1)
 		one_vs_many(a, na, b, nb, alpha, out);
-	} else if (st == RP_CMP_MEAN) {
-		out->p = rp_welch_p(a, na, b, nb);
-		out->mde_pct = pct_of(rp_min_detectable_effect(a, na, b, nb,
-							       alpha, CMP_POWER),
-				      out->va);
-		out->test = "Welch t";
-	} else if (st != RP_CMP_MEDIAN) {
+	else if (st == RP_CMP_MEAN)
+		welch_test(a, na, b, nb, alpha, out);
+	else if (st != RP_CMP_MEDIAN)
 		quantile_test(a, na, b, nb, stat_pct(st), alpha, out);
-	} else {
+	else
 		median_test(a, na, b, nb, alpha, out);
-	}
 
 	decide(out, higher_is_better, allowed_pct, alpha);
 }
