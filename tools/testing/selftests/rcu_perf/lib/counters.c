@@ -222,26 +222,18 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		return;
 	}
 	ev = perf_evsel__new(attr);
-	if (!ev) {
-		c->why[i] = "out of memory";
-		return;
-	}
-	err = perf_evsel__open(ev, p->self_cpus, p->self);
-	if ((err == -EACCES || err == -EPERM) && user_ok(i)) {
+	err = ev ? perf_evsel__open(ev, p->self_cpus, p->self) : 0;
+	if (ev && (err == -EACCES || err == -EPERM) && user_ok(i)) {
 		/* Unprivileged: user space only, as the perf tool does. */
 		perf_evsel__delete(ev);
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
 		ev = perf_evsel__new(attr);
-		if (!ev) {
-			c->why[i] = "out of memory";
-			return;
-		}
-		err = perf_evsel__open(ev, p->self_cpus, p->self);
+		err = ev ? perf_evsel__open(ev, p->self_cpus, p->self) : 0;
 	}
-	if (err) {
-		c->why[i] = why_errno(-err,
-				      ctr_def[i].type == PERF_TYPE_HARDWARE);
+	if (!ev || err) {
+		c->why[i] = !ev ? "out of memory" :
+			    why_errno(-err, ctr_def[i].type == PERF_TYPE_HARDWARE);
 		perf_evsel__delete(ev);
 		return;
 	}
@@ -342,6 +334,17 @@ void rp_counters_stop(struct rp_counters *c)
 			continue;
 		now = read_sum(p, i);
 		c->delta[i] = now >= p->start[i] ? now - p->start[i] : 0;
+	}
+}
+
+void rp_counters_add(struct rp_counters *sum, const struct rp_counters *c)
+{
+	int i;
+
+	for (i = 0; i < RP_CTR_NR; i++) {
+		sum->supported[i] = c->supported[i];
+		sum->why[i] = c->why[i];
+		sum->delta[i] += c->delta[i];
 	}
 }
 

@@ -236,18 +236,8 @@ void rp_counters_start(struct rp_counters *c);
 void rp_counters_stop(struct rp_counters *c);	/* fills delta[] */
 void rp_counters_close(struct rp_counters *c);
 
-/* Add one block's deltas @c to @sum, which takes over what @c supports. */
-static inline void rp_counters_add(struct rp_counters *sum,
-				   const struct rp_counters *c)
-{
-	int i;
-
-	for (i = 0; i < RP_CTR_NR; i++) {
-		sum->supported[i] = c->supported[i];
-		sum->why[i] = c->why[i];
-		sum->delta[i] += c->delta[i];
-	}
-}
+/* Add @c's deltas to @sum, which takes over what @c supports. */
+void rp_counters_add(struct rp_counters *sum, const struct rp_counters *c);
 
 /* checks.c */
 

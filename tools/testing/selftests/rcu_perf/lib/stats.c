@@ -95,10 +95,9 @@ double rp_percentile(const double *v, size_t n, double p)
 }
 
 /*
- * 1-based rank j of the lower bound of the ~95% distribution-free CI of the
- * median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025, so that
- * [x_(j), x_(n+1-j)] covers the median with probability >= 95%. 0 means
- * even [min, max] covers less than 95% (n < 6): the CI is then [min, max].
+ * 1-based rank j of the ~95% distribution-free CI [x_(j), x_(n+1-j)] of
+ * the median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025; 0 when
+ * even [min, max] covers less (n < 6).
  */
 static size_t median_ci_rank(size_t n)
 {
@@ -579,10 +578,8 @@ out:
 }
 
 /*
- * Below this many samples a side, rp_compare() uses Welch's t-test: the
- * exact rank test of 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029), and
- * near-deterministic runs (QEMU -icount boots repeat to ~0.01%) come in
- * such tiny samples. From here on the rank test decides.
+ * Below this many samples a side, Welch's t-test: the exact rank test of
+ * 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029).
  */
 #define CMP_MIN_RANK_N	5
 #define CMP_POWER	0.8
@@ -675,11 +672,7 @@ static void median_test(const double *a, size_t na, const double *b,
 	out->mde_pct = pct_of(mde, out->va);
 }
 
-/*
- * Blocks of about n^(1/3) consecutive samples: long enough to keep most of
- * the dependence between neighbouring ops (a slow GP delays the next one),
- * short enough to leave many blocks to resample.
- */
+/* Blocks of ~n^(1/3) samples keep most dependence (a slow GP delays the next) */
 static size_t block_len(size_t n)
 {
 	size_t l = 1;
@@ -839,11 +832,7 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	decide(out, higher_is_better, allowed_pct, alpha);
 }
 
-/*
- * One side of rp_compare_runs(): @nr runs, @r[i] (> 0) samples of @v in
- * run i. The runs' statistics, their mean and variance (0 for one run),
- * and the floor of that variance from the spread within the runs.
- */
+/* One side of rp_compare_runs(): @nr runs, @r[i] (> 0) samples in run i. */
 struct run_side {
 	double *st;		/* the statistic of each run */
 	size_t nr, n;		/* runs, samples */
@@ -926,8 +915,7 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 
 /*
  * The sampling variance of a run's statistic, pooled over both sides (as
- * it is when nothing changed: one run of three builds is too few to know
- * its own), scaled to each side's runs' sample counts.
+ * when nothing changed: one run is too few to know its own).
  */
 static void pool_floor(struct run_side *a, struct run_side *b)
 {
