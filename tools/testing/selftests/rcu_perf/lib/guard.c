@@ -94,13 +94,6 @@ static size_t put_int(char *buf, size_t pos, size_t len, long v)
 	return pos;
 }
 
-static void say(const char *msg)
-{
-	ssize_t r = write(STDERR_FILENO, msg, strlen(msg));
-
-	(void)r;
-}
-
 static void report_restore_error(const char *what, const char *path, int err)
 {
 	char msg[RP_PATH_LEN + 96];
@@ -113,7 +106,8 @@ static void report_restore_error(const char *what, const char *path, int err)
 	p = put_str(msg, p, sizeof(msg), ": errno ");
 	p = put_int(msg, p, sizeof(msg), -err);	/* a positive errno */
 	put_str(msg, p, sizeof(msg), "\n");
-	say(msg);
+	if (write(STDERR_FILENO, msg, strlen(msg)) < 0)
+		return;		/* nowhere to say it */
 }
 
 /*
@@ -573,11 +567,17 @@ static int repair_locked(void)
 }
 
 /* The state files say what to write where: as root, root's alone. */
-static int check_state_dir(void)
+static int setup_state_dir(void)
 {
+	const char *d = getenv("RCU_PERF_STATE_DIR");
 	struct stat st;
 
-	if (lstat(state_dir, &st))
+	if (!d || !*d)
+		d = RP_STATE_DIR_DEFAULT;
+	if ((size_t)snprintf(state_dir, sizeof(state_dir), "%s", d) >=
+	    sizeof(state_dir))
+		return -ENAMETOOLONG;
+	if ((mkdir(state_dir, 0755) && errno != EEXIST) || lstat(state_dir, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
@@ -587,20 +587,6 @@ static int check_state_dir(void)
 		return -EPERM;
 	}
 	return 0;
-}
-
-static int setup_state_dir(void)
-{
-	const char *d = getenv("RCU_PERF_STATE_DIR");
-
-	if (!d || !*d)
-		d = RP_STATE_DIR_DEFAULT;
-	if ((size_t)snprintf(state_dir, sizeof(state_dir), "%s", d) >=
-	    sizeof(state_dir))
-		return -ENAMETOOLONG;
-	if (mkdir(state_dir, 0755) && errno != EEXIST)
-		return -errno;
-	return check_state_dir();
 }
 
 int rp_guard_repair(void)
