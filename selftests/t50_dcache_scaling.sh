@@ -14,8 +14,9 @@
 # - a scaling op in the serial control's place (--control stat_private):
 #   the harness guard SKIPs the efficiency checks, never passes them;
 # - one CPU (max_cpus=1): the efficiency checks SKIP ("nothing to scale
-#   to"); the baseline check passes at 90% of the healthy 1-CPU ops/s and
-#   fails an absurd 1e12;
+#   to"); against a baseline of three such runs
+#   stat_private_n1_ops_vs_baseline passes, and fails a baseline of an
+#   absurd 1e12 ops/s;
 # - the opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back.
 # Every run leaves the knobs (CPUs online) as found and removes its tree;
 # bad input exits 1 with one line. A run that could not judge what a test
@@ -35,15 +36,15 @@ prog=$RP_BIN/dcache_scaling
 effs="stat_private_efficiency stat_shared_efficiency negative_efficiency
 open_shared_efficiency dotdot_symlink_efficiency"
 rcuwalk="stat_private_efficiency negative_efficiency dotdot_symlink_efficiency"
-nr=14
+nr=15
 echo "TAP version 13"
 echo "1..$nr"
 before=$(t_knob_snapshot)
 
-# results LOG: "check=result ..." of the six checks.
+# results LOG: "check=result ..." of the five checks.
 results() {
 	local c
-	for c in $effs single_cpu_vs_baseline; do
+	for c in $effs; do
 		echo -n "$c=$(ktap_result "$1" "$c") "
 	done
 }
@@ -122,8 +123,8 @@ controls_printed() {
 	grep -qE '^# parallel control: (lowest efficiency [0-9.]+ at N=[0-9]+ vs parallel_efficiency_min|not measured)' "$1" &&
 		! grep -qE '^(not )?ok [0-9]+ (parallel|serial)_control' "$1"
 }
-t_check "KTAP well-formed (plan 1..6, controls printed, not checks), JSON has the controls' and workloads' ops/s" eval \
-	'ktap_valid "$tmp/ok.log" && grep -qx "1..6" "$tmp/ok.log" && controls_printed "$tmp/ok.log" && json_ok'
+t_check "KTAP well-formed (plan 1..5, controls printed, not checks), JSON has the controls' and workloads' ops/s" eval \
+	'ktap_valid "$tmp/ok.log" && grep -qx "1..5" "$tmp/ok.log" && controls_printed "$tmp/ok.log" && json_ok'
 t_check "tree removed, knobs as found" eval \
 	'test -z "$(ls -A "$tmp/tree")" && t_knobs_unchanged "$before"'
 
@@ -202,33 +203,48 @@ else
 	unproven "scaling serial control: guard SKIPs the efficiency checks, no failure" "$tmp/ctl.log"
 fi
 
-# 5. One CPU: nothing to scale to. Baseline of the single-CPU throughput.
-base_ok() {
-	test "$T_RC" = 0 &&
-		test "$(ktap_result "$1" single_cpu_vs_baseline)" = pass &&
-		test "$(grep -c '_efficiency # SKIP .*nothing to scale to' "$1")" = 5
+# 5. One CPU: nothing to scale to. The one-CPU stat_private rate against a
+# baseline: three healthy runs pass it, their rates made an absurd 1e12
+# ops/s fail it.
+one_cpu=(--quick --set max_cpus=1)
+vs=stat_private_n1_ops_vs_baseline
+# no_rate LOG: no undisturbed one-CPU stat_private sample in that run
+no_rate() {
+	! grep -q '^# stat_private N=1: ' "$1"
 }
-base=$(sed -n 's/^# stat_private N=1: \([0-9.e+]*\) ops\/s.*/\1/p' "$tmp/ok.log")
-if [ -z "$base" ]; then
-	t_skip "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes" \
-		"no healthy number"
-else
-	base=$(awk -v b="$base" 'BEGIN { printf "%.0f", b * 0.9 }')
-	if run_until "$tmp/base.log" base_ok "$prog" --quick --set max_cpus=1 \
-		--set baseline_stat_ops="$base"; then
-		t_ok "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes"
+if t_baseline "max_cpus=1: a baseline of three healthy runs" "$tmp/base" \
+	no_rate "$prog" "${one_cpu[@]}"; then
+	base_ok() {
+		test "$T_RC" = 0 &&
+			test "$(ktap_result "$1" "$vs")" = pass &&
+			test "$(grep -c '_efficiency # SKIP .*nothing to scale to' "$1")" = 5
+	}
+	if run_until "$tmp/base.log" base_ok "$prog" "${one_cpu[@]}" \
+		--baseline "$tmp/base"; then
+		t_ok "max_cpus=1: efficiency SKIPs; $vs passes"
 	else
-		unproven "max_cpus=1: efficiency SKIPs; 90% of the healthy 1-CPU ops/s passes" "$tmp/base.log"
+		unproven "max_cpus=1: efficiency SKIPs; $vs passes" "$tmp/base.log"
 	fi
-fi
-absurd() {
-	test "$T_RC" = 1 && test "$(ktap_result "$1" single_cpu_vs_baseline)" = fail
-}
-if run_until "$tmp/absurd.log" absurd "$prog" --quick --set max_cpus=1 \
-	--set baseline_stat_ops=1e12; then
-	t_ok "baseline: an absurd 1e12 ops/s fails it, exit 1"
+	for f in "$tmp"/base/run-*/dcache_scaling.json; do
+		d=$tmp/absurd/$(basename "$(dirname "$f")")
+		mkdir -p "$d"
+		# lib/json.c: a member a line, an array's numbers on one
+		awk '/"name": "stat_private.n1.ops"/ { on = 1 }
+		on && sub(/"samples": \[[^]]*\]/, "\"samples\": [1e12, 1e12]") { on = 0 }
+		1' "$f" >"$d/dcache_scaling.json"
+	done
+	absurd() {
+		test "$T_RC" = 1 && test "$(ktap_result "$1" "$vs")" = fail
+	}
+	if run_until "$tmp/absurd.log" absurd "$prog" "${one_cpu[@]}" \
+		--baseline "$tmp/absurd"; then
+		t_ok "baseline: an absurd 1e12 ops/s fails it, exit 1"
+	else
+		unproven "baseline: an absurd 1e12 ops/s fails it, exit 1" "$tmp/absurd.log"
+	fi
 else
-	unproven "baseline: an absurd 1e12 ops/s fails it, exit 1" "$tmp/absurd.log"
+	t_fail "max_cpus=1: efficiency SKIPs; $vs passes: no baseline"
+	t_fail "baseline: an absurd 1e12 ops/s fails it, exit 1: no baseline"
 fi
 
 # 6. As an unprivileged user: judged too (nothing it measures needs root).
@@ -267,7 +283,7 @@ listed() {
 	local p
 	for p in parallel_efficiency_min serial_fraction_min \
 		 ${effs//_efficiency/_serial_max} serialize_lookups \
-		 baseline_ratio_min baseline_stat_ops hotplug_sweep; do
+		 baseline_change baseline_alpha hotplug_sweep; do
 		grep -q "^$p " "$tmp/list.log" || return 1
 	done
 }

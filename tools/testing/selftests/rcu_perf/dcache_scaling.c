@@ -7,12 +7,11 @@
  * workers, N = 1, 2, 4, ... all online CPUs, each judged by its serial
  * share: its Karp-Flatt serial fraction relative to a parallel control,
  * over a serial (one global lock) control's, both timed in the same run;
- * 0 scales like private work, 1 like one lock. Beside those checks:
- *   single_cpu_vs_baseline stat_private ops/s at N = 1 against the
- *                         optional baseline_stat_ops (0: no baseline, skip).
- * A kernel whose lookups all drop to ref-walk takes a lockref per dentry: the
- * extra cost per op on one CPU is what single_cpu_vs_baseline (and an A/B
- * comparison of kernels) sees.
+ * 0 scales like private work, 1 like one lock. A kernel whose lookups all
+ * drop to ref-walk takes a lockref per dentry: the extra cost per op on
+ * one CPU is what the checks against a baseline (--baseline DIR:
+ * stat_private_n1_ops_vs_baseline, ...) and an A/B comparison of kernels
+ * see.
  *
  * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
  * with its reason: --list.
@@ -57,9 +56,6 @@ static struct rp_param p_open_shared_serial_max =
 static struct rp_param p_dotdot_symlink_serial_max =
 	RP_MAX("dotdot_symlink_serial_max", "share", 0.5,
 	       "\"..\" and fast symlinks stay in rcu-walk: ~0");
-static struct rp_param p_baseline_ratio_min =
-	RP_MIN("baseline_ratio_min", "ratio", 0.85,
-	       "1-CPU stat ops/s vs baseline_stat_ops: repeat runs agree within ~5%");
 static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10,
 			   "1-CPU lookup rates of repeat runs agree within ~5%");
@@ -67,9 +63,6 @@ static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 static struct rp_param p_serialize_lookups =
 	RP_SETTING("serialize_lookups", "bool", 0,
 		   "1: one global lock around each lookup, as dcache_lock did (proves the checks)");
-static struct rp_param p_baseline_stat_ops =
-	RP_SETTING("baseline_stat_ops", "ops/s", 0,
-		   "stat_private ops/s at N=1 of a known-good kernel on this machine; 0 = none");
 static struct rp_param p_sample_ms =
 	RP_SETTING("sample_ms", "ms", 150,
 		   "one sample; x reps x 2 points x 7 workloads ~ 12 s on 2 CPUs; --quick: /proc/stat's 10 ms ticks need ~100",
@@ -112,18 +105,16 @@ static struct rp_param *params[] = {
 	&p_parallel_efficiency_min, &p_serial_fraction_min,
 	&p_stat_private_serial_max, &p_stat_shared_serial_max,
 	&p_negative_serial_max, &p_open_shared_serial_max,
-	&p_dotdot_symlink_serial_max, &p_baseline_ratio_min, &p_baseline_change,
-	&p_baseline_alpha, &p_serialize_lookups, &p_baseline_stat_ops,
-	&p_sample_ms, &p_reps, &p_max_disturbance, &p_time_budget,
-	&p_confirm_time, &p_depth, &p_max_cpus, &p_hotplug_sweep, &p_dir,
-	&p_control, NULL
+	&p_dotdot_symlink_serial_max, &p_baseline_change, &p_baseline_alpha,
+	&p_serialize_lookups, &p_sample_ms, &p_reps, &p_max_disturbance,
+	&p_time_budget, &p_confirm_time, &p_depth, &p_max_cpus,
+	&p_hotplug_sweep, &p_dir, &p_control, NULL
 };
 
 static const char * const checks[] = {
 	"stat_private_efficiency",
 	"stat_shared_efficiency", "negative_efficiency",
-	"open_shared_efficiency", "dotdot_symlink_efficiency",
-	"single_cpu_vs_baseline", NULL
+	"open_shared_efficiency", "dotdot_symlink_efficiency", NULL
 };
 
 /* With --baseline: each lookup's rate on one CPU, present on every machine. */
@@ -137,7 +128,7 @@ static const struct rp_test test = {
 	.baseline = baseline_metrics,
 	.summary = "path lookup throughput on 1, 2, 4, ... CPUs: rcu-walk must scale",
 	.params = params,
-	.nr_checks = 6,
+	.nr_checks = ARRAY_SIZE(checks) - 1,
 	.checks = checks,
 };
 
@@ -1119,7 +1110,6 @@ int main(int argc, char **argv)
 	bool judged[32] = { false };
 	int ncpus, maxn, w, i, at = 0, nr_judged = 0;
 	bool hotplug;
-	double v;
 
 	rp_init(&test, argc, argv);
 	setup();
@@ -1157,20 +1147,6 @@ int main(int argc, char **argv)
 	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++)
 		workload_check(w, judged, nr_judged, ctl_why, disturbed[w],
 			       neg_skip);
-
-	v = p_baseline_stat_ops.value;
-	if (v <= 0) {
-		rp_check_skip("single_cpu_vs_baseline",
-			      "no baseline: set baseline_stat_ops to the 1-CPU stat_private ops/s of a known-good kernel");
-	} else if (isnan(res[W_STAT_PRIVATE][0].best)) {
-		rp_check_skip("single_cpu_vs_baseline", "%s",
-			      disturbed[W_STAT_PRIVATE]);
-	} else {
-		printf("# stat_private at N=1: %.4g ops/s vs baseline %.4g ops/s\n",
-		       res[W_STAT_PRIVATE][0].best, v);
-		rp_check("single_cpu_vs_baseline",
-			 res[W_STAT_PRIVATE][0].best / v, &p_baseline_ratio_min);
-	}
 	if (ctr_open)
 		rp_counters_close(&ctr);
 	return rp_finish();
