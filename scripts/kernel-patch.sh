@@ -131,7 +131,8 @@ trees and child process groups, tracefs.c the tracefs mount and cpus.c
 CPU hotplug, each recording its changes through the guard first.
 MSG
 
-defpatch lib/load.c lib/counters.c lib/stats.c lib/scaling.c lib/kmsg.c <<'MSG'
+defpatch lib/load.c lib/counters.c lib/stats.c lib/scaling.c lib/sampler.c \
+	lib/kmsg.c <<'MSG'
 selftests/rcu_perf: Add the library's measurements and statistics
 
 Add what the tests measure with and how they judge it:
@@ -153,6 +154,9 @@ Add what the tests measure with and how they judge it:
 - scaling.c: CPU-count sweeps and the Karp-Flatt serial fraction of a
   workload relative to a parallel and a serial control measured in the
   same run, and kernbench's "Elapsed: User: System: CPU:" reports;
+- sampler.c: what the programs' measurement loops share, written once:
+  samples kept, intervals that have all settled, the reasons a check
+  cannot be judged, a work directory of the run's own;
 - kmsg.c: the time the kernel handed over to user space, from the
   kernel log ("Write protecting the kernel read-only data" and the
   fallbacks of other architectures and configurations).

@@ -177,16 +177,7 @@ static void keep_logs(void)
 
 /* The one-line reason of bad input, for rp_parse() to print. */
 static char bad_input[PATH_MAX + 128];
-
-static __printf(1, 2) const char *bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(bad_input, sizeof(bad_input), fmt, ap);
-	va_end(ap);
-	return bad_input;
-}
+#define bad(...)	rp_why(bad_input, sizeof(bad_input), __VA_ARGS__)
 
 /* Kernel parameters: printable ASCII, no newline, a sane length. */
 static const char *check_append(const char *what, const char *s)
@@ -267,26 +258,6 @@ static const char *check_input(void)
 /* What to boot: kernel, QEMU, busybox                                 */
 /* ------------------------------------------------------------------ */
 
-/* PROG as given if it has a slash, else the first match in $PATH. */
-static bool find_prog(const char *prog, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	const char *p, *e;
-
-	if (strchr(prog, '/')) {
-		snprintf(out, len, "%s", prog);
-		return !access(out, X_OK);
-	}
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		if ((size_t)snprintf(out, len, "%.*s/%s", (int)(e - p), p,
-				     prog) < len && readable_file(out) &&
-		    !access(out, X_OK))
-			return true;
-	}
-	return false;
-}
-
 /* NULL if @path is a static x86-64 ELF executable, else why not. */
 static const char *static_x86_64(const char *path)
 {
@@ -361,11 +332,11 @@ static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 
 	if (!q || !*q)
 		q = "qemu-system-x86_64";
-	if (!find_prog(q, qemu, qlen))
+	if (!rp_find_prog(q, qemu, qlen))
 		skip("%s not found (apt install qemu-system-x86)", q);
 	if (p_busybox.str) {
 		snprintf(bb, blen, "%s", p_busybox.str);
-	} else if (!find_prog("busybox", bb, blen)) {
+	} else if (!rp_find_prog("busybox", bb, blen)) {
 		snprintf(bb, blen, "/bin/busybox");
 		if (!readable_file(bb))
 			skip("no busybox (apt install busybox-static)");

@@ -319,12 +319,7 @@ static int make_deep(const char *base)
 
 static void remove_tree(void)
 {
-	int err = root[0] ? rp_tmpdir_remove(root) : 0;
-
-	if (err)
-		printf("# warning: cannot remove %s: %s\n", root,
-		       strerror(-err));
-	root[0] = '\0';
+	rp_workdir_remove(root);
 }
 
 static const char *fs_name(long type)
@@ -358,12 +353,7 @@ static const char *make_tree(int nworkers)
 	const char *fs;
 	size_t len;
 
-	err = rp_tmpdir(p_dir.str, "dcache_scaling", root, sizeof(root));
-	if (err) {
-		root[0] = '\0';
-		rp_fatal("cannot create a directory under %s: %s",
-			 p_dir.str ? p_dir.str : "$TMPDIR or /tmp", strerror(-err));
-	}
+	rp_workdir(p_dir.str, "dcache_scaling", root, sizeof(root));
 	atexit(remove_tree);
 
 	deep[0] = '\0';
@@ -431,7 +421,7 @@ static struct ops_slot *slots;
 static int stop_flag;		/* __atomic */
 static pthread_barrier_t start_barrier;
 static const struct workload *cur_wl;
-static int *cpus;		/* the CPUs of the sweep, in order of use */
+static struct rp_sweep sw;	/* the CPUs of the sweep, in order of use */
 /* Per CPU id: CPU time before and after a sample. */
 static struct rp_cpu_time *ct0, *ct1;
 static int nr_cpu_ids;
@@ -439,9 +429,7 @@ static struct rp_counters ctr;
 static bool ctr_open;
 static double sample_ms, max_disturbance, deadline_ms;
 static int reps;
-static bool serialize_lookups, hotplug_mode;
-static int pts[32], nr_pts;	/* the sweep's CPU counts */
-static int nr_online;		/* cpus[0..nr_online) */
+static bool serialize_lookups;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
@@ -564,19 +552,6 @@ static void sleep_ms(double ms)
 #define MAX_ATTEMPTS	4
 
 /*
- * Where the single worker of N=1 runs: on another online CPU each
- * repetition, so that the best of them is the fastest CPU's rate, whatever
- * max_cpus. vCPUs that share host cores, or hybrid cores, differ in speed
- * by tens of percent; against the first CPU alone, one worker at a time on
- * a faster one would look like parallel work. (With hotplug only cpus[0]
- * is on.)
- */
-static int single_cpu(int n, int rep)
-{
-	return n == 1 && !hotplug_mode ? rep % nr_online : 0;
-}
-
-/*
  * One sample of @wl on the first pt->n CPUs of the sweep. Returns false
  * (and records nothing but the rejection) when other tasks took more than
  * max_disturbance of the workers' CPUs: a busy machine says nothing about
@@ -602,7 +577,8 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 		struct worker *w = &workers[i];
 
 		w->idx = i;
-		w->cpu = cpus[i + single_cpu(n, rep)];
+		/* N=1: each repetition on another CPU, whatever max_cpus */
+		w->cpu = sw.cpus[i + rp_sweep_first(&sw, n, rep)];
 		w->err = 0;
 		*w->ops = 0;
 		wl->prepare(w);
@@ -675,8 +651,7 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 		pt->rejected++;
 		return false;
 	}
-	if (rp_samples_add(&pt->rate, rate))
-		rp_fatal("out of memory");
+	rp_sample(&pt->rate, rate);
 	pt->ops += o1 - o0;
 	pt->secs += secs;
 	pt->user += tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
@@ -705,7 +680,7 @@ static void sample_retry(const struct workload *wl, struct point *pt, int rep)
 /* The sweep                                                           */
 /* ------------------------------------------------------------------ */
 
-static struct point res[NR_WORKLOADS][32];
+static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 
 static void counters_reopen(void)
 {
@@ -715,34 +690,30 @@ static void counters_reopen(void)
 }
 
 /* Hotplug sweep: exactly cpus[0..n) online, the others of the sweep off. */
-static void set_online(int n, int ncpus)
+static void set_online(int n)
 {
-	int err = rp_cpus_set_online(cpus, n, ncpus);
-
-	if (err)
-		rp_fatal("cannot put %d of %d CPUs online: %s", n, ncpus,
-			 strerror(-err));
+	rp_sweep_online(&sw, n);
 	printf("# hotplug: %d CPU(s) online\n", rp_nr_online_cpus());
 	counters_reopen();
 }
 
-static void measure(bool hotplug, int ncpus)
+static void measure(void)
 {
 	int w, r, p;
 
 	for (w = 0; w < NR_WORKLOADS; w++)
-		for (p = 0; p < nr_pts; p++)
-			res[w][p].n = pts[p];
-	if (hotplug) {
+		for (p = 0; p < sw.nr_pts; p++)
+			res[w][p].n = sw.pts[p];
+	if (sw.hotplug) {
 		/* Hotplug is slow: all workloads at one point, then the next. */
-		for (p = 0; p < nr_pts; p++) {
-			set_online(pts[p], ncpus);
+		for (p = 0; p < sw.nr_pts; p++) {
+			set_online(sw.pts[p]);
 			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms);
 			     r++)
 				for (w = 0; w < NR_WORKLOADS; w++)
 					sample_retry(&wls[w], &res[w][p], r);
 		}
-		set_online(ncpus, ncpus);
+		set_online(sw.max);
 		return;
 	}
 	counters_reopen();
@@ -753,12 +724,12 @@ static void measure(bool hotplug, int ncpus)
 	 */
 	for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms); r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
-			for (p = 0; p < nr_pts; p++)
+			for (p = 0; p < sw.nr_pts; p++)
 				sample_retry(&wls[w], &res[w][p], r);
 	/* Try harder where a point has no clean sample yet, while time lasts. */
 	for (r = 0; r < MAX_ATTEMPTS && rp_now_ms() < deadline_ms; r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
-			for (p = 0; p < nr_pts; p++)
+			for (p = 0; p < sw.nr_pts; p++)
 				if (!res[w][p].rate.n && rp_now_ms() < deadline_ms)
 					sample_retry(&wls[w], &res[w][p], reps + r);
 }
@@ -807,7 +778,7 @@ static void confirm(void)
 	for (round = 0; left && round < reps && rp_now_ms() < until; round++) {
 		left = 0;
 		for (w = W_SERIAL + 1; w < NR_WORKLOADS; w++)
-			for (p = 1; p < nr_pts && rp_now_ms() < until; p++) {
+			for (p = 1; p < sw.nr_pts && rp_now_ms() < until; p++) {
 				if (!suspect(w, p))
 					continue;
 				if (!round)
@@ -846,7 +817,7 @@ static const char *summarize(int w, char *why, size_t len)
 	char mname[96];
 	int p, i;
 
-	for (p = 0; p < nr_pts; p++) {
+	for (p = 0; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 		struct rp_summary s;
 
@@ -856,7 +827,7 @@ static const char *summarize(int w, char *why, size_t len)
 		rp_summarize(pt->rate.v, pt->rate.n, &s);
 		pt->best = s.max;
 	}
-	for (p = 0; p < nr_pts; p++) {
+	for (p = 0; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 
 		pt->eff = rp_efficiency(pt->best, one->best, pt->n);
@@ -917,7 +888,7 @@ static int judge_points(bool *judged, char *why, size_t len)
 	int p, nr = 0;
 
 	why[0] = '\0';
-	for (p = 1; p < nr_pts; p++) {
+	for (p = 1; p < sw.nr_pts; p++) {
 		r = rp_controls_judge(res[W_PARALLEL][p].n,
 				      res[W_PARALLEL][p].eff,
 				      res[W_SERIAL][p].eff, par_min, ser_min,
@@ -950,7 +921,7 @@ static void control_report(int w, const struct rp_param *lim,
 		       disturbed);
 		return;
 	}
-	for (p = 1; p < nr_pts; p++) {
+	for (p = 1; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 
 		/* The serial control only where the machine runs N at once. */
@@ -980,41 +951,26 @@ static void control_report(int w, const struct rp_param *lim,
 /* main                                                                */
 /* ------------------------------------------------------------------ */
 
-/* The sweep's CPUs: those that cannot go offline (often CPU 0) first. */
-static int plan_cpus(bool hotplug, int *maxn)
+/* The sweep's CPUs (those that cannot go offline first), a worker each. */
+static void plan_cpus(void)
 {
-	int online[1024], ncpus, i, w, fixed;
+	int i;
 
-	ncpus = rp_online_cpus(online, 1024);
-	if (ncpus < 1)
-		rp_exit_skip("cannot read the online CPUs");
-	*maxn = ncpus;
-	if (p_max_cpus.value >= 1 && p_max_cpus.value < ncpus)
-		*maxn = (int)p_max_cpus.value;
-	cpus = calloc(ncpus, sizeof(*cpus));
-	workers = calloc(ncpus, sizeof(*workers));
-	if (!cpus || !workers ||
-	    posix_memalign((void **)&slots, 64, ncpus * sizeof(*slots)))
+	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug_sweep.value != 0,
+		      "hotplug sweep");
+	workers = calloc(sw.nr_online, sizeof(*workers));
+	if (!workers ||
+	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
 		rp_fatal("out of memory");
-	for (i = 0; i < ncpus; i++)
+	for (i = 0; i < sw.nr_online; i++) {
 		workers[i].ops = &slots[i].ops;
-	memcpy(cpus, online, ncpus * sizeof(*cpus));
-	nr_online = ncpus;
-	fixed = rp_cpus_fixed_first(cpus, ncpus);
-	if (hotplug && geteuid())
-		rp_exit_skip("hotplug sweep needs root");
-	if (hotplug && fixed > 1)
-		rp_exit_skip("hotplug sweep: %d CPUs cannot go offline", fixed);
-	nr_cpu_ids = 0;
-	for (w = 0; w < ncpus; w++)
-		if (online[w] >= nr_cpu_ids)
-			nr_cpu_ids = online[w] + 1;
+		if (sw.cpus[i] >= nr_cpu_ids)
+			nr_cpu_ids = sw.cpus[i] + 1;
+	}
 	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
 	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
 	if (!ct0 || !ct1)
 		rp_fatal("out of memory");
-	/* With hotplug, the CPUs beyond max_cpus stay online. */
-	return hotplug ? *maxn : ncpus;
 }
 
 #define ONE_CPU	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
@@ -1030,7 +986,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 	int p, at = 0;
 
 	snprintf(check, sizeof(check), "%s_efficiency", name);
-	if (nr_pts < 2) {
+	if (sw.nr_pts < 2) {
 		rp_check_skip(check, ONE_CPU);
 		return;
 	}
@@ -1047,7 +1003,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 		rp_check_skip(check, "%s", disturbed);
 		return;
 	}
-	for (p = 1; p < nr_pts; p++) {
+	for (p = 1; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 
 		if (!judged[p])
@@ -1070,7 +1026,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 		return;
 	}
 	printf("# %s: highest serial share %.3f at N=%d%s\n", name, v, at,
-	       nr_judged < nr_pts - 1 ? " (not every N judged)" : "");
+	       nr_judged < sw.nr_pts - 1 ? " (not every N judged)" : "");
 	rp_check(check, v, wls[w].limit);
 }
 
@@ -1107,31 +1063,27 @@ int main(int argc, char **argv)
 {
 	const char *neg_skip, *disturbed[NR_WORKLOADS];
 	char check[200], why[NR_WORKLOADS][320], ctl_why[320] = "";
-	bool judged[32] = { false };
-	int ncpus, maxn, w, i, at = 0, nr_judged = 0;
-	bool hotplug;
+	bool judged[RP_SWEEP_POINTS] = { false };
+	int w, i, at = 0, nr_judged = 0;
 
 	rp_init(&test, argc, argv);
 	setup();
-	hotplug = p_hotplug_sweep.value != 0;
-	hotplug_mode = hotplug;
-	ncpus = plan_cpus(hotplug, &maxn);
-	nr_pts = rp_sweep_points(maxn, pts, 32);
-	for (i = 0, at = 0; i < nr_pts; i++)
-		at += snprintf(check + at, sizeof(check) - at, " %d", pts[i]);
+	plan_cpus();
+	for (i = 0; i < sw.nr_pts; i++)
+		at += snprintf(check + at, sizeof(check) - at, " %d", sw.pts[i]);
 	rp_info("sweep", "%s CPU(s) by %s; %d x %.0f ms per point", check + 1,
-		hotplug ? "hotplug" : "affinity", reps, sample_ms);
+		sw.hotplug ? "hotplug" : "affinity", reps, sample_ms);
 
-	neg_skip = make_tree(maxn);
-	measure(hotplug, ncpus);
-	if (!hotplug)
+	neg_skip = make_tree(sw.max);
+	measure();
+	if (!sw.hotplug)
 		confirm();
 	for (w = 0; w < NR_WORKLOADS; w++)
 		disturbed[w] = summarize(w, why[w], sizeof(why[w]));
 	remove_tree();
 
 	/* The controls first: the verdicts depend on them. */
-	if (nr_pts >= 2) {
+	if (sw.nr_pts >= 2) {
 		control_report(W_PARALLEL, &p_parallel_efficiency_min,
 			       disturbed[W_PARALLEL]);
 		control_report(W_SERIAL, &p_serial_fraction_min,

@@ -147,12 +147,10 @@ static const char *cannot_run(void)
 	static char why[160];
 	long cmds = membarrier(MEMBARRIER_CMD_QUERY);
 
-	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL)) {
-		snprintf(why, sizeof(why),
-			 "membarrier(MEMBARRIER_CMD_GLOBAL) not available: %s",
-			 cmds < 0 ? strerror(errno) : "not in the query mask");
-		return why;
-	}
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL))
+		return rp_why(why, sizeof(why),
+			      "membarrier(MEMBARRIER_CMD_GLOBAL) not available: %s",
+			      cmds < 0 ? strerror(errno) : "not in the query mask");
 	if (!rp_knob_exists(EXPEDITED) || !rp_knob_exists(NORMAL))
 		return EXPEDITED " or " NORMAL " absent (CONFIG_TINY_RCU?)";
 	if (geteuid() != 0)
@@ -257,8 +255,8 @@ static int control_block(struct mode_data *d, size_t n)
 		t = rp_now_ms();
 		err = round_trip(&idle_partner);
 		t = rp_now_ms() - t;
-		if (!err && rp_samples_add(&d->lat, t))
-			rp_fatal("out of memory");
+		if (!err)
+			rp_sample(&d->lat, t);
 	}
 	if (saved)
 		sched_setaffinity(0, sizeof(own), &own);
@@ -334,11 +332,11 @@ static void ipi_block(struct mode_data *d, struct rp_samples *rt, size_t n)
 				rp_fatal("the wake-up control failed");
 			w = rp_now_ms() - w;
 			t += w / 2;
-			if (i && rp_samples_add(rt, w))
-				rp_fatal("out of memory");
+			if (i)
+				rp_sample(rt, w);
 		}
-		if (i && rp_samples_add(&d->lat, t))
-			rp_fatal("out of memory");
+		if (i)
+			rp_sample(&d->lat, t);
 	}
 }
 
@@ -372,8 +370,7 @@ static void busy_blocks(struct mode_data *d, struct rp_samples *rt, size_t n,
 		t = rp_now_ms();
 		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
 			rp_fatal("membarrier: %s", strerror(errno));
-		if (rp_samples_add(&no_ipi, rp_now_ms() - t))
-			rp_fatal("out of memory");
+		rp_sample(&no_ipi, rp_now_ms() - t);
 	}
 	if (saved)
 		sched_setaffinity(0, sizeof(own), &own);
@@ -399,8 +396,7 @@ static int run_block(struct mode_data *d, enum mode m, size_t n,
 		if (membarrier(MEMBARRIER_CMD_GLOBAL))
 			rp_fatal("membarrier: %s", strerror(errno));
 		t = rp_now_ms() - t;
-		if (rp_samples_add(&d->lat, t))
-			rp_fatal("out of memory");
+		rp_sample(&d->lat, t);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s %.4f ms\n", mode_name[m], t);
 	}
@@ -454,10 +450,9 @@ static const char *host_overcommitted(struct rp_samples *busy,
 	i = rp_stat_median(idle->v, idle->n);
 	if (b <= 2 * i)
 		return NULL;
-	snprintf(why, sizeof(why),
-		 "host overcommitted: a wake-up beside the busy CPU takes %.1fx the idle one (median %.4f ms): vCPUs wait for host CPUs",
-		 b / i, b);
-	return why;
+	return rp_why(why, sizeof(why),
+		      "host overcommitted: a wake-up beside the busy CPU takes %.1fx the idle one (median %.4f ms): vCPUs wait for host CPUs",
+		      b / i, b);
 }
 
 /*
@@ -543,8 +538,7 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 			ipi_dropped++;
 			continue;
 		}
-		if (rp_samples_add(&ctl, d[IPI].lat.v[i] + w))
-			rp_fatal("out of memory");
+		rp_sample(&ctl, d[IPI].lat.v[i] + w);
 		j++;
 	}
 	for (k = 0; k < nr; k++) {
@@ -601,9 +595,7 @@ int main(int argc, char **argv)
 		if (d[NORMAL_GP].lat.n < min || d[EXPEDITED_GP].lat.n < min)
 			break;
 		estimate(d, b, nr);
-		for (m = 0; m < nr && rp_bound_settled(&b[m]); m++)
-			;
-		if (m == nr || rp_now_ms() > deadline)
+		if (rp_bounds_settled(b, nr) || rp_now_ms() > deadline)
 			break;
 		want += want / 2;
 		printf("# not settled after %zu GPs per mode: more samples\n",

@@ -178,13 +178,11 @@ static void membarrier_setup(struct workload *w)
 {
 	long mask = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 
-	if (mask < 0) {
-		snprintf(w->skip_buf, sizeof(w->skip_buf),
-			 "membarrier() unavailable: %s", strerror(errno));
-		w->skip = w->skip_buf;
-	} else if (!(mask & MEMBARRIER_CMD_GLOBAL)) {
+	if (mask < 0)
+		w->skip = rp_why(w->skip_buf, sizeof(w->skip_buf),
+				 "membarrier() unavailable: %s", strerror(errno));
+	else if (!(mask & MEMBARRIER_CMD_GLOBAL))
 		w->skip = "membarrier(MEMBARRIER_CMD_GLOBAL) not supported (nohz_full CPUs?)";
-	}
 }
 
 /* Is @word one of the space-separated words of @list? */
@@ -225,9 +223,8 @@ static void tracer_setup(struct workload *w)
 	snprintf(avail, sizeof(avail), "%s/available_tracers", tfs);
 	err = rp_knob_read(avail, avail, sizeof(avail));
 	if (err < 0) {
-		snprintf(w->skip_buf, sizeof(w->skip_buf),
-			 "cannot read available_tracers: %s", strerror(-err));
-		w->skip = w->skip_buf;
+		w->skip = rp_why(w->skip_buf, sizeof(w->skip_buf),
+				 "cannot read available_tracers: %s", strerror(-err));
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(prefs) && !tracer; i++) {
@@ -247,16 +244,15 @@ static void tracer_setup(struct workload *w)
 		tracer = prefs[i];
 	}
 	if (!tracer) {
-		snprintf(w->skip_buf, sizeof(w->skip_buf), "no usable tracer (%s)",
-			 refused);
-		w->skip = w->skip_buf;
+		w->skip = rp_why(w->skip_buf, sizeof(w->skip_buf),
+				 "no usable tracer (%s)", refused);
 		return;
 	}
 	err = rp_knob_write(current_tracer, "nop");
 	if (err) {
-		snprintf(w->skip_buf, sizeof(w->skip_buf),
-			 "cannot set current_tracer back to nop: %s", strerror(-err));
-		w->skip = w->skip_buf;
+		w->skip = rp_why(w->skip_buf, sizeof(w->skip_buf),
+				 "cannot set current_tracer back to nop: %s",
+				 strerror(-err));
 		tracer = NULL;
 		return;
 	}
@@ -739,35 +735,28 @@ static const char *unjudgeable(struct workload *w, char *buf, size_t len)
 	struct level_data *idle = &w->lv[judged_level(w)], *all = &w->lv[L_ALL];
 	double cpu_ms, mean;
 
-	if (idle_starved(w) && idle->lat.n < (size_t)min_samples) {
-		snprintf(buf, len,
-			 "machine busy: %d idle blocks thrown away (background CPU up to %.0f%% > idle_busy_max %g%%) and %zu one-busy ops < min_samples %d",
-			 w->lv[L_IDLE].rejected, w->lv[L_IDLE].worst_bg,
-			 idle_busy_max, idle->lat.n, min_samples);
-		return buf;
-	}
-	if (idle->lat.n < (size_t)min_samples && idle->rejected) {
-		snprintf(buf, len,
-			 "machine busy: %zu quiet idle ops < min_samples %d; %d idle blocks thrown away, background CPU up to %.0f%% > idle_busy_max %g%%",
-			 idle->lat.n, min_samples, idle->rejected,
-			 idle->worst_bg, idle_busy_max);
-		return buf;
-	}
-	if (idle->lat.n < (size_t)min_samples || all->lat.n < (size_t)min_samples) {
-		snprintf(buf, len,
-			 "%zu idle and %zu all-busy ops in the time budget, min_samples %d",
-			 idle->lat.n, all->lat.n, min_samples);
-		return buf;
-	}
+	if (idle_starved(w) && idle->lat.n < (size_t)min_samples)
+		return rp_why(buf, len,
+			      "machine busy: %d idle blocks thrown away (background CPU up to %.0f%% > idle_busy_max %g%%) and %zu one-busy ops < min_samples %d",
+			      w->lv[L_IDLE].rejected, w->lv[L_IDLE].worst_bg,
+			      idle_busy_max, idle->lat.n, min_samples);
+	if (idle->lat.n < (size_t)min_samples && idle->rejected)
+		return rp_why(buf, len,
+			      "machine busy: %zu quiet idle ops < min_samples %d; %d idle blocks thrown away, background CPU up to %.0f%% > idle_busy_max %g%%",
+			      idle->lat.n, min_samples, idle->rejected,
+			      idle->worst_bg, idle_busy_max);
+	if (idle->lat.n < (size_t)min_samples || all->lat.n < (size_t)min_samples)
+		return rp_why(buf, len,
+			      "%zu idle and %zu all-busy ops in the time budget, min_samples %d",
+			      idle->lat.n, all->lat.n, min_samples);
 	/* An op that burns CPU for most of its latency measures that CPU. */
 	if (idle->ctr.supported[RP_CTR_TASK_CLOCK]) {
 		cpu_ms = idle->ctr.delta[RP_CTR_TASK_CLOCK] / 1e6 / idle->lat.n;
 		mean = rp_stat_mean(idle->lat.v, idle->lat.n);
-		if (cpu_ms > mean / 2) {
-			snprintf(buf, len, "not GP-bound here: %.3g ms of CPU per op of %.3g ms",
-				 cpu_ms, mean);
-			return buf;
-		}
+		if (cpu_ms > mean / 2)
+			return rp_why(buf, len,
+				      "not GP-bound here: %.3g ms of CPU per op of %.3g ms",
+				      cpu_ms, mean);
 	}
 	return NULL;
 }
@@ -804,9 +793,7 @@ static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
 		    all->lat.n < (size_t)min_samples)
 			break;
 		estimate(w, jiffy_ms, fqs, b);
-		for (i = 0; i < w->nr_checks && rp_bound_settled(&b[i]); i++)
-			;
-		if (i == w->nr_checks || rp_now_ms() >= deadline)
+		if (rp_bounds_settled(b, w->nr_checks) || rp_now_ms() >= deadline)
 			break;
 		idle->want += target / 2;
 		all->want += target / 2;

@@ -122,7 +122,7 @@ static const struct rp_test test = {
 };
 
 #define GNU_TIME	"/usr/bin/time"
-#define MAX_POINTS	32
+#define MAX_POINTS	RP_SWEEP_POINTS
 
 /*
  * Bad input beyond the parameters' ranges: rp_parse() prints the reason
@@ -303,19 +303,11 @@ static void generate(int files, int dirs, int includes)
 
 static void remove_workdir(void)
 {
-	int err;
-
-	if (!workdir[0])
-		return;
-	if (p_keep.value) {
+	if (workdir[0] && p_keep.value) {
 		printf("# kept %s\n", workdir);
-	} else {
-		err = rp_tmpdir_remove(workdir);
-		if (err)
-			printf("# warning: cannot remove %s: %s\n", workdir,
-			       strerror(-err));
+		workdir[0] = '\0';
 	}
-	workdir[0] = '\0';
+	rp_workdir_remove(workdir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -324,14 +316,10 @@ static void remove_workdir(void)
 
 #define ONLINE	"/sys/devices/system/cpu/online"
 
-static int cpus[1024], nr_online;
+static struct rp_sweep sw;
 static char online_at_start[256];	/* the online CPU list at the start */
 
-/*
- * The first CPU of the sweep that the current run uses: 0, except for a
- * run on one CPU, which takes each CPU of the sweep in turn (see
- * one_cpu_turn()).
- */
+/* The first CPU of the sweep that the current run uses (rp_sweep_first()). */
 static int first_cpu;
 
 /* In a child: run on ncpus CPUs from first_cpu on (0: no restriction). */
@@ -344,7 +332,7 @@ static int restrict_cpus(int ncpus)
 		return 0;
 	CPU_ZERO(&set);
 	for (i = 0; i < ncpus; i++)
-		CPU_SET(cpus[first_cpu + i], &set);
+		CPU_SET(sw.cpus[first_cpu + i], &set);
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
@@ -500,7 +488,7 @@ static void timed_build(int jobs, int ncpus, struct rp_time *t)
 /* CPU time of the run's ncpus CPUs; NAN if unknown. */
 static void cpu_time(int ncpus, struct rp_cpu_time *sum)
 {
-	static struct rp_cpu_time t[ARRAY_SIZE(cpus)];
+	static struct rp_cpu_time t[RP_SWEEP_CPUS];
 	int i;
 
 	*sum = (struct rp_cpu_time){ 0 };
@@ -509,7 +497,7 @@ static void cpu_time(int ncpus, struct rp_cpu_time *sum)
 		return;
 	}
 	for (i = first_cpu; i < first_cpu + ncpus; i++)
-		rp_cpu_time_add(sum, &t[cpus[i]]);
+		rp_cpu_time_add(sum, &t[sw.cpus[i]]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -556,19 +544,9 @@ static void run_times(const struct point *p, int r, int i, double *e,
 
 static bool exe_ok(const char *name)
 {
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-	const char *p, *e;
+	char path[PATH_MAX];
 
-	if (strchr(name, '/'))
-		return !access(name, X_OK);
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, name);
-		if (!access(buf, X_OK))
-			return true;
-	}
-	return false;
+	return rp_find_prog(name, path, sizeof(path));
 }
 
 /* The compiler make will run: $(CC), the first word of $CC, or cc. */
@@ -584,26 +562,11 @@ static const char *cc_name(void)
 	return buf;
 }
 
-static void set_online(int n)
-{
-	int err = rp_cpus_set_online(cpus, n, pt[nr_pts - 1].n);
-
-	if (err)
-		rp_fatal("cannot put %d CPUs online: %s", n, strerror(-err));
-}
-
 static void setup_tree(void)
 {
 	const char *tree = p_tree.str ? p_tree.str : getenv("KBUILD_TREE");
-	int err;
 
-	err = rp_tmpdir(p_workdir.str, "kernbench", workdir, sizeof(workdir));
-	if (err) {
-		workdir[0] = '\0';
-		rp_fatal("cannot create a directory under %s: %s",
-			 p_workdir.str ? p_workdir.str : "$TMPDIR or /tmp",
-			 strerror(-err));
-	}
+	rp_workdir(p_workdir.str, "kernbench", workdir, sizeof(workdir));
 	if (p_keep.value)
 		rp_tmpdir_keep(workdir);
 	atexit(remove_workdir);
@@ -630,19 +593,9 @@ static void setup_tree(void)
 		(int)p_include_dirs.value, (int)p_includes.value, srcdir);
 }
 
-/*
- * Run @idx at one CPU takes the online CPUs in turn, and its best time
- * stands: CPUs of unequal speed (vCPUs sharing host cores, hybrid cores)
- * must not make -j1 on two CPUs look faster than one CPU. With hotplug
- * only cpus[0] is online.
- */
-static void one_cpu_turn(const struct point *p, int idx, bool hotplug)
+static void timed_run(struct point *p, int idx, int total)
 {
-	first_cpu = p->n == 1 && !hotplug ? idx % nr_online : 0;
-}
-
-static void timed_run(struct point *p, int idx, int total, bool hotplug)
-{
+	bool hotplug = sw.hotplug;
 	struct rp_time *t = &p->run[p->nr];
 	struct rp_cpu_time c0, c1;
 	double wall;
@@ -654,7 +607,7 @@ static void timed_run(struct point *p, int idx, int total, bool hotplug)
 		p->n, p->jobs, p->nr + 1, (int)p_runs.value,
 		idx, total);
 	rp_knob_read(ONLINE, on0, sizeof(on0));
-	one_cpu_turn(p, p->nr, hotplug);
+	first_cpu = rp_sweep_first(&sw, p->n, p->nr);
 	cpu_time(p->n, &c0);
 	wall = rp_now_ms();
 	timed_build(p->jobs, hotplug ? 0 : p->n, t);
@@ -771,12 +724,12 @@ static void control_calibrate(void)
 }
 
 /* One control run at p's CPU count; interference can only slow it. */
-static void control_point(struct point *p, bool hotplug)
+static void control_point(struct point *p)
 {
 	double t;
 
-	one_cpu_turn(p, p->nr - 1, hotplug);
-	t = control_run(p->n, hotplug ? 0 : p->n);
+	first_cpu = rp_sweep_first(&sw, p->n, p->nr - 1);
+	t = control_run(p->n, sw.hotplug ? 0 : p->n);
 	first_cpu = 0;
 	if (t < p->ctl_best)	/* false for NAN */
 		p->ctl_best = t;
@@ -898,10 +851,9 @@ static void speedup_check(void)
 
 int main(int argc, char **argv)
 {
-	int runs, maxn, jobs, i, r, p, total, idx = 0;
+	int runs, jobs, i, r, p, total, idx = 0;
 	char line[160];
 	bool hotplug;
-	int sweep[MAX_POINTS];
 
 	rp_init(&test, argc, argv);
 	runs = (int)p_runs.value;
@@ -913,25 +865,11 @@ int main(int argc, char **argv)
 		rp_exit_skip("make or a C compiler (%s) not found", cc_name());
 
 	rp_knob_read(ONLINE, online_at_start, sizeof(online_at_start));
-	nr_online = rp_online_cpus(cpus, 1024);
-	if (nr_online < 1)
-		rp_exit_skip("cannot read the online CPUs");
-	maxn = nr_online;
-	if (p_max_cpus.value >= 1 && p_max_cpus.value < maxn)
-		maxn = (int)p_max_cpus.value;
-	if (hotplug) {
-		int fixed;
-
-		if (geteuid())
-			rp_exit_skip("hotplug needs root");
-		fixed = rp_cpus_fixed_first(cpus, nr_online);
-		if (fixed > 1)
-			rp_exit_skip("hotplug: %d CPUs cannot go offline", fixed);
-	}
-	nr_pts = rp_sweep_points(maxn, sweep, MAX_POINTS);
+	rp_sweep_plan(&sw, p_max_cpus.value, hotplug, "hotplug");
+	nr_pts = sw.nr_pts;
 	for (p = 0; p < nr_pts; p++) {
-		pt[p].n = sweep[p];
-		pt[p].jobs = jobs ? jobs : sweep[p];
+		pt[p].n = sw.pts[p];
+		pt[p].jobs = jobs ? jobs : sw.pts[p];
 		pt[p].ctl_best = INFINITY;
 	}
 	printf("# CPU counts:");
@@ -946,25 +884,25 @@ int main(int argc, char **argv)
 
 		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
 		make_untimed("clean", 0);
-		timed_build(pt[nr_pts - 1].jobs, hotplug ? 0 : maxn, &t);
+		timed_build(pt[nr_pts - 1].jobs, hotplug ? 0 : sw.max, &t);
 	}
 
 	control_calibrate();
 	total = runs * nr_pts;
 	if (hotplug) {
 		for (p = 0; p < nr_pts; p++) {
-			set_online(pt[p].n);
+			rp_sweep_online(&sw, pt[p].n);
 			for (r = 0; r < runs; r++) {
-				timed_run(&pt[p], ++idx, total, true);
-				control_point(&pt[p], true);
+				timed_run(&pt[p], ++idx, total);
+				control_point(&pt[p]);
 			}
 		}
-		set_online(maxn);
+		rp_sweep_online(&sw, sw.max);
 	} else {
 		for (r = 0; r < runs; r++)
 			for (p = 0; p < nr_pts; p++) {
-				timed_run(&pt[p], ++idx, total, false);
-				control_point(&pt[p], false);
+				timed_run(&pt[p], ++idx, total);
+				control_point(&pt[p]);
 			}
 	}
 	remove_workdir();

@@ -380,6 +380,26 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 
 /* CPU counts 1, 2, 4, ... below max, then max itself; returns how many. */
 int rp_sweep_points(int max, int *pts, int cap);
+
+#define RP_SWEEP_CPUS	1024
+#define RP_SWEEP_POINTS	32
+
+/* A sweep over CPU counts: its CPUs and its counts. */
+struct rp_sweep {
+	int cpus[RP_SWEEP_CPUS];	/* online; those that cannot go offline first */
+	int nr_online;
+	int max;			/* the largest count: max_cpus, else all */
+	int pts[RP_SWEEP_POINTS], nr_pts;	/* rp_sweep_points() */
+	bool hotplug;	/* the CPUs beyond a count offline, not only unused */
+};
+
+/* This machine's sweep, or rp_exit_skip(); @what names the hotplug mode. */
+void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
+		   const char *what);
+/* Index in cpus[] of the first CPU of a run of @n CPUs, the @turn-th. */
+int rp_sweep_first(const struct rp_sweep *s, int n, int turn);
+/* Hotplug: exactly cpus[0..n) online of cpus[0..max), or rp_fatal(). */
+void rp_sweep_online(const struct rp_sweep *s, int n);
 /* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */
 double rp_efficiency(double ops_n, double ops_1, int n);
 /* Karp-Flatt serial fraction of a speedup on n >= 2 workers. */
@@ -413,5 +433,19 @@ int rp_time_format(char *buf, size_t len, const struct rp_time *avg);
 /* One run: "real 19.62s user 193.37s sys 42.50s CPU 1201%" */
 int rp_time_format_run(char *buf, size_t len, const struct rp_time *t);
 double rp_time_system_share(const struct rp_time *t); /* sys/(user+sys) */
+
+/* sampler.c: what the programs' measurement loops share */
+
+/* rp_samples_add() that ends the run (rp_fatal()) when out of memory. */
+void rp_sample(struct rp_samples *s, double x);
+/* Each of b[0..nr) wholly on one side of its limit: no more samples. */
+bool rp_bounds_settled(const struct rp_bound *b, int nr);
+/* A reason formatted into @buf, which it returns. */
+__printf(3, 4) const char *rp_why(char *buf, size_t len, const char *fmt, ...);
+/* rp_tmpdir() or rp_fatal(); rp_workdir_remove() says why it could not. */
+void rp_workdir(const char *parent, const char *name, char *buf, size_t len);
+void rp_workdir_remove(char *path);	/* path[0] = 0 after */
+/* PROG if it has a slash, else the first executable file in $PATH. */
+bool rp_find_prog(const char *prog, char *out, size_t len);
 
 #endif /* RCU_PERF_H */

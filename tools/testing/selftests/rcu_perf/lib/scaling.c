@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU-count sweeps, scaling efficiency, the judgement of scaling against
+ * CPU-count sweeps (their CPUs and counts), scaling efficiency, the judgement of scaling against
  * a parallel and a serial control, and GNU time reports, shared by
  * dcache_scaling, kernbench and their unit tests.
  *
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rcu_perf.h"
 
@@ -29,6 +30,45 @@ int rp_sweep_points(int max, int *pts, int cap)
 		pts[n++] = c;
 	pts[n++] = max;
 	return n;
+}
+
+void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
+		   const char *what)
+{
+	int fixed;
+
+	s->hotplug = hotplug;
+	s->nr_online = rp_online_cpus(s->cpus, RP_SWEEP_CPUS);
+	if (s->nr_online < 1)
+		rp_exit_skip("cannot read the online CPUs");
+	s->max = s->nr_online;
+	if (max_cpus >= 1 && max_cpus < s->nr_online)
+		s->max = (int)max_cpus;
+	fixed = rp_cpus_fixed_first(s->cpus, s->nr_online);
+	if (hotplug && geteuid())
+		rp_exit_skip("%s needs root", what);
+	if (hotplug && fixed > 1)
+		rp_exit_skip("%s: %d CPUs cannot go offline", what, fixed);
+	s->nr_pts = rp_sweep_points(s->max, s->pts, RP_SWEEP_POINTS);
+}
+
+/*
+ * A run on one CPU takes the online CPUs in turn, and its best stands:
+ * CPUs of unequal speed (vCPUs sharing host cores, hybrid cores) must not
+ * make N CPUs look faster than one. With hotplug only cpus[0] is online.
+ */
+int rp_sweep_first(const struct rp_sweep *s, int n, int turn)
+{
+	return n == 1 && !s->hotplug ? turn % s->nr_online : 0;
+}
+
+void rp_sweep_online(const struct rp_sweep *s, int n)
+{
+	int err = rp_cpus_set_online(s->cpus, n, s->max);
+
+	if (err)
+		rp_fatal("cannot put %d of %d CPUs online: %s", n, s->max,
+			 strerror(-err));
 }
 
 double rp_efficiency(double ops_n, double ops_1, int n)
