@@ -254,10 +254,6 @@ static const char *check_input(void)
 	       check_options();
 }
 
-/* ------------------------------------------------------------------ */
-/* What to boot: kernel, QEMU, busybox                                 */
-/* ------------------------------------------------------------------ */
-
 /* NULL if @path is a static x86-64 ELF executable, else why not. */
 static const char *static_x86_64(const char *path)
 {
@@ -346,10 +342,6 @@ static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 		skip("busybox %s %s", bb, why);
 }
 
-/* ------------------------------------------------------------------ */
-/* The initramfs: a newc cpio archive (the kernel's own format)        */
-/* ------------------------------------------------------------------ */
-
 static void cpio_entry(FILE *f, unsigned int ino, const char *name,
 		       unsigned int mode, unsigned int rdev_major,
 		       unsigned int rdev_minor, const void *data, size_t size)
@@ -432,10 +424,6 @@ static int write_initramfs(const char *path, const char *busybox)
 	return err ? -1 : 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Booting                                                             */
-/* ------------------------------------------------------------------ */
-
 /*
  * The command line of a boot: its side's, and with dithering a dummy
  * parameter of 4 to 16 hex digits that differs from round to round (but
@@ -471,11 +459,23 @@ static void create_log(const char *path)
 	close(fd);
 }
 
+/* Append the NULL-terminated arguments after @n of argv. */
+static int args(const char **argv, int n, ...)
+{
+	va_list ap;
+
+	va_start(ap, n);
+	while ((argv[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	return n;
+}
+
 static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 {
 	char mem[16], smp[16], serial[PATH_MAX + 8];
 	const char *argv[40];
-	int n = 0, fd;
+	int n, fd;
 	pid_t parent;
 
 	snprintf(mem, sizeof(mem), "%d", (int)p_memory.value);
@@ -483,51 +483,24 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 		 accel == ACCEL_ICOUNT ? 1 : (int)p_cpus.value);
 	snprintf(serial, sizeof(serial), "file:%s", b->serial);
 	boot_cmdline(b);
-	argv[n++] = qemu;
-	argv[n++] = "-nodefaults";
-	argv[n++] = "-no-user-config";
-	argv[n++] = "-display";
-	argv[n++] = "none";
-	argv[n++] = "-no-reboot";
-	argv[n++] = "-serial";
-	argv[n++] = serial;
-	argv[n++] = "-m";
-	argv[n++] = mem;
-	argv[n++] = "-smp";
-	argv[n++] = smp;
-	argv[n++] = "-accel";
-	switch (accel) {
-	case ACCEL_ICOUNT:
-		argv[n++] = "tcg";
-		argv[n++] = "-icount";
-		argv[n++] = "shift=0,sleep=off";
-		/* The host's time of day would change the boot path. */
-		argv[n++] = "-rtc";
-		argv[n++] = "base=2024-01-01T00:00:00,clock=vm";
-		/*
-		 * Nor may QEMU hand the guest random bytes of its own (an
-		 * RNG seed in setup_data, in some versions): the same ones
-		 * in every boot.
-		 */
-		argv[n++] = "-seed";
-		argv[n++] = "1";
-		break;
-	case ACCEL_KVM:
-		argv[n++] = "kvm";
-		argv[n++] = "-cpu";
-		argv[n++] = "host";
-		break;
-	case ACCEL_TCG:
-		argv[n++] = "tcg,thread=multi";
-		break;
-	}
-	argv[n++] = "-kernel";
-	argv[n++] = kernel[b->side];
-	argv[n++] = "-initrd";
-	argv[n++] = initrd;
-	argv[n++] = "-append";
-	argv[n++] = b->cmdline;
-	argv[n] = NULL;
+	n = args(argv, 0, qemu, "-nodefaults", "-no-user-config", "-display",
+		 "none", "-no-reboot", "-serial", serial, "-m", mem, "-smp", smp,
+		 "-accel", NULL);
+	/*
+	 * icount: neither the host's time of day may change the boot path
+	 * nor QEMU hand the guest random bytes of its own (an RNG seed in
+	 * setup_data, in some versions): the same ones in every boot.
+	 */
+	if (accel == ACCEL_ICOUNT)
+		n = args(argv, n, "tcg", "-icount", "shift=0,sleep=off",
+			 "-rtc", "base=2024-01-01T00:00:00,clock=vm",
+			 "-seed", "1", NULL);
+	else if (accel == ACCEL_KVM)
+		n = args(argv, n, "kvm", "-cpu", "host", NULL);
+	else
+		n = args(argv, n, "tcg,thread=multi", NULL);
+	args(argv, n, "-kernel", kernel[b->side], "-initrd", initrd,
+	     "-append", b->cmdline, NULL);
 
 	/*
 	 * QEMU's "file:" follows a symlink: the capture is a file of ours,
@@ -818,10 +791,6 @@ static bool panic_repeats(const struct boot *failed, const char *qemu,
 	printf("# repeated: %s\n", c.err);
 	return strstr(c.err, "Kernel panic");
 }
-
-/* ------------------------------------------------------------------ */
-/* Reporting                                                           */
-/* ------------------------------------------------------------------ */
 
 /* "an 18%", "a 3%": the article as the number is read aloud. */
 static const char *article(double pct)

@@ -132,10 +132,6 @@ static const struct rp_test test = {
 	.checks = checks,
 };
 
-/* ------------------------------------------------------------------ */
-/* Workloads                                                           */
-/* ------------------------------------------------------------------ */
-
 #define NR_NEG_NAMES	64
 
 /* Each worker's op count in a cache line of its own. */
@@ -278,10 +274,6 @@ static const char *control_ok(const char *name)
 	return "no such workload";
 }
 
-/* ------------------------------------------------------------------ */
-/* The tree                                                            */
-/* ------------------------------------------------------------------ */
-
 /*
  * <base>/d0/.../d<depth-1>/file, and in d2 a symlink "l3" -> "d3": the walk
  * path "d0/d1/../d1/d2/l3/d4/../d4/d5/..." reaches the same file.
@@ -400,10 +392,6 @@ static const char *make_tree(int nworkers)
 	}
 	return NULL;
 }
-
-/* ------------------------------------------------------------------ */
-/* Measurement                                                         */
-/* ------------------------------------------------------------------ */
 
 struct point {
 	int n;			/* workers = CPUs */
@@ -676,10 +664,6 @@ static void sample_retry(const struct workload *wl, struct point *pt, int rep)
 	}
 }
 
-/* ------------------------------------------------------------------ */
-/* The sweep                                                           */
-/* ------------------------------------------------------------------ */
-
 static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 
 static void counters_reopen(void)
@@ -947,10 +931,6 @@ static void control_report(int w, const struct rp_param *lim,
 	       v >= lim->value ? "" : ": out of bounds, the N concerned are not judged");
 }
 
-/* ------------------------------------------------------------------ */
-/* main                                                                */
-/* ------------------------------------------------------------------ */
-
 /* The sweep's CPUs (those that cannot go offline first), a worker each. */
 static void plan_cpus(void)
 {
@@ -973,8 +953,6 @@ static void plan_cpus(void)
 		rp_fatal("out of memory");
 }
 
-#define ONE_CPU	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
-
 /* The verdict of lookup workload @w over the points the controls allow. */
 static void workload_check(int w, const bool *judged, int nr_judged,
 			   const char *ctl_why, const char *disturbed,
@@ -987,7 +965,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 
 	snprintf(check, sizeof(check), "%s_efficiency", name);
 	if (sw.nr_pts < 2) {
-		rp_check_skip(check, ONE_CPU);
+		rp_check_skip(check, RP_SWEEP_ONE_CPU);
 		return;
 	}
 	if (w == W_NEGATIVE && neg_skip) {

@@ -76,10 +76,6 @@ static struct rp_param *params[] = {
 /* Per workload: idle minus busy (mean, tail); membarrier also its pace. */
 enum { C_MEAN, C_TAIL, C_PACE, NR_KINDS };
 
-static const char * const check_kind[NR_KINDS] = {
-	[C_MEAN] = "idle_mean", [C_TAIL] = "idle_tail", [C_PACE] = "idle_pace",
-};
-
 static const char * const check_names[] = {
 	"membarrier_idle_mean", "membarrier_idle_tail", "membarrier_idle_pace",
 	"tracer_idle_mean", "tracer_idle_tail", NULL
@@ -105,10 +101,6 @@ static const struct rp_test test = {
 	.checks = check_names,
 };
 
-/* ------------------------------------------------------------------ */
-/* Workloads                                                           */
-/* ------------------------------------------------------------------ */
-
 enum level { L_IDLE, L_ALL, L_ONE, NR_LEVELS };	/* order of measurement */
 
 static const char * const level_name[NR_LEVELS] = {
@@ -122,13 +114,13 @@ struct level_data {
 	int blocks, rejected;
 	double worst_bg;		/* highest background CPU %, idle only */
 	double bg_sum;			/* background CPU % of kept idle blocks */
-	const char *skip;		/* why this level is not measured */
 };
 
 struct workload {
 	const char *name;
 	int gps_per_op;			/* GPs one op waits for */
 	int nr_checks;			/* C_PACE only where an op is one GP */
+	const char * const *checks;	/* its nr_checks in check_names[] */
 	int (*op)(void);		/* 0 or -errno */
 	const char *skip;		/* why it cannot run here */
 	char skip_buf[200];
@@ -160,19 +152,12 @@ static int tracer_op(void)
 
 static struct workload workloads[] = {
 	{ .name = "membarrier", .gps_per_op = 1, .nr_checks = NR_KINDS,
-	  .op = membarrier_op },
-	{ .name = "tracer", .gps_per_op = 2, .nr_checks = C_PACE, .op = tracer_op },
+	  .checks = &check_names[0], .op = membarrier_op },
+	{ .name = "tracer", .gps_per_op = 2, .nr_checks = C_PACE,
+	  .checks = &check_names[NR_KINDS], .op = tracer_op },
 };
 
 #define NR_WORKLOADS	ARRAY_SIZE(workloads)
-
-/* "<workload>_<kind>": the name of check @i of @w. */
-static const char *check_name(const struct workload *w, int i, char *buf,
-			      size_t len)
-{
-	snprintf(buf, len, "%s_%s", w->name, check_kind[i]);
-	return buf;
-}
 
 static void membarrier_setup(struct workload *w)
 {
@@ -260,10 +245,6 @@ static void tracer_setup(struct workload *w)
 		refused, refused[0] ? ")" : "");
 }
 
-/* ------------------------------------------------------------------ */
-/* The watchdog: an op that does not return is a verdict too           */
-/* ------------------------------------------------------------------ */
-
 /*
  * A synchronize_rcu() sleeps uninterruptibly: no signal gets the
  * measuring thread out of it. A second thread watches the op in flight;
@@ -296,7 +277,6 @@ static void *watchdog(void *arg)
 	};
 	struct workload *w;
 	double ran;
-	char name[64];
 	int i, lvl;
 
 	for (;;) {
@@ -313,7 +293,7 @@ static void *watchdog(void *arg)
 		printf("# %s: one op at %s has not returned after %.1f s\n",
 		       w->name, level_name[lvl], ran / 1000);
 		for (i = 0; i < w->nr_checks; i++)
-			rp_check_fail(check_name(w, i, name, sizeof(name)),
+			rp_check_fail(w->checks[i],
 				      "one %s op (%s) took more than %.1f s (op_timeout): a GP that takes seconds",
 				      w->name, level_name[lvl], ran / 1000);
 		rp_skip_rest("not run: the %s op before it did not return", w->name);
@@ -322,13 +302,10 @@ static void *watchdog(void *arg)
 	return arg;
 }
 
-/* ------------------------------------------------------------------ */
-/* Measurement                                                         */
-/* ------------------------------------------------------------------ */
-
 static struct rp_counters ctr;
 static int target, min_samples;
 static double block_ms, idle_busy_max, jiffy;	/* jiffy: in ms */
+static int fqs;			/* the default FQS interval, in jiffies */
 
 /*
  * The timer control: how late this machine wakes a task that sleeps one
@@ -342,14 +319,14 @@ static double block_ms, idle_busy_max, jiffy;	/* jiffy: in ms */
 static struct rp_samples timer_late[NR_LEVELS];
 #define TIMER_PROBES	5	/* per idle block: ~7% of its 300 ms at HZ=250 */
 
-static int timer_probe(struct rp_samples *late)
+static void timer_probe(struct rp_samples *late)
 {
 	struct timespec ts = { .tv_nsec = (long)(jiffy * 1e6) };
 	double a = rp_now_ms(), b;
 
 	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 	b = rp_now_ms();
-	return rp_samples_add(late, (b - a - jiffy) / jiffy);
+	rp_sample(late, (b - a - jiffy) / jiffy);
 }
 
 /* The control's mean or p90 at @lvl (0 when nothing was kept), >= 0. */
@@ -409,12 +386,8 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	 * The timer control, a few probes per idle block (interleaved too),
 	 * before the block's CPU times and counters: no op pays for them.
 	 */
-	for (i = 0; lvl != L_ALL && i < TIMER_PROBES; i++) {
-		if (timer_probe(&late)) {
-			err = -ENOMEM;
-			goto out;
-		}
-	}
+	for (i = 0; lvl != L_ALL && i < TIMER_PROBES; i++)
+		timer_probe(&late);
 	stat_err = rp_cpu_times(NULL, 0, &all0);
 	rp_counters_start(&ctr);
 	t0 = rp_now_ms();
@@ -426,10 +399,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 		watch_op(NULL, 0);
 		if (err)
 			break;
-		if (rp_samples_add(&tmp, b - a)) {
-			err = -ENOMEM;
-			break;
-		}
+		rp_sample(&tmp, b - a);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s %s %zu %.3f ms\n", w->name,
 				level_name[lvl], d->lat.n + tmp.n, b - a);
@@ -462,15 +432,9 @@ static int run_block(struct workload *w, int lvl, double deadline)
 		d->bg_sum += bg;
 	}
 	for (i = 0; i < tmp.n; i++)
-		if (rp_samples_add(&d->lat, tmp.v[i])) {
-			err = -ENOMEM;
-			goto out;
-		}
+		rp_sample(&d->lat, tmp.v[i]);
 	for (i = 0; i < late.n; i++)
-		if (rp_samples_add(&timer_late[lvl], late.v[i])) {
-			err = -ENOMEM;
-			goto out;
-		}
+		rp_sample(&timer_late[lvl], late.v[i]);
 	rp_counters_add(&d->ctr, &ctr);
 	d->blocks++;
 out:
@@ -494,7 +458,7 @@ static int collect(struct workload *w, double deadline)
 		for (lvl = 0; lvl < NR_LEVELS && rp_now_ms() < deadline; lvl++) {
 			struct level_data *d = &w->lv[lvl];
 
-			if (d->skip || d->lat.n >= d->want)
+			if (d->lat.n >= d->want)
 				continue;
 			if (lvl == L_ONE && more && !idle_starved(w))
 				continue;	/* the judged levels first */
@@ -518,11 +482,6 @@ static void report_level(struct workload *w, int lvl)
 	char name[64], per_op[256] = "";
 	size_t i, n = 0;
 
-	if (d->skip) {
-		printf("# %s %s: not measured: %s\n", w->name, level_name[lvl],
-		       d->skip);
-		return;
-	}
 	if (!d->lat.n) {
 		if (d->rejected)
 			printf("# %s %s: no samples: %d blocks too busy (up to %.0f%% CPU)\n",
@@ -614,11 +573,10 @@ static void report_level(struct workload *w, int lvl)
 
 static void skip_workload(struct workload *w, const char *why)
 {
-	char name[64];
 	int i;
 
 	for (i = 0; i < w->nr_checks; i++)
-		rp_check_skip(check_name(w, i, name, sizeof(name)), "%s: %s",
+		rp_check_skip(w->checks[i], "%s: %s",
 			      w->name, why);
 }
 
@@ -632,7 +590,7 @@ static void skip_workload(struct workload *w, const char *why)
  */
 static bool wake_from_gp;
 
-static int idle_gp_pace(int fqs)
+static int idle_gp_pace(void)
 {
 	return fqs + 1 + (wake_from_gp ? 0 : 2);
 }
@@ -643,13 +601,13 @@ static int idle_gp_pace(int fqs)
  * tick: one jiffy more per GP, and the mean gets the tail's half a jiffy
  * between whole ones.
  */
-static double allowance(const struct workload *w, int fqs, int lvl, int kind)
+static double allowance(const struct workload *w, int lvl, int kind)
 {
 	bool one = lvl == L_ONE;
 	double gp;
 
 	if (kind == C_PACE)
-		gp = idle_gp_pace(fqs) + one + p_pace_slack.value;
+		gp = idle_gp_pace() + one + p_pace_slack.value;
 	else if (one)
 		gp = fqs + 1 + p_fqs_slack.value;
 	else if (kind == C_MEAN)
@@ -666,8 +624,7 @@ static double allowance(const struct workload *w, int fqs, int lvl, int kind)
  * tail swells, and a reference that swells with it would hide a slow idle
  * path. The pace: the idle p25 itself.
  */
-static void estimate(struct workload *w, double jiffy_ms, int fqs,
-		     struct rp_bound *b)
+static void estimate(struct workload *w, struct rp_bound *b)
 {
 	static const struct rp_param * const param[NR_KINDS] = {
 		&p_mean_slack, &p_fqs_slack, &p_pace_slack,
@@ -688,10 +645,10 @@ static void estimate(struct workload *w, double jiffy_ms, int fqs,
 			rp_bootstrap(idle->v, idle->n, stat[i], all->v, all->n,
 				     rp_stat_median, RP_BOOT_DIFF,
 				     p_confidence.value, e);
-		e->value /= jiffy_ms;
-		e->lo /= jiffy_ms;
-		e->hi /= jiffy_ms;
-		b[i].limit = allowance(w, fqs, lvl, i);
+		e->value /= jiffy;
+		e->lo /= jiffy;
+		e->hi /= jiffy;
+		b[i].limit = allowance(w, lvl, i);
 		b[i].unit = "jiffies";
 		/* at one busy CPU the mean has the tail's slack */
 		b[i].param = lvl == L_ONE && i == C_MEAN ? &p_fqs_slack : param[i];
@@ -703,13 +660,11 @@ static void estimate(struct workload *w, double jiffy_ms, int fqs,
  * op took longer than the fastest busy one plus the tail's allowance (the
  * wider one: no interval says how far the mean might be).
  */
-static void judge_few(struct workload *w, double jiffy_ms, double allow,
-		      const char *why)
+static void judge_few(struct workload *w, double allow, const char *why)
 {
 	struct rp_samples *idle = &w->lv[L_IDLE].lat, *all = &w->lv[L_ALL].lat;
 	struct rp_summary si, sa;
 	double excess;
-	char name[64];
 	int i;
 
 	if (!idle->n) {
@@ -718,13 +673,13 @@ static void judge_few(struct workload *w, double jiffy_ms, double allow,
 	}
 	rp_summarize(idle->v, idle->n, &si);
 	rp_summarize(all->v, all->n, &sa);
-	excess = (si.min - (all->n ? sa.min : 0)) / jiffy_ms;
+	excess = (si.min - (all->n ? sa.min : 0)) / jiffy;
 	if (excess <= allow) {
 		skip_workload(w, why);
 		return;
 	}
 	for (i = 0; i < w->nr_checks; i++)
-		rp_check_fail(check_name(w, i, name, sizeof(name)),
+		rp_check_fail(w->checks[i],
 			      "all %zu idle ops took %.4g jiffies or more over the fastest all-busy op, limit %.4g: GPs that take %.1f s",
 			      idle->n, excess, allow, si.min / 1000);
 }
@@ -761,14 +716,13 @@ static const char *unjudgeable(struct workload *w, char *buf, size_t len)
 	return NULL;
 }
 
-static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
-			 int fqs)
+static void run_workload(struct workload *w)
 {
 	struct level_data *idle = &w->lv[L_IDLE], *all = &w->lv[L_ALL];
 	struct level_data *one = &w->lv[L_ONE], *jd;
 	struct rp_bound b[NR_KINDS] = { 0 };
 	double deadline, start = rp_now_ms(), allow;
-	char why[300] = "", how[NR_KINDS][200], name[64];
+	char why[300] = "", how[NR_KINDS][200];
 	const char *bad;
 	int lvl, jl, err, i;
 
@@ -779,7 +733,7 @@ static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
 	idle->want = target;
 	all->want = target;
 	w->lv[L_ONE].want = (target + 1) / 2;
-	deadline = start + budget_ms;
+	deadline = start + 1000 * p_time_budget.value;
 	/* While an interval straddles its limit and time is left: more ops. */
 	for (;;) {
 		err = collect(w, deadline);
@@ -792,7 +746,7 @@ static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
 		if (jd->lat.n < (size_t)min_samples ||
 		    all->lat.n < (size_t)min_samples)
 			break;
-		estimate(w, jiffy_ms, fqs, b);
+		estimate(w, b);
 		if (rp_bounds_settled(b, w->nr_checks) || rp_now_ms() >= deadline)
 			break;
 		idle->want += target / 2;
@@ -810,10 +764,10 @@ static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
 		return;
 	}
 	jl = judged_level(w);
-	allow = allowance(w, fqs, jl, C_TAIL);
+	allow = allowance(w, jl, C_TAIL);
 	bad = unjudgeable(w, why, sizeof(why));
 	if (bad && idle->lat.n < (size_t)min_samples && !idle->rejected) {
-		judge_few(w, jiffy_ms, allow, bad);
+		judge_few(w, allow, bad);
 		return;
 	}
 	if (bad) {
@@ -846,13 +800,9 @@ static void run_workload(struct workload *w, double budget_ms, double jiffy_ms,
 		 timer_lateness(jl, false));
 	for (i = 0; i < w->nr_checks; i++) {
 		b[i].how = how[i];
-		rp_check_bound(check_name(w, i, name, sizeof(name)), &b[i]);
+		rp_check_bound(w->checks[i], &b[i]);
 	}
 }
-
-/* ------------------------------------------------------------------ */
-/* Main                                                                */
-/* ------------------------------------------------------------------ */
 
 #define RCU_EXPEDITED	"/sys/kernel/rcu_expedited"
 #define FQS_FIRST	"/sys/module/rcutree/parameters/jiffies_till_first_fqs"
@@ -871,9 +821,8 @@ static void skip_all(const char *why)
 int main(int argc, char **argv)
 {
 	char first[32] = "?", next[32] = "?", buf[32];
-	double budget_ms, jiffy_ms;
 	pthread_t wd;
-	int hz, fqs, err;
+	int hz, err;
 	size_t i;
 
 	rp_init(&test, argc, argv);
@@ -888,7 +837,6 @@ int main(int argc, char **argv)
 		skip_all("1 CPU online: synchronize_rcu() waits for no GP");
 
 	target = p_samples.value;
-	budget_ms = 1000 * p_time_budget.value;
 	min_samples = p_min_samples.value;
 	block_ms = p_block.value;
 	idle_busy_max = p_idle_busy_max.value;
@@ -900,8 +848,7 @@ int main(int argc, char **argv)
 	fqs = rp_default_fqs_jiffies();
 	if (!hz || !fqs)
 		skip_all("the tick rate (HZ) is unknown: no limit can be derived");
-	jiffy_ms = 1000.0 / hz;
-	jiffy = jiffy_ms;
+	jiffy = 1000.0 / hz;
 	rp_info("hz", "%d", hz);
 	rp_knob_read(FQS_FIRST, first, sizeof(first));
 	rp_knob_read(FQS_NEXT, next, sizeof(next));
@@ -913,7 +860,7 @@ int main(int argc, char **argv)
 		wake_from_gp = strcmp(buf, "0");
 	rp_info("wake_from_gp", "%s: the idle GP's pace is %d jiffies",
 		wake_from_gp ? "the GP kthread wakes synchronize_rcu()" :
-		"synchronize_rcu() waits for a callback", idle_gp_pace(fqs));
+		"synchronize_rcu() waits for a callback", idle_gp_pace());
 
 	/* Expedited GPs never wait for FQS: measure normal ones. */
 	if (rp_knob_read(RCU_EXPEDITED, buf, sizeof(buf)) > 0 && strcmp(buf, "0")) {
@@ -938,7 +885,7 @@ int main(int argc, char **argv)
 		rp_fatal("cannot start the watchdog: %s", strerror(err));
 
 	for (i = 0; i < NR_WORKLOADS; i++)
-		run_workload(&workloads[i], budget_ms, jiffy_ms, fqs);
+		run_workload(&workloads[i]);
 	rp_info("timer_control",
 		"%zu one-jiffy sleeps at idle, late by mean %.3f, p90 %.3f jiffies",
 		timer_late[L_IDLE].n, timer_lateness(L_IDLE, false),

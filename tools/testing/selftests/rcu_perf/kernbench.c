@@ -161,10 +161,6 @@ static const char *check_input(void)
 	return NULL;
 }
 
-/* ------------------------------------------------------------------ */
-/* The generated tree                                                  */
-/* ------------------------------------------------------------------ */
-
 static char workdir[900];	/* ours: removed at the end unless --keep */
 static char srcdir[1024];	/* what "make -C" builds */
 static char outdir[1200];	/* kernel tree: O= directory */
@@ -309,10 +305,6 @@ static void remove_workdir(void)
 	}
 	rp_workdir_remove(workdir);
 }
-
-/* ------------------------------------------------------------------ */
-/* Running make                                                        */
-/* ------------------------------------------------------------------ */
 
 #define ONLINE	"/sys/devices/system/cpu/online"
 
@@ -481,10 +473,6 @@ static void timed_build(int jobs, int ncpus, struct rp_time *t)
 	}
 }
 
-/* ------------------------------------------------------------------ */
-/* Disturbance: other tasks on the build's CPUs                        */
-/* ------------------------------------------------------------------ */
-
 /* CPU time of the run's ncpus CPUs; NAN if unknown. */
 static void cpu_time(int ncpus, struct rp_cpu_time *sum)
 {
@@ -499,10 +487,6 @@ static void cpu_time(int ncpus, struct rp_cpu_time *sum)
 	for (i = first_cpu; i < first_cpu + ncpus; i++)
 		rp_cpu_time_add(sum, &t[sw.cpus[i]]);
 }
-
-/* ------------------------------------------------------------------ */
-/* main                                                                */
-/* ------------------------------------------------------------------ */
 
 struct point {
 	int n, jobs;
@@ -641,10 +625,6 @@ static void timed_run(struct point *p, int idx, int total)
 	p->nr++;
 }
 
-/* ------------------------------------------------------------------ */
-/* The parallel control                                                */
-/* ------------------------------------------------------------------ */
-
 #define CONTROL_STEPS	256	/* multiply-adds per getppid() */
 
 static unsigned long ctl_iters;	/* the control's work per process */
@@ -743,8 +723,6 @@ static struct rp_metric *add_metric(int n, const char *what,
 	snprintf(name, sizeof(name), "kernbench.n%d.%s", n, what);
 	return rp_metric_add(name, unit, v, nr);
 }
-
-#define ONE_CPU	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
 
 /* The control's efficiency per CPU count; where it is too low, why. */
 static char ctl_why[200];
@@ -961,7 +939,7 @@ int main(int argc, char **argv)
 	}
 
 	if (nr_pts < 2) {
-		rp_check_skip("kernbench_speedup", ONE_CPU);
+		rp_check_skip("kernbench_speedup", RP_SWEEP_ONE_CPU);
 		return rp_finish();
 	}
 	control_report();

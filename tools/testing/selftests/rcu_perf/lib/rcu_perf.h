@@ -383,6 +383,9 @@ int rp_sweep_points(int max, int *pts, int cap);
 
 #define RP_SWEEP_CPUS	1024
 #define RP_SWEEP_POINTS	32
+/* Why a sweep's scaling checks SKIP when it has one count only. */
+#define RP_SWEEP_ONE_CPU \
+	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
 
 /* A sweep over CPU counts: its CPUs and its counts. */
 struct rp_sweep {
