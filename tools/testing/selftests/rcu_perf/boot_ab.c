@@ -849,27 +849,6 @@ static void report(const struct rp_cmp *c)
 		rp_check(CHECK, c->p, &p_alpha);
 }
 
-static void cleanup(struct boot *boots, int n)
-{
-	static const char * const warm[] = { "warmup-kvm", "warmup-tcg" };
-	struct boot w;
-	size_t i;
-
-	if (!dir_is_temp)
-		return;
-	for (i = 0; i < (size_t)n; i++) {
-		unlink(boots[i].serial);
-		unlink(boots[i].qlog);
-	}
-	for (i = 0; i < ARRAY_SIZE(warm); i++) {
-		set_paths(&w, warm[i]);
-		unlink(w.serial);
-		unlink(w.qlog);
-	}
-	unlink(initrd);
-	rmdir(dir);
-}
-
 int main(int argc, char **argv)
 {
 	char qemu[PATH_MAX], bb[PATH_MAX];
@@ -996,7 +975,9 @@ int main(int argc, char **argv)
 	rp_compare(t[A].v, t[A].n, t[B].v, t[B].n, false,
 		   p_allowed_change.value, p_alpha.value, &c);
 	report(&c);
-	cleanup(boots, n);
+	/* Judged: the temporary directory goes (--logdir stays) */
+	if (dir_is_temp)
+		rp_workdir_remove(dir);
 	for (i = 0; i < NR_SIDES; i++)
 		rp_samples_free(&t[i]);
 	free(boots);

@@ -316,24 +316,18 @@ static void remove_tree(void)
 
 static const char *fs_name(long type)
 {
-	switch (type) {
-	case EXT4_SUPER_MAGIC:
-		return "ext2/3/4";
-	case XFS_SUPER_MAGIC:
-		return "xfs";
-	case BTRFS_SUPER_MAGIC:
-		return "btrfs";
-	case TMPFS_MAGIC:
-		return "tmpfs";
-	case RAMFS_MAGIC:
-		return "ramfs";
-	case OVERLAYFS_SUPER_MAGIC:
-		return "overlayfs";
-	case NFS_SUPER_MAGIC:
-		return "nfs";
-	default:
-		return NULL;
-	}
+	static const struct { long magic; const char *name; } fs[] = {
+		{ EXT4_SUPER_MAGIC, "ext2/3/4" }, { XFS_SUPER_MAGIC, "xfs" },
+		{ BTRFS_SUPER_MAGIC, "btrfs" }, { TMPFS_MAGIC, "tmpfs" },
+		{ RAMFS_MAGIC, "ramfs" }, { OVERLAYFS_SUPER_MAGIC, "overlayfs" },
+		{ NFS_SUPER_MAGIC, "nfs" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fs); i++)
+		if (fs[i].magic == type)
+			return fs[i].name;
+	return NULL;
 }
 
 /* Returns the reason negative lookups cannot be judged here, or NULL. */
@@ -364,17 +358,14 @@ static const char *make_tree(int nworkers)
 				 i ? "/" : "", i);
 	}
 
-	err = 0;
-	for (i = 0; i < nworkers && !err; i++) {
+	/* p0 .. p<nworkers - 1>, one a worker, then s, the shared one */
+	for (i = 0, err = 0; i <= nworkers && !err; i++) {
 		char p[PATH_MAX];
 
-		snprintf(p, sizeof(p), "%s/p%d", root, i);
-		err = make_deep(p);
-	}
-	if (!err) {
-		char p[PATH_MAX];
-
-		snprintf(p, sizeof(p), "%s/s", root);
+		if (i < nworkers)
+			snprintf(p, sizeof(p), "%s/p%d", root, i);
+		else
+			snprintf(p, sizeof(p), "%s/s", root);
 		err = make_deep(p);
 	}
 	if (err)
@@ -384,12 +375,10 @@ static const char *make_tree(int nworkers)
 		rp_fatal("statfs %s: %s", root, strerror(errno));
 	fs = fs_name(sfs.f_type);
 	rp_info("tree", "%s (%s)", root, fs ? fs : "other");
-	if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC) {
-		snprintf(why, sizeof(why),
-			 "%s does not keep negative dentries (every miss takes the directory lock): use --dir on a disk filesystem",
-			 fs);
-		return why;
-	}
+	if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC)
+		return rp_why(why, sizeof(why),
+			      "%s does not keep negative dentries (every miss takes the directory lock): use --dir on a disk filesystem",
+			      fs);
 	return NULL;
 }
 
@@ -801,16 +790,8 @@ static const char *summarize(int w, char *why, size_t len)
 	char mname[96];
 	int p, i;
 
-	for (p = 0; p < sw.nr_pts; p++) {
-		struct point *pt = &res[w][p];
-		struct rp_summary s;
-
-		pt->best = NAN;
-		if (!pt->rate.n)
-			continue;
-		rp_summarize(pt->rate.v, pt->rate.n, &s);
-		pt->best = s.max;
-	}
+	for (p = 0; p < sw.nr_pts; p++)
+		res[w][p].best = best_rate(&res[w][p]);
 	for (p = 0; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 
