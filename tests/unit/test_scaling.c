@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of lib/scaling.c: the CPU-count sweep, the efficiency
- * arithmetic of dcache_scaling and kernbench, and the GNU time parser and
- * report on recorded /usr/bin/time outputs. The seed's report line
+ * Unit tests of lib/scaling.c and lib/sampler.c: the CPU-count sweep,
+ * the efficiency arithmetic of dcache_scaling and kernbench, the GNU time
+ * parser and report on recorded /usr/bin/time outputs, and the helpers of
+ * the programs' loops. The seed's report line
  * ("Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%", the
  * dcache_rcu evidence on 16 CPUs) must come out of five plausible runs.
  */
@@ -60,6 +61,65 @@ TEST_F(scaling, sweep_points_capped)
 	static const int capped[] = { 1, 2, 64 };
 
 	EXPECT_TRUE(pts_are(64, 3, capped, 3));
+}
+
+/* One-CPU runs take the online CPUs in turn; wider runs and hotplug start at 0. */
+TEST_F(scaling, sweep_first_cpu_in_turn)
+{
+	struct rp_sweep s = { .nr_online = 3 };
+
+	EXPECT_EQ(0, rp_sweep_first(&s, 1, 0));
+	EXPECT_EQ(1, rp_sweep_first(&s, 1, 1));
+	EXPECT_EQ(2, rp_sweep_first(&s, 1, 2));
+	EXPECT_EQ(0, rp_sweep_first(&s, 1, 3));
+	EXPECT_EQ(0, rp_sweep_first(&s, 2, 1));
+	s.hotplug = true;
+	EXPECT_EQ(0, rp_sweep_first(&s, 1, 1));
+}
+
+/* Without hotplug the plan only reads: the online CPUs and their counts. */
+TEST_F(scaling, sweep_plan_counts)
+{
+	static struct rp_sweep s;
+	int n = rp_nr_online_cpus();
+
+	rp_sweep_plan(&s, 0, false, "hotplug");
+	EXPECT_EQ(n, s.nr_online);
+	EXPECT_EQ(n, s.max);
+	EXPECT_EQ(n, s.pts[s.nr_pts - 1]);
+	EXPECT_EQ(1, s.pts[0]);
+	rp_sweep_plan(&s, 1, false, "hotplug");
+	EXPECT_EQ(1, s.max);
+	EXPECT_EQ(1, s.nr_pts);
+}
+
+/* Every bound wholly on one side of its limit, or more samples. */
+TEST_F(scaling, bounds_settled_all_or_none)
+{
+	struct rp_bound b[2] = {
+		{ .est = { 1, 0.5, 1.5 }, .limit = 2 },
+		{ .est = { 3, 2.5, 3.5 }, .limit = 2 },
+	};
+
+	EXPECT_TRUE(rp_bounds_settled(b, 2));
+	EXPECT_TRUE(rp_bounds_settled(b, 0));
+	b[1].est.lo = 1.5;
+	EXPECT_FALSE(rp_bounds_settled(b, 2));
+	EXPECT_TRUE(rp_bounds_settled(b, 1));
+}
+
+TEST_F(scaling, why_and_find_prog)
+{
+	char buf[16], path[4096];
+
+	EXPECT_TRUE(rp_why(buf, sizeof(buf), "%d CPUs %s", 2,
+			   "online, too long") == buf);
+	EXPECT_STREQ("2 CPUs online, ", buf);
+	EXPECT_TRUE(rp_find_prog("sh", path, sizeof(path)));
+	EXPECT_EQ('/', path[0]);
+	EXPECT_FALSE(rp_find_prog("/nonexistent/rp-no-such-prog", path,
+				  sizeof(path)));
+	EXPECT_FALSE(rp_find_prog("rp-no-such-prog", path, sizeof(path)));
 }
 
 TEST_F(scaling, efficiency_arithmetic)
