@@ -162,7 +162,7 @@ Add what the tests measure with and how they judge it:
   fallbacks of other architectures and configurations).
 MSG
 
-defpatch lib/system.c lib/report.c lib/json.c lib/baseline.c <<'MSG'
+defpatch lib/system.c lib/report.c lib/json.c lib/results.c lib/baseline.c <<'MSG'
 selftests/rcu_perf: Add machine facts, JSON results and baselines
 
 A KTAP verdict says whether a limit held; to find a regression of a
@@ -180,6 +180,9 @@ they were measured on. Add:
   samples, summary, unit and counters per operation, and each check's
   threshold and verdict (schema "rcu_perf-results", version 1);
 - json.c: a small JSON writer and a strict RFC 8259 reader;
+- results.c: the one reader of results files, for baselines and for
+  before/after comparisons: each metric's samples merged over the runs
+  read, run by run, and each check kept per file;
 - baseline.c: with --baseline DIR, each metric a program names is also
   judged against earlier results of known-good kernels on the same
   machine and configuration ("<metric>_vs_baseline", the metric's dots

@@ -31,34 +31,13 @@ static __noreturn void fuzz_exit(int code)
 	longjmp(fuzz_jmp, (code & 0xff) + 1);
 }
 
-/* The results file being read, freed by reset() if the program died. */
-static struct rp_jval *fuzz_doc;
-
-static struct rp_jval *fuzz_parse_file(const char *path, char *err,
-				       size_t len)
-{
-	fuzz_doc = rp_json_parse_file(path, err, len);
-	return fuzz_doc;
-}
-
-static void fuzz_json_free(struct rp_jval *v)
-{
-	if (v == fuzz_doc)
-		fuzz_doc = NULL;
-	rp_json_free(v);
-}
-
 #define main compare_main
 #define exit fuzz_exit
-#define rp_json_parse_file fuzz_parse_file
-#define rp_json_free fuzz_json_free
 #include "rcu_perf_compare.c"
 #include "compare_input.c"
 #include "compare_kcidb.c"
 #include "compare_plot.c"
 #include "compare_repeat.c"
-#undef rp_json_free
-#undef rp_json_parse_file
 #undef exit
 #undef main
 
@@ -108,9 +87,7 @@ static void reset(void)
 {
 	int i;
 
-	rp_json_free(fuzz_doc);
-	fuzz_doc = NULL;
-	compare_free(&cmp);
+	rp_results_free(&cmp.r);
 	for (i = 0; i < cmp.o.nr_allows; i++)
 		free((char *)cmp.o.allows[i].glob);
 	if (cmp.o.labels[BASE] != opts_initial.labels[BASE])

@@ -3,7 +3,8 @@
  * rcu_perf_compare's shared declarations. The program, one file per job:
  *
  *	rcu_perf_compare.c	main, options, the report of the comparison
- *	compare_input.c		reading the results files, comparing them
+ *	compare_input.c		finding the results files (lib/results.c
+ *				reads them), comparing them
  *	compare_kcidb.c		--kcidb: KCIDB v5 test objects
  *	compare_plot.c		--svg: SVG plots
  *	compare_repeat.c	--repeat: run the commands until conclusive
@@ -27,37 +28,7 @@
 #define EXIT_SKIP	4
 #define MAX_ARGS	256
 
-enum { BASE, CAND, NR_SIDES };
-
-/* One metric of one test, merged over all the runs of each side. */
-struct metric {
-	char *key;		/* "<test>.<metric>" */
-	char *test;
-	char *name;
-	char *unit;
-	bool higher_is_better;
-	struct rp_samples v[NR_SIDES];
-	int runs[NR_SIDES];	/* results files that had it */
-	size_t *run_n[NR_SIDES];	/* samples of each of those, in order */
-	bool report_only;	/* "judged": false in a results file */
-	bool has_stat;		/* "stat" in a results file: */
-	enum rp_cmp_stat stat;	/* the statistic its runs are compared on */
-	double allowed;		/* allowed change, % */
-	struct rp_cmp cmp;
-	bool compared;
-};
-
-/* One KTAP check of one results file, for --kcidb without a baseline. */
-struct check {
-	char *test;
-	char *name;
-	char *verdict;		/* "pass", "fail", "skip", "error" */
-	char *unit;
-	double measured;
-	int file;		/* index over all files read */
-	char *start_time;	/* the run's "timestamp", or NULL */
-	double duration;	/* the run's "duration_s", or NAN */
-};
+enum { BASE, CAND, NR_SIDES = RP_SIDES };
 
 /* --allow GLOB=PCT */
 struct allow {
@@ -92,14 +63,7 @@ struct compare_opts {
 
 struct compare {
 	struct compare_opts o;
-	/* what the results files hold, merged per side (compare_input.c) */
-	struct metric *metrics;
-	size_t nr_metrics, cap_metrics;
-	struct check *checks;
-	size_t nr_checks, cap_checks;
-	int nr_files[NR_SIDES];		/* results files read per side */
-	int nr_files_total;		/* both sides: numbers checks[].file */
-	char kernel_release[NR_SIDES][128];	/* of a side's first file */
+	struct rp_results r;	/* what the results files hold, per side */
 };
 
 struct tally {
@@ -110,14 +74,11 @@ struct tally {
 
 /* compare_input.c; die() exits EXIT_USAGE */
 __printf(1, 2) __noreturn void die(const char *fmt, ...);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
 void load_file(struct compare *cmp, const char *path, int side, bool from_dir);
 void load_path(struct compare *cmp, const char *path, int side);
 int list_dir(const char *dir, const char *prefix, char ***out);
 bool selected(const struct compare *cmp, const char *key);
 void compare_all(struct compare *cmp, struct tally *t);
-void compare_free(struct compare *cmp);
 
 /* compare_kcidb.c, compare_plot.c, compare_repeat.c */
 void write_kcidb(const struct compare *cmp, bool compared);

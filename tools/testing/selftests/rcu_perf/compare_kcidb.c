@@ -84,14 +84,14 @@ static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 	size_t len = strlen(test) + strlen(name);
 	char *id, *p, *e;
 
-	p = xrealloc(NULL, len + 16);
+	p = rp_xrealloc(NULL, len + 16);
 	e = kcidb_path_add(p, "rcu_perf");
 	*e++ = '.';
 	e = kcidb_path_add(e, test);
 	*e++ = '.';
 	e = kcidb_path_add(e, name);
 	*e = '\0';
-	id = xrealloc(NULL, strlen(o->origin) + strlen(run_id) +
+	id = rp_xrealloc(NULL, strlen(o->origin) + strlen(run_id) +
 		      strlen(idpart) + len + 3);
 	sprintf(id, "%s:%s%s%s.%s", o->origin, run_id, idpart, test, name);
 	rp_jw_obj_begin(w, NULL);
@@ -145,7 +145,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 {
 	const struct compare_opts *o = &cmp->o;
 	char run_id[160], host[64] = "host", buf[512];
-	const char *rel = cmp->kernel_release[compared ? CAND : BASE];
+	const char *rel = cmp->r.kernel_release[compared ? CAND : BASE];
 	struct rp_jw w;
 	FILE *f;
 	size_t i;
@@ -165,8 +165,8 @@ void write_kcidb(const struct compare *cmp, bool compared)
 	rp_jw_int(&w, "minor", KCIDB_MINOR);
 	rp_jw_obj_end(&w);
 	rp_jw_arr_begin(&w, "tests");
-	for (i = 0; i < cmp->nr_metrics; i++) {
-		const struct metric *m = &cmp->metrics[i];
+	for (i = 0; i < cmp->r.nr_metrics; i++) {
+		const struct rp_rmetric *m = &cmp->r.metrics[i];
 		const struct rp_cmp *c = &m->cmp;
 		struct rp_summary s;
 
@@ -220,19 +220,19 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		kcidb_num(&w, "mde_pct", c->mde_pct);
 		kcidb_num(&w, "allowed_change_pct", m->allowed);
 		kcidb_num(&w, "alpha", o->alpha);
-		if (cmp->kernel_release[BASE][0])
+		if (cmp->r.kernel_release[BASE][0])
 			rp_jw_str(&w, "baseline_kernel",
-				  cmp->kernel_release[BASE]);
+				  cmp->r.kernel_release[BASE]);
 		if (*rel)
 			rp_jw_str(&w, "candidate_kernel", rel);
 		rp_jw_obj_end(&w);
 		rp_jw_obj_end(&w);
 	}
-	for (i = 0; !compared && i < cmp->nr_checks; i++) {
-		const struct check *c = &cmp->checks[i];
+	for (i = 0; !compared && i < cmp->r.nr_checks; i++) {
+		const struct rp_rcheck *c = &cmp->r.checks[i];
 		char part[32], *path;
 
-		path = xrealloc(NULL, strlen(c->test) + strlen(c->name) + 2);
+		path = rp_xrealloc(NULL, strlen(c->test) + strlen(c->name) + 2);
 		sprintf(path, "%s.%s", c->test, c->name);
 		if (!selected(cmp, path)) {
 			free(path);

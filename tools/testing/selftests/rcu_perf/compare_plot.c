@@ -175,7 +175,7 @@ static void svg_box(FILE *f, const struct rp_summary *s, double x0,
 }
 
 static bool plotted_as_curve(const struct compare *cmp,
-			     const struct metric *m);
+			     const struct rp_rmetric *m);
 
 /*
  * Every metric of @test that is not part of a scaling curve: one row per
@@ -185,7 +185,7 @@ static bool plotted_as_curve(const struct compare *cmp,
 static void plot_rows(const struct compare *cmp, const char *test_name,
 		      int sides)
 {
-	const struct metric *metrics = cmp->metrics;
+	const struct rp_rmetric *metrics = cmp->r.metrics;
 	const double x0 = 230, x1 = SVG_W - 200, row = 58;
 	struct rp_summary s[NR_SIDES];
 	char title[256];
@@ -194,7 +194,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	double y;
 	FILE *f;
 
-	for (i = 0; i < cmp->nr_metrics; i++)
+	for (i = 0; i < cmp->r.nr_metrics; i++)
 		if (!strcmp(metrics[i].test, test_name) &&
 		    selected(cmp, metrics[i].key) && metrics[i].v[BASE].n &&
 		    !plotted_as_curve(cmp, &metrics[i]))
@@ -206,8 +206,8 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	f = svg_open(cmp, test_name, 60 + n * row + 30, title);
 	svg_legend(f, 20, 44, sides == 2);
 	y = 60;
-	for (i = 0; i < cmp->nr_metrics; i++) {
-		const struct metric *m = &metrics[i];
+	for (i = 0; i < cmp->r.nr_metrics; i++) {
+		const struct rp_rmetric *m = &metrics[i];
 		double max = 0, step, xs, t;
 
 		if (strcmp(m->test, test_name) || !selected(cmp, m->key) ||
@@ -255,10 +255,10 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 }
 
 /* Members of the family of @m (same test and name with N), sorted by N. */
-static int family_of(const struct compare *cmp, const struct metric *m,
+static int family_of(const struct compare *cmp, const struct rp_rmetric *m,
 		     size_t *idx, int max)
 {
-	const struct metric *metrics = cmp->metrics;
+	const struct rp_rmetric *metrics = cmp->r.metrics;
 	char fam[256], f2[256];
 	double x, x2;
 	int n = 0, i, j;
@@ -266,8 +266,8 @@ static int family_of(const struct compare *cmp, const struct metric *m,
 
 	if (!name_number(m->name, &x, fam, sizeof(fam)))
 		return 0;
-	for (k = 0; k < cmp->nr_metrics && n < max; k++) {
-		const struct metric *o2 = &metrics[k];
+	for (k = 0; k < cmp->r.nr_metrics && n < max; k++) {
+		const struct rp_rmetric *o2 = &metrics[k];
 
 		if (strcmp(o2->test, m->test) || !selected(cmp, o2->key) ||
 		    !o2->v[BASE].n || strcmp(o2->unit, m->unit) ||
@@ -292,7 +292,7 @@ static int family_of(const struct compare *cmp, const struct metric *m,
 }
 
 static bool plotted_as_curve(const struct compare *cmp,
-			     const struct metric *m)
+			     const struct rp_rmetric *m)
 {
 	size_t idx[64];
 
@@ -300,10 +300,10 @@ static bool plotted_as_curve(const struct compare *cmp,
 }
 
 /* A scaling curve: median and p10-p90 per N (CPUs, load level), per side. */
-static void plot_curve(const struct compare *cmp, const struct metric *first,
+static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first,
 		       int sides)
 {
-	const struct metric *metrics = cmp->metrics;
+	const struct rp_rmetric *metrics = cmp->r.metrics;
 	const double x0 = 80, x1 = SVG_W - 30, y0 = 360, y1 = 60;
 	struct rp_summary s[64][NR_SIDES];
 	double xs[64], xmin, xmax, ymax = 0, step, t, sx, sy, dummy;
@@ -386,16 +386,16 @@ static void plot_curve(const struct compare *cmp, const struct metric *first,
 
 void write_svg(const struct compare *cmp, int sides)
 {
-	bool *done = xrealloc(NULL, (cmp->nr_metrics + 1) * sizeof(*done));
-	const struct metric *metrics = cmp->metrics;
+	bool *done = rp_xrealloc(NULL, (cmp->r.nr_metrics + 1) * sizeof(*done));
+	const struct rp_rmetric *metrics = cmp->r.metrics;
 	size_t i, j, idx[64];
 	int n, k;
 
-	memset(done, 0, (cmp->nr_metrics + 1) * sizeof(*done));
+	memset(done, 0, (cmp->r.nr_metrics + 1) * sizeof(*done));
 	if (mkdir(cmp->o.svg_dir, 0755) && errno != EEXIST)
 		die("%s: %s", cmp->o.svg_dir, strerror(errno));
-	for (i = 0; i < cmp->nr_metrics; i++) {
-		const struct metric *m = &metrics[i];
+	for (i = 0; i < cmp->r.nr_metrics; i++) {
+		const struct rp_rmetric *m = &metrics[i];
 
 		if (done[i] || !selected(cmp, m->key) || !m->v[BASE].n)
 			continue;
@@ -407,7 +407,7 @@ void write_svg(const struct compare *cmp, int sides)
 			continue;
 		}
 		/* All rows of this test go into one plot. */
-		for (j = i; j < cmp->nr_metrics; j++)
+		for (j = i; j < cmp->r.nr_metrics; j++)
 			if (!strcmp(metrics[j].test, m->test) &&
 			    !plotted_as_curve(cmp, &metrics[j]))
 				done[j] = true;

@@ -105,7 +105,7 @@ void repeat_until_conclusive(struct compare *cmp)
 	double budget = cmp->o.repeat_budget * 1000, t0 = rp_now_ms();
 	const char *dir = cmp->o.repeat_dir;
 	int next[NR_SIDES], round, side, k, i;
-	int *nr_files = cmp->nr_files;
+	int *nr_files = cmp->r.nr_files;
 	double round_ms = 0;
 	struct tally t;
 	char **files, why[PATH_MAX + 96];

@@ -84,7 +84,7 @@ static const char *add_allow(const char *v)
 	al = &cmp.o.allows[cmp.o.nr_allows];
 	if (!eq || eq == v || rp_parse_double(eq + 1, &al->pct) || al->pct < 0)
 		return "expected GLOB=PERCENT (a number >= 0)";
-	glob = xstrdup(v);
+	glob = rp_xstrdup(v);
 	glob[eq - v] = '\0';
 	al->glob = glob;
 	cmp.o.nr_allows++;
@@ -100,7 +100,7 @@ static const char *set_labels(const char *v)
 	if (!comma || comma == v || !comma[1] || strchr(comma + 1, ',') ||
 	    strpbrk(v, " \t\n") || strlen(v) > 40)
 		return "expected BASE,CAND (two short names)";
-	b = xstrdup(v);
+	b = rp_xstrdup(v);
 	b[comma - v] = '\0';
 	cmp.o.labels[BASE] = b;
 	cmp.o.labels[CAND] = b + (comma - v) + 1;
@@ -297,7 +297,7 @@ static void parse_options(int argc, char **argv)
 /* ------------------------------------------------------------------ */
 
 /* What the tool says of a compared metric. */
-static const char *verdict_of(const struct metric *m)
+static const char *verdict_of(const struct rp_rmetric *m)
 {
 	const struct rp_cmp *c = &m->cmp;
 
@@ -330,7 +330,7 @@ static void print_summary_row(const char *label, const struct rp_summary *s,
 	       s->max);
 }
 
-static void print_header(const struct metric *m)
+static void print_header(const struct rp_rmetric *m)
 {
 	printf("%s%s [%s, %s is better]\n", pfx(), m->key,
 	       *m->unit ? m->unit : "no unit",
@@ -348,9 +348,9 @@ static int key_width(void)
 	int w = 6;
 	size_t i;
 
-	for (i = 0; i < cmp.nr_metrics; i++)
-		if (selected(&cmp, cmp.metrics[i].key) && (int)strlen(cmp.metrics[i].key) > w)
-			w = strlen(cmp.metrics[i].key);
+	for (i = 0; i < cmp.r.nr_metrics; i++)
+		if (selected(&cmp, cmp.r.metrics[i].key) && (int)strlen(cmp.r.metrics[i].key) > w)
+			w = strlen(cmp.r.metrics[i].key);
 	return w;
 }
 
@@ -361,7 +361,7 @@ static void print_table_header(int w)
 	       "p", "verdict");
 }
 
-static void print_table_row(const struct metric *m, int w)
+static void print_table_row(const struct rp_rmetric *m, int w)
 {
 	const struct rp_cmp *c = &m->cmp;
 	char n[32];
@@ -373,7 +373,7 @@ static void print_table_row(const struct metric *m, int w)
 }
 
 /* A KTAP result name: "<test>.<metric>" with every dot as '_'. */
-static const char *ktap_name(const struct metric *m)
+static const char *ktap_name(const struct rp_rmetric *m)
 {
 	static char n[256];
 	char *d;
@@ -384,7 +384,7 @@ static const char *ktap_name(const struct metric *m)
 	return n;
 }
 
-static void print_compared(const struct metric *m, int *ktap_nr)
+static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 {
 	const struct rp_cmp *c = &m->cmp;
 
@@ -430,8 +430,8 @@ static int report_compare(void)
 	size_t i;
 
 	compare_all(&cmp, &t);
-	for (i = 0; i < cmp.nr_metrics; i++)
-		if (selected(&cmp, cmp.metrics[i].key) && cmp.metrics[i].v[BASE].n)
+	for (i = 0; i < cmp.r.nr_metrics; i++)
+		if (selected(&cmp, cmp.r.metrics[i].key) && cmp.r.metrics[i].v[BASE].n)
 			nr++;
 	if (!nr)
 		die("no baseline samples%s", cmp.o.nr_metric_globs ?
@@ -439,7 +439,7 @@ static int report_compare(void)
 	if (cmp.o.ktap)
 		printf("TAP version 13\n1..%d\n", nr);
 	printf("%s%s: %d baseline and %d candidate results files;", pfx(), PROG,
-	       cmp.nr_files[BASE], cmp.nr_files[CAND]);
+	       cmp.r.nr_files[BASE], cmp.r.nr_files[CAND]);
 	printf(" allowed change %.4g %%%s, alpha %.4g, statistic %s%s\n",
 	       cmp.o.allowed_change,
 	       cmp.o.nr_allows ? " (--allow: per metric below)" : "",
@@ -447,8 +447,8 @@ static int report_compare(void)
 	       cmp.o.stat_set ? "" : " (or the metric's own)");
 	if (cmp.o.table)
 		print_table_header(w);
-	for (i = 0; i < cmp.nr_metrics; i++) {
-		const struct metric *m = &cmp.metrics[i];
+	for (i = 0; i < cmp.r.nr_metrics; i++) {
+		const struct rp_rmetric *m = &cmp.r.metrics[i];
 
 		if (!selected(&cmp, m->key))
 			continue;
@@ -487,9 +487,9 @@ static void report_single(void)
 	struct rp_summary s;
 	size_t i;
 
-	printf("%s: %d results files\n", PROG, cmp.nr_files[BASE]);
-	for (i = 0; i < cmp.nr_metrics; i++) {
-		const struct metric *m = &cmp.metrics[i];
+	printf("%s: %d results files\n", PROG, cmp.r.nr_files[BASE]);
+	for (i = 0; i < cmp.r.nr_metrics; i++) {
+		const struct rp_rmetric *m = &cmp.r.metrics[i];
 
 		if (!selected(&cmp, m->key) || !m->v[BASE].n)
 			continue;
@@ -504,6 +504,7 @@ int main(int argc, char **argv)
 	int side, i, rc = 0;
 	bool compare;
 
+	rp_oom_exit = EXIT_USAGE;
 	parse_options(argc, argv);
 	for (side = 0; side < NR_SIDES; side++)
 		for (i = 0; i < cmp.o.nr_paths[side]; i++)

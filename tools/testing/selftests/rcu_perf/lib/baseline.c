@@ -25,42 +25,21 @@
 #include "../../kselftest.h"
 #include "internal.h"
 
-struct base_metric {
-	const char *name;	/* rp_test.baseline[i] */
-	char *check;		/* "<name>_vs_baseline", '.' as '_' */
-	struct rp_samples v;	/* merged over the baseline's runs */
-	size_t *run_n;		/* samples of each run that had it, in v */
-	size_t nr_runs;
-};
-
 static struct {
-	struct base_metric *m;
+	char **check;		/* of rp_test.baseline[i]: "<it>_vs_baseline" */
 	size_t nr;
-	int files;		/* results files of this program */
+	struct rp_results res;	/* this program's results files: side 0 */
 	char **boots;		/* their boot ids, with baseline_per_boot */
 	size_t nr_boots;
 	int same_boot;		/* files passed over: a boot already seen */
 	char *why;		/* not usable: why; NULL if usable */
 	char first[32], last[32];	/* timestamps of the runs */
-	char kernel[128];	/* kernel_release of the first run */
 	/*
 	 * baseline_change and baseline_alpha, found by name once: every
 	 * program with a baseline declares them under these names.
 	 */
 	const struct rp_param *change, *alpha;
 } bl;
-
-static __printf(1, 2) int berr(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", rp_current_test->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
 
 /* The first reason the baseline cannot be used wins. */
 static __printf(1, 2) void unusable(const char *fmt, ...)
@@ -70,23 +49,18 @@ static __printf(1, 2) void unusable(const char *fmt, ...)
 	if (bl.why)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&bl.why, fmt, ap) < 0)
-		bl.why = NULL;
+	bl.why = rp_vformat_line(fmt, ap);
 	va_end(ap);
-	if (!bl.why)
-		bl.why = strdup("out of memory");
 }
 
 void rp_baseline_free(void)
 {
 	size_t i;
 
-	for (i = 0; i < bl.nr; i++) {
-		free(bl.m[i].check);
-		rp_samples_free(&bl.m[i].v);
-		free(bl.m[i].run_n);
-	}
-	free(bl.m);
+	for (i = 0; i < bl.nr; i++)
+		free(bl.check[i]);
+	free(bl.check);
+	rp_results_free(&bl.res);
 	for (i = 0; i < bl.nr_boots; i++)
 		free(bl.boots[i]);
 	free(bl.boots);
@@ -101,7 +75,7 @@ size_t rp_baseline_nr_checks(void)
 
 const char *rp_baseline_check_name(size_t i)
 {
-	return i < bl.nr ? bl.m[i].check : NULL;
+	return i < bl.nr ? bl.check[i] : NULL;
 }
 
 /* ---- what must match ---- */
@@ -261,7 +235,6 @@ static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
 {
 	const char *id = jstr(rp_json_get(doc, "system"), "boot_id");
 	const char *me = jstr(rp_json_get(cur, "system"), "boot_id");
-	char **boots;
 	size_t i;
 
 	if (!rp_current_test->baseline_per_boot || !id)
@@ -271,71 +244,24 @@ static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
 	for (i = 0; i < bl.nr_boots; i++)
 		if (!strcmp(bl.boots[i], id))
 			return true;
-	boots = realloc(bl.boots, (bl.nr_boots + 1) * sizeof(*boots));
-	if (!boots)
-		return false;
-	bl.boots = boots;
-	bl.boots[bl.nr_boots] = strdup(id);
-	if (bl.boots[bl.nr_boots])
-		bl.nr_boots++;
+	bl.boots = rp_xgrow(bl.boots, bl.nr_boots, sizeof(*bl.boots));
+	bl.boots[bl.nr_boots++] = rp_xstrdup(id);
 	return false;
-}
-
-static int load_metric(const char *path, const struct rp_jval *jm)
-{
-	const struct rp_jval *samples;
-	const char *name = jstr(jm, "name");
-	struct base_metric *m = NULL;
-	size_t i, added = 0;
-
-	for (i = 0; name && i < bl.nr && !m; i++)
-		if (!strcmp(bl.m[i].name, name))
-			m = &bl.m[i];
-	if (!m)
-		return 0;
-	samples = rp_json_get(jm, "samples");
-	if (!samples || samples->type != RP_JARR)
-		return berr("%s: metric %s: no \"samples\" array", path, name);
-	for (i = 0; i < samples->len; i++) {
-		const struct rp_jval *s = samples->items[i];
-
-		if (s->type == RP_JNULL)
-			continue;	/* could not be measured */
-		if (s->type != RP_JNUM || !isfinite(s->num))
-			return berr("%s: metric %s: sample %zu is not a finite number",
-				    path, name, i);
-		if (rp_samples_add(&m->v, s->num))
-			return berr("out of memory");
-		added++;
-	}
-	if (added) {
-		size_t *n = realloc(m->run_n, (m->nr_runs + 1) * sizeof(*n));
-
-		if (!n)
-			return berr("out of memory");
-		m->run_n = n;
-		m->run_n[m->nr_runs++] = added;
-	}
-	return 0;
 }
 
 static int load_file(const char *path, const struct rp_jval *cur)
 {
-	const struct rp_jval *metrics, *sys;
-	const char *test, *ts, *rel;
 	char err[PATH_MAX + 256];
+	const char *test, *ts;
 	struct rp_jval *doc;
-	int ret = 0;
-	size_t i;
+	int ret;
 
-	doc = rp_json_parse_file(path, err, sizeof(err));
-	if (!doc)
-		return berr("baseline: %s", err);
+	ret = rp_results_open(path, &doc, err, sizeof(err));
+	if (ret)	/* other JSON is passed over */
+		return ret < 0 ? rp_err("baseline: %s", err) : 0;
 	test = jstr(doc, "test");
-	/* other JSON, and other programs' results, are passed over */
-	if (doc->type != RP_JOBJ || !jstr(doc, "schema") ||
-	    strcmp(jstr(doc, "schema"), RP_RESULTS_SCHEMA) || !test ||
-	    strcmp(test, rp_current_test->name))
+	/* and so are other programs' results */
+	if (!test || strcmp(test, rp_current_test->name))
 		goto out;
 	if (jnum(doc, "version") != RP_RESULTS_VERSION) {
 		unusable("%s: results version %g, not %d", path,
@@ -348,23 +274,13 @@ static int load_file(const char *path, const struct rp_jval *cur)
 	}
 	if (rp_baseline_mismatch(doc, cur, err, sizeof(err)))
 		unusable("%s: %s", path, err);
-	bl.files++;
 	ts = jstr(doc, "timestamp");
 	if (ts && (!*bl.first || strcmp(ts, bl.first) < 0))
 		snprintf(bl.first, sizeof(bl.first), "%s", ts);
 	if (ts && strcmp(ts, bl.last) > 0)
 		snprintf(bl.last, sizeof(bl.last), "%s", ts);
-	sys = rp_json_get(doc, "system");
-	rel = sys ? jstr(sys, "kernel_release") : NULL;
-	if (rel && !*bl.kernel)
-		snprintf(bl.kernel, sizeof(bl.kernel), "%s", rel);
-	metrics = rp_json_get(doc, "metrics");
-	for (i = 0; metrics && metrics->type == RP_JARR && i < metrics->len; i++)
-		if (metrics->items[i]->type == RP_JOBJ &&
-		    load_metric(path, metrics->items[i])) {
-			ret = -1;
-			break;
-		}
+	if (rp_results_add(&bl.res, path, doc, 0, err, sizeof(err)))
+		ret = rp_err("baseline: %s", err);
 out:
 	rp_json_free(doc);
 	return ret;
@@ -384,10 +300,10 @@ static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 	struct stat st;
 
 	if (rp_check_trusted(dir, -1, why, sizeof(why)))
-		return berr("baseline %s: %s", dir, why);
+		return rp_err("baseline %s: %s", dir, why);
 	n = scandir(dir, &ents, visible, alphasort);
 	if (n < 0)
-		return berr("baseline %s: %s", dir, strerror(errno));
+		return rp_err("baseline %s: %s", dir, strerror(errno));
 	for (i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
 		size_t len = strlen(e);
@@ -427,44 +343,42 @@ int rp_baseline_load(void)
 			bl.alpha = *pp;
 	}
 	if (!bl.change || bl.change->kind != RP_LIMIT_MAX || !bl.alpha)
-		return berr("bug: rp_test.baseline without its limits");
+		return rp_err("bug: rp_test.baseline without its limits");
 	if (!(bl.alpha->value > 0 && bl.alpha->value < 1))
-		return berr("baseline_alpha %g: must be between 0 and 1",
-			    bl.alpha->value);
+		return rp_err("baseline_alpha %g: must be between 0 and 1",
+			      bl.alpha->value);
 	if (stat(dir, &st))
-		return berr("baseline %s (%s): %s", dir, rp_opts.baseline_from,
-			    strerror(errno));
+		return rp_err("baseline %s (%s): %s", dir, rp_opts.baseline_from,
+			      strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return berr("baseline %s (%s): not a directory", dir,
-			    rp_opts.baseline_from);
+		return rp_err("baseline %s (%s): not a directory", dir,
+			      rp_opts.baseline_from);
 	while (t->baseline[n])
 		n++;
-	bl.m = calloc(n, sizeof(*bl.m));
-	if (!bl.m)
-		return berr("out of memory");
+	bl.check = rp_xrealloc(NULL, n * sizeof(*bl.check));
 	for (i = 0; i < n; i++) {
-		bl.m[i].name = t->baseline[i];
-		if (asprintf(&bl.m[i].check, "%s_vs_baseline", t->baseline[i]) < 0)
-			return berr("out of memory");
+		bl.check[i] = rp_xrealloc(NULL, strlen(t->baseline[i]) +
+					   sizeof("_vs_baseline"));
+		sprintf(bl.check[i], "%s_vs_baseline", t->baseline[i]);
 		bl.nr++;
 		/* KTAP names without dots: KCIDB paths split at them. */
-		for (p = bl.m[i].check; (p = strchr(p, '.')); p++)
+		for (p = bl.check[i]; (p = strchr(p, '.')); p++)
 			*p = '_';
 		for (j = 0; j < i; j++)
-			if (!strcmp(bl.m[j].check, bl.m[i].check))
-				return berr("bug: %s and %s are both %s",
-					    bl.m[j].name, bl.m[i].name,
-					    bl.m[i].check);
+			if (!strcmp(bl.check[j], bl.check[i]))
+				return rp_err("bug: %s and %s are both %s",
+					      t->baseline[j], t->baseline[i],
+					      bl.check[i]);
 	}
 	cur = rp_system_facts();
 	if (!cur)
-		return berr("cannot gather this machine's facts");
+		return rp_err("cannot gather this machine's facts");
 	ret = load_dir(dir, 0, cur);
 	rp_json_free(cur);
-	if (!ret && !bl.files && bl.same_boot)
+	if (!ret && !bl.res.nr_files[0] && bl.same_boot)
 		unusable("its %d %s results are of this boot or repeat one: %s",
 			 bl.same_boot, t->name, "a boot baseline needs other boots");
-	else if (!ret && !bl.files)
+	else if (!ret && !bl.res.nr_files[0])
 		unusable("no %s results in %s", t->name, dir);
 	return ret;
 }
@@ -472,6 +386,8 @@ int rp_baseline_load(void)
 void rp_baseline_describe(void)
 {
 	const struct rp_test *t = rp_current_test;
+	const char *kernel = bl.res.kernel_release[0];
+	int files = bl.res.nr_files[0];
 
 	if (!t || !t->baseline)
 		return;
@@ -482,9 +398,9 @@ void rp_baseline_describe(void)
 		       rp_opts.baseline, bl.why, bl.nr);
 	else
 		printf("# baseline: %s (%s): %d run%s of %s, kernel %s, %s .. %s\n",
-		       rp_opts.baseline, rp_opts.baseline_from, bl.files,
-		       bl.files == 1 ? "" : "s", t->name,
-		       *bl.kernel ? bl.kernel : "?", bl.first, bl.last);
+		       rp_opts.baseline, rp_opts.baseline_from, files,
+		       files == 1 ? "" : "s", t->name,
+		       *kernel ? kernel : "?", bl.first, bl.last);
 }
 
 /*
@@ -492,17 +408,17 @@ void rp_baseline_describe(void)
  * the statistic @st: a change within the machine's drift from run to run
  * is no regression (rp_run_spread_pct()).
  */
-static double drift_pct(const struct base_metric *b, enum rp_cmp_stat st,
+static double drift_pct(const struct rp_rmetric *b, enum rp_cmp_stat st,
 			double lim)
 {
-	double *v = malloc((b->nr_runs ? b->nr_runs : 1) * sizeof(*v));
+	double *v = malloc((b->runs[0] ? b->runs[0] : 1) * sizeof(*v));
 	double spread = 0;
 	size_t i, k = 0;
 
-	for (i = 0; v && i < b->nr_runs; k += b->run_n[i], i++)
-		v[i] = rp_cmp_stat_of(b->v.v + k, b->run_n[i], st);
+	for (i = 0; v && i < (size_t)b->runs[0]; k += b->run_n[0][i], i++)
+		v[i] = rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
 	if (v)
-		spread = rp_run_spread_pct(v, b->nr_runs, bl.alpha->value);
+		spread = rp_run_spread_pct(v, b->runs[0], bl.alpha->value);
 	free(v);
 	return spread > lim ? spread : lim;
 }
@@ -511,17 +427,17 @@ static double drift_pct(const struct base_metric *b, enum rp_cmp_stat st,
  * @step as a share of the baseline runs' mean statistic @st, in %; 0
  * without one.
  */
-static double step_pct(const struct base_metric *b, enum rp_cmp_stat st,
+static double step_pct(const struct rp_rmetric *b, enum rp_cmp_stat st,
 		       double step)
 {
 	double sum = 0;
 	size_t i, k = 0;
 
-	if (!(step > 0) || !b->nr_runs)
+	if (!(step > 0) || !b->runs[0])
 		return 0;
-	for (i = 0; i < b->nr_runs; k += b->run_n[i], i++)
-		sum += rp_cmp_stat_of(b->v.v + k, b->run_n[i], st);
-	return sum > 0 ? 100 * step * b->nr_runs / sum : 0;
+	for (i = 0; i < (size_t)b->runs[0]; k += b->run_n[0][i], i++)
+		sum += rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
+	return sum > 0 ? 100 * step * b->runs[0] / sum : 0;
 }
 
 void rp_baseline_report(void)
@@ -529,10 +445,12 @@ void rp_baseline_report(void)
 	char vs[64];
 	size_t i;
 
-	snprintf(vs, sizeof(vs), "%d baseline run%s", bl.files,
-		 bl.files == 1 ? "" : "s");
+	snprintf(vs, sizeof(vs), "%d baseline run%s", bl.res.nr_files[0],
+		 bl.res.nr_files[0] == 1 ? "" : "s");
 	for (i = 0; i < bl.nr; i++) {
-		const struct base_metric *b = &bl.m[i];
+		const char *name = rp_current_test->baseline[i];
+		const char *check = bl.check[i];
+		const struct rp_rmetric *b;
 		const struct rp_param *lim = bl.change;
 		const char *widened = "the spread of the baseline's runs";
 		const struct rp_metric *m;
@@ -543,25 +461,24 @@ void rp_baseline_report(void)
 		    rp_current_test->baseline_limit[i])
 			lim = rp_current_test->baseline_limit[i];
 
-		if (rp_check_reported(b->check))
+		if (rp_check_reported(check))
 			continue;
 		if (bl.why) {
-			rp_check_skip(b->check, "baseline not used: %s", bl.why);
+			rp_check_skip(check, "baseline not used: %s", bl.why);
 			continue;
 		}
-		m = rp_metric_find(b->name);
+		m = rp_metric_find(name);
 		if (!m || !m->n) {
-			rp_check_skip(b->check, "%s not measured in this run",
-				      b->name);
+			rp_check_skip(check, "%s not measured in this run", name);
 			continue;
 		}
-		if (!b->v.n) {
-			rp_check_skip(b->check, "%s not in the baseline",
-				      b->name);
+		b = rp_results_find(&bl.res, rp_current_test->name, name);
+		if (!b || !b->v[0].n) {
+			rp_check_skip(check, "%s not in the baseline", name);
 			continue;
 		}
 		if (m->disturbed) {
-			rp_check_skip(b->check, "%s", m->disturbed);
+			rp_check_skip(check, "%s", m->disturbed);
 			continue;
 		}
 		/* The run is the unit (rp_compare_runs()). */
@@ -571,8 +488,8 @@ void rp_baseline_report(void)
 			limit = r;
 			widened = "what the host moves between sessions (resolution)";
 		}
-		rp_compare_runs(b->v.v, b->run_n, b->nr_runs, m->samples, &m->n,
-				1, m->stat, m->higher_is_better, limit,
+		rp_compare_runs(b->v[0].v, b->run_n[0], b->runs[0], m->samples,
+				&m->n, 1, m->stat, m->higher_is_better, limit,
 				bl.alpha->value, &c);
 		/*
 		 * A second look, on the mean: a regression of some ops (a
@@ -585,7 +502,7 @@ void rp_baseline_report(void)
 		 * the c229828ca6bc62d class adds jiffies: +150%).
 		 */
 		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
-		    b->nr_runs >= 2) {
+		    b->runs[0] >= 2) {
 			double ml = drift_pct(b, RP_CMP_MEAN, lim->value);
 			double q = step_pct(b, RP_CMP_MEAN, m->quantum);
 			const char *mw = "the spread of the baseline's runs";
@@ -596,7 +513,7 @@ void rp_baseline_report(void)
 				mw = "one quantum per op";
 			}
 
-			rp_compare_runs(b->v.v, b->run_n, b->nr_runs,
+			rp_compare_runs(b->v[0].v, b->run_n[0], b->runs[0],
 					m->samples, &m->n, 1, RP_CMP_MEAN,
 					m->higher_is_better, ml,
 					bl.alpha->value / 10, &cm);
@@ -606,7 +523,7 @@ void rp_baseline_report(void)
 				widened = mw;
 			}
 		}
-		rp_check_cmp(b->check, &c, m->higher_is_better, m->unit,
+		rp_check_cmp(check, &c, m->higher_is_better, m->unit,
 			     lim, limit, widened, vs);
 	}
 }

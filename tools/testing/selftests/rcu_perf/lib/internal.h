@@ -15,9 +15,6 @@
 
 /* util.c: a leaf */
 
-/* realloc()/strdup() that exit on out of memory (the guard restores) */
-void *rp_xrealloc(void *p, size_t n);
-char *rp_xstrdup(const char *s);	/* NULL is taken as "" */
 /* No symlink followed; signal-safe: 0, 1 if it did not exist, -errno */
 int rp_rm_tree(const char *path);
 unsigned long long rp_proc_start(pid_t pid);	/* 0 if it is gone */

@@ -50,15 +50,21 @@ static bool is_option(const struct rp_param *p)
 	return p->kind >= RP_FLAG;
 }
 
-static __printf(1, 2) int perr(const char *fmt, ...)
+int rp_verr(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", rp_test_name());
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+int rp_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", rp_test_name());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rp_verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 
@@ -86,7 +92,7 @@ static int conf_set_baseline(const char *path, const char *val,
 			  val) < 0)
 		conf_baseline = NULL;
 	if (!conf_baseline)
-		return perr("%s: out of memory", where);
+		return rp_err("%s: out of memory", where);
 	return 0;
 }
 
@@ -194,8 +200,8 @@ static int set_param(struct rp_param *p, const char *val, const char *source,
 	if (!rp_parse_double(val, &v))
 		why = check_number(p, v, buf, sizeof(buf));
 	if (why)
-		return perr("%s: bad value '%s' for %s: %s", where, val,
-			    p->name, why);
+		return rp_err("%s: bad value '%s' for %s: %s", where, val,
+			      p->name, why);
 	p->value = v;
 	p->source = source;
 	free(p->origin);
@@ -229,26 +235,26 @@ static int check_table(const struct rp_test *t)
 
 		if (!p->name ||
 		    !valid_name(p->name, strlen(p->name), is_option(p)))
-			return perr("bug: bad parameter name '%s'",
-				    p->name ? p->name : "(null)");
+			return rp_err("bug: bad parameter name '%s'",
+				      p->name ? p->name : "(null)");
 		for (qq = t->params; qq < pp; qq++)
 			if (!strcmp(p->name, (*qq)->name))
-				return perr("bug: parameter '%s' twice",
-					    p->name);
+				return rp_err("bug: parameter '%s' twice",
+					      p->name);
 		if (is_reserved(p->name))
-			return perr("bug: parameter name '%s' is reserved",
-				    p->name);
+			return rp_err("bug: parameter name '%s' is reserved",
+				      p->name);
 		if (is_option(p))
 			continue;
 		if (p->has_range && !(p->min <= p->max))
-			return perr("bug: empty range of '%s'", p->name);
+			return rp_err("bug: empty range of '%s'", p->name);
 		if (!isfinite(p->def) || check_number(p, p->def, buf,
 						      sizeof(buf)))
-			return perr("bug: bad default of '%s'", p->name);
+			return rp_err("bug: bad default of '%s'", p->name);
 		if (p->has_quick && (!isfinite(p->quick) ||
 				     check_number(p, p->quick, buf,
 						  sizeof(buf))))
-			return perr("bug: bad --quick value of '%s'", p->name);
+			return rp_err("bug: bad --quick value of '%s'", p->name);
 	}
 	return 0;
 }
@@ -279,30 +285,30 @@ static int config_line(const char *path, char *s, const char *where,
 		size_t n = strlen(s);
 
 		if (s[n - 1] != ']')
-			return perr("%s: malformed section header", where);
+			return rp_err("%s: malformed section header", where);
 		s[n - 1] = '\0';
 		s = trim(s + 1);
 		if (!*s || strpbrk(s, " \t[]"))
-			return perr("%s: malformed section header", where);
+			return rp_err("%s: malformed section header", where);
 		*ours = !strcmp(s, rp_current_test->name);
 		return 0;
 	}
 	eq = strchr(s, '=');
 	if (!eq)
-		return perr("%s: expected 'name = value'", where);
+		return rp_err("%s: expected 'name = value'", where);
 	*eq = '\0';
 	key = trim(s);
 	val = trim(eq + 1);
 	if (!valid_name(key, strlen(key), false))
-		return perr("%s: bad parameter name '%s'", where, key);
+		return rp_err("%s: bad parameter name '%s'", where, key);
 	if (!*ours)
 		return 0;
 	if (!strcmp(key, "baseline"))
 		return conf_set_baseline(path, val, where);
 	p = find_param(key);
 	if (!p)
-		return perr("%s: unknown parameter '%s' for %s", where, key,
-			    rp_current_test->name);
+		return rp_err("%s: unknown parameter '%s' for %s", where, key,
+			      rp_current_test->name);
 	return set_param(p, val, "config", where);
 }
 
@@ -318,10 +324,10 @@ static int load_config(const char *path)
 
 	f = fopen(path, "re");
 	if (!f)
-		return perr("config %s: %s", path, strerror(errno));
+		return rp_err("config %s: %s", path, strerror(errno));
 	if (rp_check_trusted(path, fileno(f), where, sizeof(where))) {
 		fclose(f);
-		return perr("config %s: %s", path, where);
+		return rp_err("config %s: %s", path, where);
 	}
 	while (!ret && getline(&line, &cap, f) > 0) {
 		snprintf(where, sizeof(where), "%s:%d", path, ++lineno);
@@ -329,7 +335,7 @@ static int load_config(const char *path)
 		ret = config_line(path, line, where, &ours);
 	}
 	if (!ret && ferror(f))
-		ret = perr("config %s: read error", path);
+		ret = rp_err("config %s: read error", path);
 	free(line);
 	fclose(f);
 	return ret;
@@ -453,7 +459,7 @@ static int env_bool(const char *var, bool *out)
 	if (!s || !*s)
 		return 0;
 	if (strcmp(s, "0") && strcmp(s, "1"))
-		return perr("environment %s='%s': expected 0 or 1", var, s);
+		return rp_err("environment %s='%s': expected 0 or 1", var, s);
 	*out = s[0] == '1';
 	return 0;
 }
@@ -526,16 +532,16 @@ static int cli_set(const char *arg)
 	size_t n;
 
 	if (!eq)
-		return perr("--set %s: expected NAME=VALUE", arg);
+		return rp_err("--set %s: expected NAME=VALUE", arg);
 	n = eq - arg;
 	if (n >= sizeof(name) || !valid_name(arg, n, false))
-		return perr("--set %s: bad parameter name", arg);
+		return rp_err("--set %s: bad parameter name", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
 	p = find_param(name);
 	if (!p)
-		return perr("--set %s: unknown parameter '%s' (see --list)",
-			    arg, name);
+		return rp_err("--set %s: unknown parameter '%s' (see --list)",
+			      arg, name);
 	return set_param(p, eq + 1, "cli", "--set");
 }
 
@@ -545,14 +551,14 @@ static int cli_knob(const char *arg)
 	char path[PATH_MAX];
 
 	if (!eq || arg[0] != '/' || eq == arg + 1)
-		return perr("--knob %s: expected /ABSOLUTE/PATH=VALUE", arg);
+		return rp_err("--knob %s: expected /ABSOLUTE/PATH=VALUE", arg);
 	if (eq - arg >= PATH_MAX)
-		return perr("--knob %s: path too long", arg);
+		return rp_err("--knob %s: path too long", arg);
 	snprintf(path, sizeof(path), "%.*s", (int)(eq - arg), arg);
 	if (rp_knob_allowed(path))
-		return perr("--knob %s: %s", path, rp_knob_refusal(-EPERM));
+		return rp_err("--knob %s: %s", path, rp_knob_refusal(-EPERM));
 	if (rp_opts.nr_knobs >= RP_MAX_KNOBS)
-		return perr("--knob %s: at most %d knobs", arg, RP_MAX_KNOBS);
+		return rp_err("--knob %s: at most %d knobs", arg, RP_MAX_KNOBS);
 	rp_opts.knobs[rp_opts.nr_knobs++] = arg;
 	return 0;
 }
@@ -616,10 +622,10 @@ static int common_opt(int argc, char **argv, int a, const char **val,
 	*val = optarg;
 	*used = optind - 1;
 	if (c == ':' && spelled_out(argv[a], optopt))
-		return perr("option %s needs a value", argv[a]);
+		return rp_err("option %s needs a value", argv[a]);
 	if (c < 0 || c == '?' || c == ':' || *used < 1 ||
 	    !spelled_out(argv[a], c))
-		return perr("unknown option '%s' (see --help)", argv[a]);
+		return rp_err("unknown option '%s' (see --help)", argv[a]);
 	return c;
 }
 
@@ -630,13 +636,13 @@ static int set_option(struct rp_param *p, const char *val)
 	struct stat st;
 
 	if (p->kind == RP_PATH && !*val)
-		return perr("option --%s needs a value", p->name);
+		return rp_err("option --%s needs a value", p->name);
 	if (p->dir && (stat(val, &st) || !S_ISDIR(st.st_mode)))
 		why = "not a directory";
 	else if (p->each)
 		why = p->each(val);
 	if (why)
-		return perr("--%s %s: %s", p->name, val, why);
+		return rp_err("--%s %s: %s", p->name, val, why);
 	p->str = val;
 	p->value = 1;
 	p->source = "cli";
@@ -660,7 +666,7 @@ static int own_opt(int argc, char **argv, int a, int *used)
 		    n != strlen(p->name) + 2 || strncmp(arg + 2, p->name, n - 2))
 			continue;
 		if (p->kind == RP_FLAG && arg[n])
-			return perr("option --%s takes no value", p->name);
+			return rp_err("option --%s takes no value", p->name);
 		if (p->kind == RP_FLAG) {
 			p->value = 1;
 			p->source = "cli";
@@ -669,7 +675,7 @@ static int own_opt(int argc, char **argv, int a, int *used)
 		if (arg[n])
 			return set_option(p, arg + n + 1) ? -1 : 1;
 		if (a + 1 >= argc)
-			return perr("option %s needs a value", arg);
+			return rp_err("option %s needs a value", arg);
 		*used = 2;
 		return set_option(p, argv[a + 1]) ? -1 : 1;
 	}
@@ -767,7 +773,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 			break;
 		case 's':
 			if (nr_sets >= (int)ARRAY_SIZE(sets))
-				return perr("too many --set options");
+				return rp_err("too many --set options");
 			sets[nr_sets++] = v;
 			break;
 		case OPT_KNOB:
@@ -802,7 +808,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	}
 	why = test->check_params ? test->check_params() : NULL;
 	if (why)
-		return perr("%s", why);
+		return rp_err("%s", why);
 	return 0;
 }
 
@@ -960,8 +966,8 @@ int rp_opts_apply_knobs(void)
 			rp_tracefs();
 		r = rp_knob_write(path, eq + 1);
 		if (r < 0)
-			return perr("--knob %s: cannot write '%s': %s", path,
-				    eq + 1, rp_knob_refusal(r));
+			return rp_err("--knob %s: cannot write '%s': %s", path,
+				      eq + 1, rp_knob_refusal(r));
 	}
 	return 0;
 }

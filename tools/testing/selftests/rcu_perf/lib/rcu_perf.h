@@ -176,6 +176,9 @@ extern const struct rp_test *rp_current_test;
 int rp_parse(const struct rp_test *test, int argc, char **argv);
 void rp_usage(FILE *f);
 void rp_list_params(FILE *f);
+/* "<program>: <message>" on stderr; -1 */
+__printf(1, 2) int rp_err(const char *fmt, ...);
+__printf(1, 0) int rp_verr(const char *fmt, va_list ap);
 int rp_parse_double(const char *s, double *out);	/* whole, finite: 0 */
 /* As root: 0 if path (fd, or -1) and its directory are root's alone. */
 int rp_check_trusted(const char *path, int fd, char *why, size_t len);
@@ -184,6 +187,18 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len);
 
 /* guard.c (every change restored on every exit path), util.c, proc.c... */
 
+/*
+ * realloc()/strdup() that exit on out of memory (the guard restores) with
+ * rp_oom_exit: KSFT_FAIL, or a tool's code for an error of its own.
+ */
+void *rp_xrealloc(void *p, size_t n);
+char *rp_xstrdup(const char *s);	/* NULL is taken as "" */
+extern int rp_oom_exit;
+/*
+ * An array of @n elements of @size made room for one more: called for
+ * n = 0, 1, 2, ... in turn, it doubles the room at each power of two.
+ */
+void *rp_xgrow(void *p, size_t n, size_t size);
 /* A whole small file, trailing blanks trimmed: its length, or -errno. */
 int rp_knob_read(const char *path, char *buf, size_t len);
 int rp_knob_write(const char *path, const char *value);
@@ -358,6 +373,65 @@ struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen);
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen);
 void rp_json_free(struct rp_jval *v);
 struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
+
+/* results.c: reading results files, merged per side */
+
+#define RP_SIDES	2	/* [0] the baseline, [1] the candidate */
+
+/* One metric of one test over the results files read. */
+struct rp_rmetric {
+	char *key;		/* "<test>.<metric>" */
+	char *test;
+	char *name;
+	char *unit;
+	bool higher_is_better;
+	struct rp_samples v[RP_SIDES];
+	int runs[RP_SIDES];	/* results files that had it */
+	size_t *run_n[RP_SIDES];	/* samples of each of those, in order */
+	bool report_only;	/* "judged": false in a results file */
+	bool has_stat;		/* "stat" in a results file: */
+	enum rp_cmp_stat stat;	/* the statistic its runs are compared on */
+	/* rcu_perf_compare's comparison of the sides */
+	double allowed;		/* allowed change, % */
+	struct rp_cmp cmp;
+	bool compared;
+};
+
+/* One KTAP check of one results file, for --kcidb without a baseline. */
+struct rp_rcheck {
+	char *test;
+	char *name;
+	char *verdict;		/* "pass", "fail", "skip", "error" */
+	char *unit;
+	double measured;
+	int file;		/* index over all files read */
+	char *start_time;	/* the run's "timestamp", or NULL */
+	double duration;	/* the run's "duration_s", or NAN */
+};
+
+struct rp_results {
+	struct rp_rmetric *metrics;
+	size_t nr_metrics;
+	struct rp_rcheck *checks;
+	size_t nr_checks;
+	int nr_files[RP_SIDES];		/* results files read per side */
+	int nr_files_total;		/* both sides: numbers checks[].file */
+	char kernel_release[RP_SIDES][128];	/* of a side's first file */
+};
+
+/*
+ * Open results file @path: 0 with its document in *doc; else *doc NULL
+ * and why in @err (naming the file): -1 unreadable or not JSON, 1 JSON
+ * of another schema, 2 not a JSON object.
+ */
+int rp_results_open(const char *path, struct rp_jval **doc, char *err,
+		    size_t len);
+/* Its metrics and checks into @r on @side: 0, or -1 with why in @err. */
+int rp_results_add(struct rp_results *r, const char *path,
+		   const struct rp_jval *doc, int side, char *err, size_t len);
+const struct rp_rmetric *rp_results_find(const struct rp_results *r,
+					 const char *test, const char *name);
+void rp_results_free(struct rp_results *r);
 
 /* kmsg.c */
 

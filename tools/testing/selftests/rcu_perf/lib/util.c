@@ -12,14 +12,21 @@
 #include "../../kselftest.h"
 #include "internal.h"
 
+int rp_oom_exit = KSFT_FAIL;
+
 void *rp_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {
 		printf("# error: out of memory\n");
-		exit(KSFT_FAIL);
+		exit(rp_oom_exit);
 	}
 	return p;
+}
+
+void *rp_xgrow(void *p, size_t n, size_t size)
+{
+	return n & (n - 1) ? p : rp_xrealloc(p, (n ? 2 * n : 1) * size);
 }
 
 char *rp_xstrdup(const char *s)

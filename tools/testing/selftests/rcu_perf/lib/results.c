@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading results files (what --json and --outdir write), for both of
+ * their readers: a program's --baseline DIR (baseline.c) and
+ * rcu_perf_compare. Each metric's samples are merged over the files of a
+ * side, run by run; each check is kept per file (for --kcidb). A
+ * malformed file is an error naming it and its first fault, on one line.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The file being read and its first fault. */
+struct rd {
+	const char *path;
+	char *err;
+	size_t len;
+	bool failed;
+};
+
+static __printf(2, 3) int fail(struct rd *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (rd->failed)
+		return -1;
+	rd->failed = true;
+	n = snprintf(rd->err, rd->len, "%s: ", rd->path);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < rd->len)
+		vsnprintf(rd->err + n, rd->len - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* @key of @obj if it has @type; NULL if absent (or null, if optional). */
+static const struct rp_jval *get(struct rd *rd, const struct rp_jval *obj,
+				 const char *key, enum rp_jtype type,
+				 bool required)
+{
+	static const char * const tname[] = {
+		"null", "a boolean", "a number", "a string", "an array",
+		"an object",
+	};
+	const struct rp_jval *v = rp_json_get(obj, key);
+
+	if (!v || (v->type == RP_JNULL && !required)) {
+		if (required)
+			fail(rd, "missing \"%s\"", key);
+		return NULL;
+	}
+	if (v->type != type) {
+		fail(rd, "\"%s\" is not %s", key, tname[type]);
+		return NULL;
+	}
+	return v;
+}
+
+static struct rp_rmetric *find(struct rp_results *r, const char *test,
+			       const char *name, bool add)
+{
+	struct rp_rmetric *m;
+	size_t i;
+
+	for (i = 0; i < r->nr_metrics; i++) {
+		m = &r->metrics[i];
+		if (!strcmp(m->test, test) && !strcmp(m->name, name))
+			return m;
+	}
+	if (!add)
+		return NULL;
+	r->metrics = rp_xgrow(r->metrics, r->nr_metrics, sizeof(*m));
+	m = &r->metrics[r->nr_metrics++];
+	memset(m, 0, sizeof(*m));
+	m->key = rp_xrealloc(NULL, strlen(test) + strlen(name) + 2);
+	sprintf(m->key, "%s.%s", test, name);
+	m->test = rp_xstrdup(test);
+	m->name = rp_xstrdup(name);
+	return m;
+}
+
+const struct rp_rmetric *rp_results_find(const struct rp_results *r,
+					 const char *test, const char *name)
+{
+	return find((struct rp_results *)r, test, name, false);
+}
+
+static int add_metric(struct rp_results *r, struct rd *rd, int side,
+		      const char *test, const struct rp_jval *jm, size_t idx)
+{
+	const struct rp_jval *name, *unit, *better, *judged, *stat, *samples;
+	enum rp_cmp_stat st = RP_CMP_MEDIAN;
+	const char *u;
+	struct rp_rmetric *m;
+	size_t i, added = 0;
+	bool higher;
+
+	if (jm->type != RP_JOBJ)
+		return fail(rd, "metrics[%zu] is not an object", idx);
+	name = get(rd, jm, "name", RP_JSTR, true);
+	if (name && (!*name->str || strpbrk(name->str, " \t\n")))
+		return fail(rd, "metrics[%zu]: bad name '%s'", idx, name->str);
+	unit = get(rd, jm, "unit", RP_JSTR, false);
+	better = get(rd, jm, "better", RP_JSTR, false);
+	judged = get(rd, jm, "judged", RP_JBOOL, false);
+	stat = get(rd, jm, "stat", RP_JSTR, false);
+	if (!rd->failed && stat && rp_cmp_stat_parse(stat->str, &st))
+		return fail(rd, "metric %s: \"stat\" is '%s', not median, mean, p90 or p25",
+			    name->str, stat->str);
+	samples = get(rd, jm, "samples", RP_JARR, true);
+	if (rd->failed)
+		return -1;
+	higher = better && !strcmp(better->str, "higher");
+	if (better && !higher && strcmp(better->str, "lower"))
+		return fail(rd, "metric %s: \"better\" is '%s', not lower/higher",
+			    name->str, better->str);
+
+	m = find(r, test, name->str, true);
+	u = unit ? unit->str : "";
+	if (judged && !judged->b)
+		m->report_only = true;
+	if (stat && !m->has_stat) {
+		m->has_stat = true;
+		m->stat = st;
+	}
+	if (!m->unit) {
+		m->unit = rp_xstrdup(u);
+		m->higher_is_better = higher;
+	} else if (strcmp(m->unit, u)) {
+		return fail(rd, "metric %s in '%s', elsewhere in '%s'", m->key,
+			    u, m->unit);
+	} else if (m->higher_is_better != higher) {
+		return fail(rd, "metric %s: \"better\" differs from other files",
+			    m->key);
+	}
+	for (i = 0; i < samples->len; i++) {
+		const struct rp_jval *s = samples->items[i];
+
+		if (s->type == RP_JNULL)
+			continue;	/* could not be measured */
+		if (s->type != RP_JNUM || !isfinite(s->num))
+			return fail(rd, "metric %s: sample %zu is not a finite number",
+				    m->key, i);
+		if (rp_samples_add(&m->v[side], s->num))
+			return fail(rd, "out of memory");
+		added++;
+	}
+	if (added) {
+		m->run_n[side] = rp_xgrow(m->run_n[side], m->runs[side],
+					  sizeof(*m->run_n[side]));
+		m->run_n[side][m->runs[side]++] = added;
+	}
+	return 0;
+}
+
+static int add_check(struct rp_results *r, struct rd *rd, const char *test,
+		     const struct rp_jval *jc, size_t idx)
+{
+	const struct rp_jval *name, *verdict, *measured, *unit;
+	struct rp_rcheck *c;
+	char *p;
+
+	if (jc->type != RP_JOBJ)
+		return fail(rd, "checks[%zu] is not an object", idx);
+	name = get(rd, jc, "name", RP_JSTR, false);
+	if (!name)
+		return -rd->failed;	/* "the rest was skipped": no result */
+	verdict = get(rd, jc, "verdict", RP_JSTR, true);
+	measured = get(rd, jc, "measured", RP_JNUM, false);
+	unit = get(rd, jc, "unit", RP_JSTR, false);
+	if (rd->failed)
+		return -1;
+	r->checks = rp_xgrow(r->checks, r->nr_checks, sizeof(*c));
+	c = &r->checks[r->nr_checks++];
+	memset(c, 0, sizeof(*c));
+	c->test = rp_xstrdup(test);
+	c->name = rp_xstrdup(name->str);
+	/*
+	 * Check names have no dots (KCIDB paths split at them); older
+	 * results have "membarrier.idle.latency_vs_baseline": today's name.
+	 */
+	for (p = c->name; (p = strchr(p, '.')); p++)
+		*p = '_';
+	c->verdict = rp_xstrdup(verdict->str);
+	c->unit = unit ? rp_xstrdup(unit->str) : NULL;
+	c->measured = measured ? measured->num : NAN;
+	c->file = r->nr_files_total;
+	return 0;
+}
+
+int rp_results_open(const char *path, struct rp_jval **doc, char *err,
+		    size_t len)
+{
+	const struct rp_jval *schema;
+	int ret;
+
+	*doc = rp_json_parse_file(path, err, len);
+	if (!*doc)
+		return -1;
+	schema = rp_json_get(*doc, "schema");
+	if (schema && schema->type == RP_JSTR &&
+	    !strcmp(schema->str, RP_RESULTS_SCHEMA))
+		return 0;
+	ret = (*doc)->type == RP_JOBJ ? 1 : 2;
+	snprintf(err, len, "%s: not an rcu_perf results file (%s)", path,
+		 ret == 1 ? "\"schema\" is not \"" RP_RESULTS_SCHEMA "\"" :
+		 "not a JSON object");
+	rp_json_free(*doc);
+	*doc = NULL;
+	return ret;
+}
+
+int rp_results_add(struct rp_results *r, const char *path,
+		   const struct rp_jval *doc, int side, char *err, size_t len)
+{
+	const struct rp_jval *version, *test, *arr, *ts, *dur, *sys, *rel;
+	struct rd rd = { .path = path, .err = err, .len = len };
+	size_t i, first_check = r->nr_checks;
+
+	version = get(&rd, doc, "version", RP_JNUM, true);
+	if (version && version->num != RP_RESULTS_VERSION)
+		return fail(&rd, "results version %g, this tool reads version %d",
+			    version->num, RP_RESULTS_VERSION);
+	test = get(&rd, doc, "test", RP_JSTR, true);
+	if (test && (!*test->str || strpbrk(test->str, " \t\n./")))
+		return fail(&rd, "bad test name '%s'", test->str);
+	arr = get(&rd, doc, "metrics", RP_JARR, true);
+	for (i = 0; !rd.failed && i < arr->len; i++)
+		add_metric(r, &rd, side, test->str, arr->items[i], i);
+	arr = rd.failed ? NULL : get(&rd, doc, "checks", RP_JARR, false);
+	for (i = 0; arr && !rd.failed && i < arr->len; i++)
+		add_check(r, &rd, test->str, arr->items[i], i);
+	ts = get(&rd, doc, "timestamp", RP_JSTR, false);
+	dur = get(&rd, doc, "duration_s", RP_JNUM, false);
+	sys = get(&rd, doc, "system", RP_JOBJ, false);
+	if (rd.failed)
+		return -1;
+	for (i = first_check; i < r->nr_checks; i++) {
+		r->checks[i].start_time = ts ? rp_xstrdup(ts->str) : NULL;
+		r->checks[i].duration = dur ? dur->num : NAN;
+	}
+	rel = rp_json_get(sys, "kernel_release");
+	if (rel && rel->type == RP_JSTR && !r->kernel_release[side][0])
+		snprintf(r->kernel_release[side],
+			 sizeof(r->kernel_release[side]), "%s", rel->str);
+	r->nr_files[side]++;
+	r->nr_files_total++;
+	return 0;
+}
+
+void rp_results_free(struct rp_results *r)
+{
+	size_t i;
+	int s;
+
+	for (i = 0; i < r->nr_metrics; i++) {
+		struct rp_rmetric *m = &r->metrics[i];
+
+		free(m->key);
+		free(m->test);
+		free(m->name);
+		free(m->unit);
+		for (s = 0; s < RP_SIDES; s++) {
+			rp_samples_free(&m->v[s]);
+			free(m->run_n[s]);
+		}
+	}
+	for (i = 0; i < r->nr_checks; i++) {
+		free(r->checks[i].test);
+		free(r->checks[i].name);
+		free(r->checks[i].verdict);
+		free(r->checks[i].unit);
+		free(r->checks[i].start_time);
+	}
+	free(r->metrics);
+	free(r->checks);
+	memset(r, 0, sizeof(*r));
+}
