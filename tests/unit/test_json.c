@@ -72,7 +72,7 @@ static void doc_small(struct rp_jw *w)
 	rp_jw_arr_end(w);
 	rp_jw_obj_begin(w, "o");
 	rp_jw_bool(w, "t", true);
-	rp_jw_null(w, "z");
+	rp_jw_str(w, "z", NULL);
 	rp_jw_obj_end(w);
 	rp_jw_arr_begin(w, "list");
 	rp_jw_obj_begin(w, NULL);
@@ -260,7 +260,7 @@ static void doc_results_like(struct rp_jw *w)
 		rp_jw_obj_end(w);
 	}
 	rp_jw_arr_end(w);
-	rp_jw_null(w, "nothing");
+	rp_jw_str(w, "nothing", NULL);
 	rp_jw_obj_end(w);
 }
 

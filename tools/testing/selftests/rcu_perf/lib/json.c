@@ -12,8 +12,10 @@
  * commas, leading zeros, BOM, raw control characters or invalid UTF-8),
  * plus two limits of its own: nesting is at most RP_JSON_MAX_DEPTH deep and
  * "\u0000" is refused, since values are C strings. Duplicate keys and
- * numbers that overflow a double are errors too. Every error is one line.
+ * numbers that overflow a double are errors too. Every error is one line;
+ * out of memory ends the program (rp_xrealloc()).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -35,28 +37,15 @@
  */
 static size_t utf8_seq(const unsigned char *s, size_t avail)
 {
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n, i;
+	unsigned char c = s[0];
+	size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 :
+		   c < 0xf5 ? 4 : 0, i;
+	/* 2nd byte: E0, F0 overlong, ED a surrogate, F4 above U+10FFFF */
+	unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
 
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else {
-		return 0;
-	}
+	if (n < 2)
+		return n;
 	if (avail < n || s[1] < lo || s[1] > hi)
 		return 0;
 	for (i = 2; i < n; i++)
@@ -67,26 +56,13 @@ static size_t utf8_seq(const unsigned char *s, size_t avail)
 
 static size_t utf8_put(char *out, unsigned int cp)
 {
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
+	static const unsigned char lead[] = { 0, 0, 0xc0, 0xe0, 0xf0 };
+	size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4, i;
+
+	for (i = n - 1; i > 0; i--, cp >>= 6)
+		out[i] = (char)(0x80 | (cp & 0x3f));
+	out[0] = (char)(lead[n] | cp);
+	return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -100,10 +76,9 @@ void rp_jw_init(struct rp_jw *w, FILE *f)
 	w->first[0] = true;
 }
 
+/* Deeper levels share the last slot (depth is never below 0). */
 static int jw_level(const struct rp_jw *w)
 {
-	if (w->depth < 0)
-		return 0;
 	return w->depth > JW_MAX_DEPTH ? JW_MAX_DEPTH : w->depth;
 }
 
@@ -118,49 +93,24 @@ static void jw_newline(struct rp_jw *w, int depth)
 
 static void jw_string(FILE *f, const char *s)
 {
+	static const char esc[] = "\"\\\n\t\r\b\f", name[] = "\"\\ntrbf";
 	const unsigned char *p = (const unsigned char *)s;
+	const char *e;
 	size_t n;
 
 	fputc('"', f);
 	while (*p) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\b':
-			fputs("\\b", f);
-			break;
-		case '\f':
-			fputs("\\f", f);
-			break;
-		default:
-			if (*p < 0x20) {
-				fprintf(f, "\\u%04x", *p);
-				break;
-			}
-			/* the terminating NUL stops a truncated sequence */
-			n = utf8_seq(p, 4);
-			if (!n) {
-				fputs("\\ufffd", f);
-				break;
-			}
+		e = strchr(esc, *p);
+		n = utf8_seq(p, 4);	/* a NUL stops a truncated sequence */
+		if (e)
+			fprintf(f, "\\%c", name[e - esc]);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (n)
 			fwrite(p, 1, n, f);
-			p += n;
-			continue;
-		}
-		p++;
+		else
+			fputs("\\ufffd", f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -193,13 +143,6 @@ static void jw_prefix(struct rp_jw *w, const char *key, bool container)
 		fputs(": ", w->f);
 	}
 	w->first[d] = false;
-}
-
-/* A scalar at the top level ends the document. */
-static void jw_scalar_done(struct rp_jw *w)
-{
-	if (w->depth <= 0)
-		fputc('\n', w->f);
 }
 
 static void jw_begin(struct rp_jw *w, const char *key, bool arr)
@@ -249,57 +192,49 @@ void rp_jw_arr_end(struct rp_jw *w)
 	jw_end(w, true);
 }
 
-void rp_jw_str(struct rp_jw *w, const char *key, const char *v)
+/* The string @str, else @text as it is; at the top level, the document. */
+static void jw_scalar(struct rp_jw *w, const char *key, const char *text,
+		      const char *str)
 {
 	jw_prefix(w, key, false);
-	if (v)
-		jw_string(w->f, v);
+	if (str)
+		jw_string(w->f, str);
 	else
-		fputs("null", w->f);
-	jw_scalar_done(w);
+		fputs(text, w->f);
+	if (w->depth <= 0)
+		fputc('\n', w->f);
+}
+
+void rp_jw_str(struct rp_jw *w, const char *key, const char *v)
+{
+	jw_scalar(w, key, "null", v);
 }
 
 /* Shortest of %.15g..%.17g that reads back exactly. */
 void rp_jw_num(struct rp_jw *w, const char *key, double v)
 {
-	char buf[32];
+	char buf[32] = "null";
 	int prec;
 
-	jw_prefix(w, key, false);
-	if (!isfinite(v)) {
-		fputs("null", w->f);
-	} else {
-		for (prec = 15; prec < 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
-				break;
-		}
-		if (prec == 17)
-			snprintf(buf, sizeof(buf), "%.17g", v);
-		fputs(buf, w->f);
+	for (prec = 15; isfinite(v) && prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
 	}
-	jw_scalar_done(w);
+	jw_scalar(w, key, buf, NULL);
 }
 
 void rp_jw_int(struct rp_jw *w, const char *key, long long v)
 {
-	jw_prefix(w, key, false);
-	fprintf(w->f, "%lld", v);
-	jw_scalar_done(w);
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", v);
+	jw_scalar(w, key, buf, NULL);
 }
 
 void rp_jw_bool(struct rp_jw *w, const char *key, bool v)
 {
-	jw_prefix(w, key, false);
-	fputs(v ? "true" : "false", w->f);
-	jw_scalar_done(w);
-}
-
-void rp_jw_null(struct rp_jw *w, const char *key)
-{
-	jw_prefix(w, key, false);
-	fputs("null", w->f);
-	jw_scalar_done(w);
+	jw_scalar(w, key, v ? "true" : "false", NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -307,7 +242,7 @@ void rp_jw_null(struct rp_jw *w, const char *key)
 /* ------------------------------------------------------------------ */
 
 struct jp {
-	const char *s;
+	const char *s;		/* NUL-terminated after len (strtod()) */
 	size_t len, pos;
 	int depth;
 	char *err;
@@ -367,13 +302,8 @@ static void jp_unexpected(struct jp *p, const char *expected)
 
 static void jp_ws(struct jp *p)
 {
-	while (p->pos < p->len) {
-		char c = p->s[p->pos];
-
-		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-			break;
+	while (p->pos < p->len && memchr(" \t\n\r", p->s[p->pos], 4))
 		p->pos++;
-	}
 }
 
 static int jp_peek(struct jp *p)
@@ -386,152 +316,138 @@ static bool jp_digit(struct jp *p)
 	return p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9';
 }
 
+/* One digit or more, else @expected is what is missing. */
+static bool jp_digits(struct jp *p, const char *expected)
+{
+	if (!jp_digit(p)) {
+		jp_unexpected(p, expected);
+		return false;
+	}
+	while (jp_digit(p))
+		p->pos++;
+	return true;
+}
+
 static int jp_hex4(struct jp *p, size_t at)
 {
-	int v = 0, i;
+	char buf[5] = "";
+	int i;
 
-	if (at + 4 > p->len)
-		return -1;
 	for (i = 0; i < 4; i++) {
-		char c = p->s[at + i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
+		if (at + i >= p->len || !isxdigit((unsigned char)p->s[at + i]))
 			return -1;
+		buf[i] = p->s[at + i];
 	}
-	return v;
+	return (int)strtol(buf, NULL, 16);
+}
+
+/*
+ * The code point of the \u escape (a surrogate pair: both) whose digits
+ * are at p->pos; < 0 on error, reported at @at.
+ */
+static int jp_escape_u(struct jp *p, size_t at)
+{
+	int cp = jp_hex4(p, p->pos), lo;
+
+	if (cp < 0) {
+		jp_fail(p, at, "invalid \\u escape: expected 4 hex digits");
+		return -1;
+	}
+	p->pos += 4;
+	if (cp >= 0xdc00 && cp <= 0xdfff) {
+		jp_fail(p, at, "unpaired low surrogate \\u%04x", cp);
+		return -1;
+	}
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (p->pos + 6 > p->len || p->s[p->pos] != '\\' ||
+		    p->s[p->pos + 1] != 'u') {
+			jp_fail(p, at, "unpaired high surrogate \\u%04x", cp);
+			return -1;
+		}
+		lo = jp_hex4(p, p->pos + 2);
+		if (lo < 0xdc00 || lo > 0xdfff) {
+			jp_fail(p, at, "high surrogate \\u%04x not followed by a low surrogate",
+				cp);
+			return -1;
+		}
+		p->pos += 6;
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	if (!cp) {
+		jp_fail(p, at, "\\u0000 is not supported in strings");
+		return -1;
+	}
+	return cp;
 }
 
 /* A string at p->pos (the opening quote); malloc'd, NULL on error. */
 static char *jp_string(struct jp *p)
 {
-	size_t start = p->pos, i = start + 1, n = 0;
+	static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
+	size_t start = p->pos, i = start + 1, n = 0, k;
+	const char *e;
 	char *out;
+	int cp;
 
 	/* every escape shrinks, so the raw span bounds the decoded size */
 	while (i < p->len && p->s[i] != '"')
 		i += p->s[i] == '\\' ? 2 : 1;
-	out = malloc((i < p->len ? i : p->len) - start + 1);
-	if (!out) {
-		jp_fail(p, start, "out of memory");
-		return NULL;
-	}
-	p->pos++;
-	for (;;) {
+	out = rp_xrealloc(NULL, (i < p->len ? i : p->len) - start + 1);
+	for (p->pos++; ; ) {
+		size_t at = p->pos;
 		unsigned char c;
-		size_t at = p->pos, k;
-		int cp, lo;
 
-		if (p->pos >= p->len) {
-			jp_fail(p, start, "unterminated string");
-			goto fail;
-		}
+		if (p->pos >= p->len)
+			goto unterminated;
 		c = (unsigned char)p->s[p->pos];
 		if (c == '"') {
 			p->pos++;
-			break;
+			out[n] = '\0';
+			return out;
 		}
 		if (c < 0x20) {
 			jp_fail(p, at, "raw control character 0x%02x in string (must be escaped)",
 				c);
-			goto fail;
+			break;
 		}
-		if (c >= 0x80) {
-			k = utf8_seq((const unsigned char *)p->s + at,
-				     p->len - at);
-			if (!k) {
-				jp_fail(p, at, "invalid UTF-8 in string");
-				goto fail;
-			}
+		k = c < 0x80 ? 1 : utf8_seq((const unsigned char *)p->s + at,
+					    p->len - at);
+		if (!k) {
+			jp_fail(p, at, "invalid UTF-8 in string");
+			break;
+		}
+		if (c != '\\') {
 			memcpy(out + n, p->s + at, k);
 			n += k;
 			p->pos += k;
 			continue;
 		}
-		if (c != '\\') {
-			out[n++] = (char)c;
-			p->pos++;
-			continue;
-		}
-		if (p->pos + 1 >= p->len) {
-			jp_fail(p, start, "unterminated string");
-			goto fail;
-		}
+		if (p->pos + 1 >= p->len)
+			goto unterminated;
 		c = (unsigned char)p->s[p->pos + 1];
 		p->pos += 2;
-		switch (c) {
-		case '"':
-		case '\\':
-		case '/':
-			out[n++] = (char)c;
+		e = c ? strchr(esc, c) : NULL;
+		if (e) {
+			out[n++] = val[e - esc];
 			continue;
-		case 'b':
-			out[n++] = '\b';
-			continue;
-		case 'f':
-			out[n++] = '\f';
-			continue;
-		case 'n':
-			out[n++] = '\n';
-			continue;
-		case 'r':
-			out[n++] = '\r';
-			continue;
-		case 't':
-			out[n++] = '\t';
-			continue;
-		case 'u':
-			break;
-		default:
+		}
+		if (c != 'u') {
 			if (c > 0x20 && c < 0x7f)
 				jp_fail(p, at, "invalid escape '\\%c'", c);
 			else
 				jp_fail(p, at, "invalid escape '\\' + byte 0x%02x",
 					c);
-			goto fail;
+			break;
 		}
-		cp = jp_hex4(p, p->pos);
-		if (cp < 0) {
-			jp_fail(p, at, "invalid \\u escape: expected 4 hex digits");
-			goto fail;
-		}
-		p->pos += 4;
-		if (cp >= 0xdc00 && cp <= 0xdfff) {
-			jp_fail(p, at, "unpaired low surrogate \\u%04x", cp);
-			goto fail;
-		}
-		if (cp >= 0xd800 && cp <= 0xdbff) {
-			if (p->pos + 6 > p->len || p->s[p->pos] != '\\' ||
-			    p->s[p->pos + 1] != 'u') {
-				jp_fail(p, at, "unpaired high surrogate \\u%04x",
-					cp);
-				goto fail;
-			}
-			lo = jp_hex4(p, p->pos + 2);
-			if (lo < 0xdc00 || lo > 0xdfff) {
-				jp_fail(p, at,
-					"high surrogate \\u%04x not followed by a low surrogate",
-					cp);
-				goto fail;
-			}
-			p->pos += 6;
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-		}
-		if (!cp) {
-			jp_fail(p, at, "\\u0000 is not supported in strings");
-			goto fail;
-		}
+		cp = jp_escape_u(p, at);
+		if (cp < 0)
+			break;
 		n += utf8_put(out + n, (unsigned int)cp);
 	}
-	out[n] = '\0';
-	return out;
-fail:
+	free(out);
+	return NULL;
+unterminated:
+	jp_fail(p, start, "unterminated string");
 	free(out);
 	return NULL;
 }
@@ -539,9 +455,8 @@ fail:
 /* RFC 8259: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)? */
 static bool jp_number(struct jp *p, double *out)
 {
-	size_t start = p->pos, n;
-	char sbuf[64], *buf = sbuf;
-	bool ok = true;
+	size_t start = p->pos;
+	char *end;
 
 	if (jp_peek(p) == '-')
 		p->pos++;
@@ -551,52 +466,31 @@ static bool jp_number(struct jp *p, double *out)
 			jp_fail(p, p->pos - 1, "invalid number: leading zero");
 			return false;
 		}
-	} else if (jp_digit(p)) {
-		while (jp_digit(p))
-			p->pos++;
-	} else {
-		jp_unexpected(p, "a digit in number");
+	} else if (!jp_digits(p, "a digit in number")) {
 		return false;
 	}
 	if (jp_peek(p) == '.') {
 		p->pos++;
-		if (!jp_digit(p)) {
-			jp_unexpected(p, "a digit after '.' in number");
+		if (!jp_digits(p, "a digit after '.' in number"))
 			return false;
-		}
-		while (jp_digit(p))
-			p->pos++;
 	}
 	if (jp_peek(p) == 'e' || jp_peek(p) == 'E') {
 		p->pos++;
 		if (jp_peek(p) == '+' || jp_peek(p) == '-')
 			p->pos++;
-		if (!jp_digit(p)) {
-			jp_unexpected(p, "a digit in exponent");
+		if (!jp_digits(p, "a digit in exponent"))
 			return false;
-		}
-		while (jp_digit(p))
-			p->pos++;
 	}
-	/* strtod() needs a terminated copy of exactly the validated span */
-	n = p->pos - start;
-	if (n >= sizeof(sbuf)) {
-		buf = malloc(n + 1);
-		if (!buf) {
-			jp_fail(p, start, "out of memory");
-			return false;
-		}
-	}
-	memcpy(buf, p->s + start, n);
-	buf[n] = '\0';
-	*out = strtod(buf, NULL);
-	if (isinf(*out)) {
+	/*
+	 * strtod() reads the span checked, and more only where the text is
+	 * invalid anyway ("0x1p9": 'x' is an error after the number).
+	 */
+	*out = strtod(p->s + start, &end);
+	if (isinf(*out) && end == p->s + p->pos) {
 		jp_fail(p, start, "number out of range");
-		ok = false;
+		return false;
 	}
-	if (buf != sbuf)
-		free(buf);
-	return ok;
+	return true;
 }
 
 static bool jp_literal(struct jp *p, const char *word)
@@ -611,48 +505,7 @@ static bool jp_literal(struct jp *p, const char *word)
 	return true;
 }
 
-/* Append v (and key) to a container; cap is the allocated length. */
-static bool jp_append(struct jp *p, struct rp_jval *c, size_t *cap,
-		      struct rp_jval *v, char *key)
-{
-	if (c->len == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 8;
-		struct rp_jval **items;
-		char **keys;
-
-		items = realloc(c->items, ncap * sizeof(*items));
-		if (!items)
-			goto oom;
-		c->items = items;
-		if (key) {
-			keys = realloc(c->keys, ncap * sizeof(*keys));
-			if (!keys)
-				goto oom;
-			c->keys = keys;
-		}
-		*cap = ncap;
-	}
-	c->items[c->len] = v;
-	if (key)
-		c->keys[c->len] = key;
-	c->len++;
-	return true;
-oom:
-	jp_fail(p, p->pos, "out of memory");
-	return false;
-}
-
 static struct rp_jval *jp_value(struct jp *p);
-
-/* Make a short, printable copy of a key for an error message. */
-static void key_for_msg(const char *key, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; key[i] && i + 1 < len; i++)
-		buf[i] = key[i] >= 0x20 && key[i] < 0x7f ? key[i] : '?';
-	buf[i] = '\0';
-}
 
 struct jkey {
 	const char *key;
@@ -675,18 +528,11 @@ static int jkey_cmp(const void *a, const void *b)
  */
 static bool jp_unique_keys(struct jp *p, struct rp_jval *o, const size_t *at)
 {
+	struct jkey *k = rp_xrealloc(NULL, o->len * sizeof(*k));
 	const char *name = NULL;
 	size_t i, dup = 0;
-	struct jkey *k;
 	char kbuf[48];
 
-	if (o->len < 2)
-		return true;
-	k = malloc(o->len * sizeof(*k));
-	if (!k) {
-		jp_fail(p, p->pos, "out of memory");
-		return false;
-	}
 	for (i = 0; i < o->len; i++) {
 		k[i].key = o->keys[i];
 		k[i].at = at[i];
@@ -699,118 +545,85 @@ static bool jp_unique_keys(struct jp *p, struct rp_jval *o, const size_t *at)
 		}
 	}
 	if (name) {
-		key_for_msg(name, kbuf, sizeof(kbuf));
+		/* a short, printable copy */
+		for (i = 0; name[i] && i + 1 < sizeof(kbuf); i++)
+			kbuf[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+		kbuf[i] = '\0';
 		jp_fail(p, dup, "duplicate key \"%s\"", kbuf);
 	}
 	free(k);
 	return !name;
 }
 
-static bool jp_object(struct jp *p, struct rp_jval *o)
+/* The members of an object or the elements of an array, from its bracket. */
+static bool jp_container(struct jp *p, struct rp_jval *c)
 {
-	size_t cap = 0, *at = NULL, *nat;
-	bool ok = false;
+	bool obj = c->type == RP_JOBJ, ok = false;
+	char close = obj ? '}' : ']', *key = NULL;
+	size_t *at = NULL;
 	struct rp_jval *v;
-	char *key;
 
 	p->pos++;
 	jp_ws(p);
-	if (jp_peek(p) == '}') {
+	if (jp_peek(p) == close) {
 		p->pos++;
 		return true;
 	}
 	for (;;) {
-		if (jp_peek(p) == '}' && o->len) {
+		if (obj && jp_peek(p) == '}') {
 			jp_fail(p, p->pos, "expected a string key, got '}' (no trailing commas)");
 			goto out;
 		}
-		if (jp_peek(p) != '"') {
-			jp_unexpected(p, o->len ? "a string key" :
+		if (obj && jp_peek(p) != '"') {
+			jp_unexpected(p, c->len ? "a string key" :
 				      "a string key or '}'");
 			goto out;
 		}
-		if (o->len == cap) {
-			nat = realloc(at, (cap ? 2 * cap : 8) * sizeof(*at));
-			if (!nat) {
-				jp_fail(p, p->pos, "out of memory");
+		if (obj) {
+			at = rp_xgrow(at, c->len, sizeof(*at));
+			at[c->len] = p->pos;
+			key = jp_string(p);
+			if (!key)
+				goto out;
+			jp_ws(p);
+			if (jp_peek(p) != ':') {
+				jp_unexpected(p, "':' after key");
 				goto out;
 			}
-			at = nat;
-		}
-		at[o->len] = p->pos;
-		key = jp_string(p);
-		if (!key)
-			goto out;
-		jp_ws(p);
-		if (jp_peek(p) != ':') {
-			jp_unexpected(p, "':' after key");
-			free(key);
-			goto out;
-		}
-		p->pos++;
-		v = jp_value(p);
-		if (!v) {
-			free(key);
-			goto out;
-		}
-		if (!jp_append(p, o, &cap, v, key)) {
-			rp_json_free(v);
-			free(key);
-			goto out;
-		}
-		jp_ws(p);
-		if (jp_peek(p) == '}') {
 			p->pos++;
-			ok = jp_unique_keys(p, o, at);
-			goto out;
 		}
-		if (jp_peek(p) != ',') {
-			jp_unexpected(p, "',' or '}' after object member");
-			goto out;
-		}
-		p->pos++;
-		jp_ws(p);
-	}
-out:
-	free(at);
-	return ok;
-}
-
-static bool jp_array(struct jp *p, struct rp_jval *a)
-{
-	struct rp_jval *v;
-	size_t cap = 0;
-
-	p->pos++;
-	jp_ws(p);
-	if (jp_peek(p) == ']') {
-		p->pos++;
-		return true;
-	}
-	for (;;) {
 		v = jp_value(p);
 		if (!v)
-			return false;
-		if (!jp_append(p, a, &cap, v, NULL)) {
-			rp_json_free(v);
-			return false;
+			goto out;
+		c->items = rp_xgrow(c->items, c->len, sizeof(*c->items));
+		if (obj) {
+			c->keys = rp_xgrow(c->keys, c->len, sizeof(*c->keys));
+			c->keys[c->len] = key;
+			key = NULL;
 		}
+		c->items[c->len++] = v;
 		jp_ws(p);
-		if (jp_peek(p) == ']') {
+		if (jp_peek(p) == close) {
 			p->pos++;
-			return true;
+			ok = !obj || jp_unique_keys(p, c, at);
+			goto out;
 		}
 		if (jp_peek(p) != ',') {
-			jp_unexpected(p, "',' or ']' after array element");
-			return false;
+			jp_unexpected(p, obj ? "',' or '}' after object member" :
+				      "',' or ']' after array element");
+			goto out;
 		}
 		p->pos++;
 		jp_ws(p);
-		if (jp_peek(p) == ']') {
+		if (!obj && jp_peek(p) == ']') {
 			jp_fail(p, p->pos, "expected a value, got ']' (no trailing commas)");
-			return false;
+			goto out;
 		}
 	}
+out:
+	free(key);
+	free(at);
+	return ok;
 }
 
 /* One value with its leading whitespace; recursion bounded by depth. */
@@ -822,19 +635,12 @@ static struct rp_jval *jp_value(struct jp *p)
 
 	jp_ws(p);
 	c = jp_peek(p);
-	if (c < 0) {
+	if (c <= 0 || !strchr("{[\"tfn-0123456789", c)) {
 		jp_unexpected(p, "a value");
 		return NULL;
 	}
-	if (!strchr("{[\"tfn-0123456789", c) || !c) {
-		jp_unexpected(p, "a value");
-		return NULL;
-	}
-	v = calloc(1, sizeof(*v));
-	if (!v) {
-		jp_fail(p, p->pos, "out of memory");
-		return NULL;
-	}
+	v = rp_xrealloc(NULL, sizeof(*v));
+	memset(v, 0, sizeof(*v));
 	switch (c) {
 	case '{':
 	case '[':
@@ -846,7 +652,7 @@ static struct rp_jval *jp_value(struct jp *p)
 		}
 		p->depth++;
 		v->type = c == '{' ? RP_JOBJ : RP_JARR;
-		ok = c == '{' ? jp_object(p, v) : jp_array(p, v);
+		ok = jp_container(p, v);
 		p->depth--;
 		break;
 	case '"':
@@ -917,7 +723,7 @@ struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen)
 
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 {
-	char *buf = NULL, *nbuf, msg[256];
+	char *buf = NULL, msg[256];
 	size_t len = 0, cap = 0, got;
 	struct rp_jval *v;
 	FILE *f;
@@ -929,12 +735,7 @@ struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 	for (;;) {
 		if (cap - len < 4096) {
 			cap = cap ? 2 * cap : 65536;
-			nbuf = realloc(buf, cap);
-			if (!nbuf) {
-				errno = ENOMEM;
-				goto read_err;
-			}
-			buf = nbuf;
+			buf = rp_xrealloc(buf, cap);
 		}
 		got = fread(buf + len, 1, cap - len, f);
 		len += got;
@@ -948,6 +749,7 @@ struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 	if (ferror(f))
 		goto read_err;	/* errno from the failed read(), e.g. EISDIR */
 	fclose(f);
+	buf[len] = '\0';	/* room: the last read found none to fill */
 	v = jp_parse(buf, len, msg, sizeof(msg));
 	free(buf);
 	if (!v && err && errlen)

@@ -340,7 +340,6 @@ struct rp_jw {
 	FILE *f;
 	int depth;
 	bool first[32];
-	bool after_key;
 	bool is_arr[32];	/* per depth: an array, not an object */
 	bool wrapped[32];	/* array holds containers: one item a line */
 };
@@ -350,11 +349,10 @@ void rp_jw_obj_begin(struct rp_jw *w, const char *key);	/* key NULL in arrays */
 void rp_jw_obj_end(struct rp_jw *w);
 void rp_jw_arr_begin(struct rp_jw *w, const char *key);
 void rp_jw_arr_end(struct rp_jw *w);
-void rp_jw_str(struct rp_jw *w, const char *key, const char *v);
+void rp_jw_str(struct rp_jw *w, const char *key, const char *v); /* NULL: null */
 void rp_jw_num(struct rp_jw *w, const char *key, double v); /* NaN: null */
 void rp_jw_int(struct rp_jw *w, const char *key, long long v);
 void rp_jw_bool(struct rp_jw *w, const char *key, bool v);
-void rp_jw_null(struct rp_jw *w, const char *key);
 
 enum rp_jtype { RP_JNULL, RP_JBOOL, RP_JNUM, RP_JSTR, RP_JARR, RP_JOBJ };
 

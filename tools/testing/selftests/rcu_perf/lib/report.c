@@ -157,14 +157,6 @@ static void write_metrics(struct rp_jw *w)
 	rp_jw_arr_end(w);
 }
 
-static void jw_str_or_null(struct rp_jw *w, const char *key, const char *v)
-{
-	if (v)
-		rp_jw_str(w, key, v);
-	else
-		rp_jw_null(w, key);
-}
-
 static void write_checks(struct rp_jw *w)
 {
 	size_t i, nr_checks;
@@ -180,11 +172,11 @@ static void write_checks(struct rp_jw *w)
 		rp_jw_num(w, "measured", c->measured);
 		rp_jw_num(w, "ci_lo", c->ci_lo);
 		rp_jw_num(w, "ci_hi", c->ci_hi);
-		jw_str_or_null(w, "unit", c->unit);
-		jw_str_or_null(w, "op", c->op);
+		rp_jw_str(w, "unit", c->unit);
+		rp_jw_str(w, "op", c->op);
 		rp_jw_num(w, "limit", c->limit);
-		jw_str_or_null(w, "param", c->param);
-		jw_str_or_null(w, "reason", c->reason);
+		rp_jw_str(w, "param", c->param);
+		rp_jw_str(w, "reason", c->reason);
 		rp_jw_obj_end(w);
 	}
 	rp_jw_arr_end(w);
@@ -210,15 +202,15 @@ static int results_write(FILE *f, int code)
 	rp_jw_int(&w, "version", RP_RESULTS_VERSION);
 	rp_jw_int(&w, "suite_version", RP_SUITE_VERSION);
 	rp_jw_str(&w, "test", rp_test_name());
-	jw_str_or_null(&w, "summary", t ? t->summary : NULL);
+	rp_jw_str(&w, "summary", t ? t->summary : NULL);
 	rp_jw_str(&w, "timestamp", ts);
 	rp_jw_num(&w, "duration_s", started ? (rp_now_ms() - start_ms) / 1e3 : 0);
 	rp_system_write(&w);
 
 	rp_jw_obj_begin(&w, "options");
 	rp_jw_bool(&w, "quick", rp_opts.quick);
-	jw_str_or_null(&w, "config", rp_opts.config_path);
-	jw_str_or_null(&w, "baseline", baseline);
+	rp_jw_str(&w, "config", rp_opts.config_path);
+	rp_jw_str(&w, "baseline", baseline);
 	rp_jw_arr_begin(&w, "knobs");
 	for (i = 0; i < rp_opts.nr_knobs; i++)
 		rp_jw_str(&w, NULL, rp_opts.knobs[i]);
@@ -233,14 +225,14 @@ static int results_write(FILE *f, int code)
 		rp_jw_str(&w, "name", p->name);
 		rp_jw_str(&w, "kind", p->kind == RP_LIMIT_MAX ? "max" :
 			  p->kind == RP_LIMIT_MIN ? "min" : "setting");
-		jw_str_or_null(&w, "unit", p->unit);
+		rp_jw_str(&w, "unit", p->unit);
 		rp_jw_num(&w, "default", p->def);
 		rp_jw_num(&w, "quick", p->has_quick ? p->quick : NAN);
 		rp_jw_num(&w, "min", p->has_range ? p->min : NAN);
 		rp_jw_num(&w, "max", p->has_range ? p->max : NAN);
 		rp_jw_num(&w, "value", p->source ? p->value : p->def);
 		rp_jw_str(&w, "source", p->source ? p->source : "default");
-		jw_str_or_null(&w, "reason", p->reason);
+		rp_jw_str(&w, "reason", p->reason);
 		rp_jw_obj_end(&w);
 	}
 	rp_jw_arr_end(&w);
