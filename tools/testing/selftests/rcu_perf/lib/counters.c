@@ -234,7 +234,8 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	if (!ev || err) {
 		c->why[i] = !ev ? "out of memory" :
 			    why_errno(-err, ctr_def[i].type == PERF_TYPE_HARDWARE);
-		perf_evsel__delete(ev);
+		if (ev)	/* newer libperf's delete reads the event first */
+			perf_evsel__delete(ev);
 		return;
 	}
 	p->ev[i] = ev;
