@@ -642,7 +642,7 @@ cell_baseline() {
 	done
 	if [ "$n" = 0 ]; then
 		if [ "$r" = "$k" ]; then
-			printf 'none\nthe first two boots of the reference %s\n' "$r"
+			printf 'none\none of the first two boots of the reference %s\n' "$r"
 		else
 			printf 'none\nno cell of the reference %s met its expectations in %s\n' \
 				"$r" "$s"
@@ -674,7 +674,11 @@ run_cell() {
 		mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
 		settle=$(scenario_get "$f" settle)
 		base=$(cell_baseline "$cell" "$s" "$name" "$ref" "${ccmds[@]%% *}")
-		[ -z "$base" ] || against=", against $(sed -n 2p "$cell/baseline")"
+		if [ "$(head -n 1 "$cell/baseline" 2>/dev/null)" = none ]; then
+			against=", no baseline: $(sed -n 2p "$cell/baseline")"
+		elif [ -n "$base" ]; then
+			against=", against $(sed -n 2p "$cell/baseline")"
+		fi
 		echo "$me: $name / $(basename "$cell"): ${cpus:-2} vCPUs," \
 			"${mode:-wall}${append:+, $append}${base:+$against}" >&2
 		"$here/guest.sh" --kernel "$image" --outdir "$cell" \
