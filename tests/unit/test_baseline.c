@@ -108,7 +108,7 @@ static int program(int argc, char **argv)
 		m->disturbed = "machine busy: a unit test says so";
 		mb->disturbed = m->disturbed;
 	}
-	rp_check("own", rp_stat_mean(v, 50), &p_max_lat);
+	rp_check("own", rp_cmp_stat_of(v, 50, RP_CMP_MEAN), &p_max_lat);
 	return rp_finish();
 }
 

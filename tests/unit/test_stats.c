@@ -893,13 +893,13 @@ TEST_F(stats, bootstrap_reproducible)
 
 	for (i = 0; i < 60; i++)
 		v[i] = 8 + (i * 7919 % 13) / 10.0;
-	rp_bootstrap(v, 60, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &a);
-	rp_bootstrap(v, 60, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &b);
+	rp_bootstrap(v, 60, RP_CMP_MEAN, NULL, 0, 0, RP_BOOT_ONE, 0.9, &a);
+	rp_bootstrap(v, 60, RP_CMP_MEAN, NULL, 0, 0, RP_BOOT_ONE, 0.9, &b);
 	EXPECT_TRUE(!memcmp(&a, &b, sizeof(a)));
 	EXPECT_TRUE(a.lo <= a.value);
 	EXPECT_TRUE(a.value <= a.hi);
 	EXPECT_TRUE(a.lo < a.hi);
-	EXPECT_TRUE(near("mean", a.value, rp_stat_mean(v, 60), 12));
+	EXPECT_TRUE(near("mean", a.value, rp_cmp_stat_of(v, 60, RP_CMP_MEAN), 12));
 }
 
 TEST_F(stats, bootstrap_constant_is_exact)
@@ -907,7 +907,7 @@ TEST_F(stats, bootstrap_constant_is_exact)
 	double v[] = { 16, 16, 16, 16, 16, 16, 16, 16 };
 	struct rp_estimate e;
 
-	EXPECT_TRUE(!rp_bootstrap(v, 8, rp_stat_p90, v, 8, rp_stat_p90, RP_BOOT_DIFF, 0.9, &e));
+	EXPECT_TRUE(!rp_bootstrap(v, 8, RP_CMP_P90, v, 8, RP_CMP_P90, RP_BOOT_DIFF, 0.9, &e));
 	EXPECT_TRUE(e.value == 0);
 	EXPECT_TRUE(e.lo == 0);
 	EXPECT_TRUE(e.hi == 0);
@@ -924,8 +924,8 @@ TEST_F(stats, bootstrap_diff_and_ratio)
 		b[i] = 10 + (i % 5) * 0.2;
 		a[i] = b[i] + 5;
 	}
-	rp_bootstrap(a, 40, rp_stat_mean, b, 40, rp_stat_mean, RP_BOOT_DIFF, 0.9, &d);
-	rp_bootstrap(a, 40, rp_stat_mean, b, 40, rp_stat_mean, RP_BOOT_RATIO, 0.9, &r);
+	rp_bootstrap(a, 40, RP_CMP_MEAN, b, 40, RP_CMP_MEAN, RP_BOOT_DIFF, 0.9, &d);
+	rp_bootstrap(a, 40, RP_CMP_MEAN, b, 40, RP_CMP_MEAN, RP_BOOT_RATIO, 0.9, &r);
 	EXPECT_TRUE(near("diff", d.value, 5, 9));
 	EXPECT_TRUE(d.lo < 5);
 	EXPECT_TRUE(d.hi > 5);
@@ -948,7 +948,7 @@ TEST_F(stats, bootstrap_sees_the_tail)
 	for (i = 0; i < 100; i++)
 		v[i] = i % 10 == 3 ? 480 : 16;
 	rp_summarize(v, 100, &s);
-	rp_bootstrap(v, 100, rp_stat_mean, NULL, 0, NULL, RP_BOOT_ONE, 0.9, &e);
+	rp_bootstrap(v, 100, RP_CMP_MEAN, NULL, 0, 0, RP_BOOT_ONE, 0.9, &e);
 	EXPECT_TRUE(s.median == 16);
 	EXPECT_TRUE(near("mean", e.value, 62.4, 9));
 	EXPECT_TRUE(e.lo > 2 * s.median);
@@ -959,12 +959,12 @@ TEST_F(stats, bootstrap_refuses_bad_input)
 	double v[] = { 1, 2, 3 };
 	struct rp_estimate e;
 
-	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 1, rp_stat_mean, NULL, 0, NULL,
+	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 1, RP_CMP_MEAN, NULL, 0, 0,
 					RP_BOOT_ONE, 0.9, &e));
 	EXPECT_TRUE(isnan(e.value));
-	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 3, rp_stat_mean, v, 1, rp_stat_mean,
+	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 3, RP_CMP_MEAN, v, 1, RP_CMP_MEAN,
 					RP_BOOT_DIFF, 0.9, &e));
-	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 3, rp_stat_mean, NULL, 0, NULL,
+	EXPECT_EQ(-EINVAL, rp_bootstrap(v, 3, RP_CMP_MEAN, NULL, 0, 0,
 					RP_BOOT_ONE, 1, &e));
 }
 

@@ -446,8 +446,8 @@ static const char *host_overcommitted(struct rp_samples *busy,
 
 	if (!busy->n || !idle->n)
 		return NULL;
-	b = rp_stat_median(busy->v, busy->n);
-	i = rp_stat_median(idle->v, idle->n);
+	b = rp_cmp_stat_of(busy->v, busy->n, RP_CMP_MEDIAN);
+	i = rp_cmp_stat_of(idle->v, idle->n, RP_CMP_MEDIAN);
 	if (b <= 2 * i)
 		return NULL;
 	return rp_why(why, sizeof(why),
@@ -520,7 +520,8 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 		"p25 of expedited GPs beside a busy CPU / of an IPI to it + one wake-up, same run",
 	};
 	struct rp_samples ctl = { 0 };
-	double floor = no_ipi.n ? 2 * rp_stat_median(no_ipi.v, no_ipi.n) : 0;
+	double floor = no_ipi.n ?
+		       2 * rp_cmp_stat_of(no_ipi.v, no_ipi.n, RP_CMP_MEDIAN) : 0;
 	size_t i, j = 0;
 	int k;
 
@@ -545,7 +546,7 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 		const struct rp_samples *ref = k == 0 ? &d[NORMAL_GP].lat :
 					       k == 1 ? &d[WAKEUP].lat : &ctl;
 
-		rp_stat_fn st = k == 2 ? rp_stat_p25 : rp_stat_mean;
+		enum rp_cmp_stat st = k == 2 ? RP_CMP_P25 : RP_CMP_MEAN;
 
 		rp_bootstrap(d[gp[k]].lat.v, d[gp[k]].lat.n, st,
 			     ref->v, ref->n, st, RP_BOOT_RATIO,
@@ -624,7 +625,7 @@ int main(int argc, char **argv)
 		printf("# ipi control: %zu of %zu interrupted nothing (%s %.4f ms): left out\n",
 		       ipi_dropped, d[IPI].lat.n,
 		       "no dearer than twice the call with the busy thread asleep, median",
-		       rp_stat_median(no_ipi.v, no_ipi.n));
+		       rp_cmp_stat_of(no_ipi.v, no_ipi.n, RP_CMP_MEDIAN));
 	for (m = 0; m < NR_CHECKS; m++) {
 		const char *check = check_names[m];
 		enum mode gp = m == 2 ? BUSY_GP : EXPEDITED_GP;

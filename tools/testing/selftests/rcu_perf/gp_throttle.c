@@ -337,7 +337,7 @@ static double timer_lateness(int lvl, bool tail)
 
 	if (!s->n)
 		return 0;
-	v = tail ? rp_stat_p90(s->v, s->n) : rp_stat_mean(s->v, s->n);
+	v = rp_cmp_stat_of(s->v, s->n, tail ? RP_CMP_P90 : RP_CMP_MEAN);
 	return v > 0 ? v : 0;
 }
 
@@ -629,8 +629,8 @@ static void estimate(struct workload *w, struct rp_bound *b)
 	static const struct rp_param * const param[NR_KINDS] = {
 		&p_mean_slack, &p_fqs_slack, &p_pace_slack,
 	};
-	static const rp_stat_fn stat[NR_KINDS] = {
-		rp_stat_mean, rp_stat_p90, rp_stat_p25,
+	static const enum rp_cmp_stat stat[NR_KINDS] = {
+		RP_CMP_MEAN, RP_CMP_P90, RP_CMP_P25,
 	};
 	int lvl = judged_level(w), i;
 	struct rp_samples *idle = &w->lv[lvl].lat, *all = &w->lv[L_ALL].lat;
@@ -639,11 +639,11 @@ static void estimate(struct workload *w, struct rp_bound *b)
 		struct rp_estimate *e = &b[i].est;
 
 		if (i == C_PACE)
-			rp_bootstrap(idle->v, idle->n, stat[i], NULL, 0, NULL,
+			rp_bootstrap(idle->v, idle->n, stat[i], NULL, 0, 0,
 				     RP_BOOT_ONE, p_confidence.value, e);
 		else
 			rp_bootstrap(idle->v, idle->n, stat[i], all->v, all->n,
-				     rp_stat_median, RP_BOOT_DIFF,
+				     RP_CMP_MEDIAN, RP_BOOT_DIFF,
 				     p_confidence.value, e);
 		e->value /= jiffy;
 		e->lo /= jiffy;
@@ -707,7 +707,7 @@ static const char *unjudgeable(struct workload *w, char *buf, size_t len)
 	/* An op that burns CPU for most of its latency measures that CPU. */
 	if (idle->ctr.supported[RP_CTR_TASK_CLOCK]) {
 		cpu_ms = idle->ctr.delta[RP_CTR_TASK_CLOCK] / 1e6 / idle->lat.n;
-		mean = rp_stat_mean(idle->lat.v, idle->lat.n);
+		mean = rp_cmp_stat_of(idle->lat.v, idle->lat.n, RP_CMP_MEAN);
 		if (cpu_ms > mean / 2)
 			return rp_why(buf, len,
 				      "not GP-bound here: %.3g ms of CPU per op of %.3g ms",

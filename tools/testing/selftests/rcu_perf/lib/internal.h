@@ -25,7 +25,6 @@ char *rp_read_stream(FILE *f, size_t max);
 /* stats.c */
 
 double rp_percentile(const double *v, size_t n, double p);	/* 0..100 */
-double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat s);
 double rp_mann_whitney_p(const double *a, size_t na,
 			 const double *b, size_t nb);
 double rp_welch_p(const double *a, size_t na, const double *b, size_t nb);

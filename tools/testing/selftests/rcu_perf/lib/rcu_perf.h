@@ -77,12 +77,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v);
 const char *rp_cmp_stat_name(enum rp_cmp_stat s);
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *s);
-/* Block bootstrap of sa(a), sa(a) - sb(b) or sa(a) / sb(b): 0 or -errno */
-typedef double (*rp_stat_fn)(const double *v, size_t n);
-double rp_stat_mean(const double *v, size_t n);
-double rp_stat_median(const double *v, size_t n);
-double rp_stat_p90(const double *v, size_t n);
-double rp_stat_p25(const double *v, size_t n);
+double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat s);
 
 enum rp_boot_op { RP_BOOT_ONE, RP_BOOT_DIFF, RP_BOOT_RATIO };
 
@@ -91,8 +86,9 @@ struct rp_estimate {
 	double lo, hi;		/* its confidence interval */
 };
 
-int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
-		 const double *b, size_t nb, rp_stat_fn sb,
+/* Block bootstrap of sa(a), sa(a) - sb(b) or sa(a) / sb(b): 0 or -errno */
+int rp_bootstrap(const double *a, size_t na, enum rp_cmp_stat sa,
+		 const double *b, size_t nb, enum rp_cmp_stat sb,
 		 enum rp_boot_op op, double conf, struct rp_estimate *e);
 
 /* opts.c */

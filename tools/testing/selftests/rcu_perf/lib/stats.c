@@ -707,41 +707,65 @@ static void resample(const double *v, size_t n, double *out, uint64_t *seed)
 
 #define BOOT_ROUNDS	2000
 
+static double combine(double sa, double sb, enum rp_boot_op op)
+{
+	if (op == RP_BOOT_ONE)
+		return sa;
+	if (op == RP_BOOT_DIFF)
+		return sa - sb;
+	return sb ? sa / sb : NAN;
+}
+
+/* BOOT_ROUNDS block resamples of sa(a) op sb(b) into @est: 0 or -ENOMEM */
+static int boot_rounds(const double *a, size_t na, enum rp_cmp_stat sa,
+		       const double *b, size_t nb, enum rp_cmp_stat sb,
+		       enum rp_boot_op op, double *est)
+{
+	double *ra = malloc(na * sizeof(*ra));
+	double *rb = op == RP_BOOT_ONE ? NULL : malloc(nb * sizeof(*rb));
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t r;
+	int err = -ENOMEM;
+
+	if (ra && (op == RP_BOOT_ONE || rb)) {
+		for (r = 0; r < BOOT_ROUNDS; r++) {
+			resample(a, na, ra, &seed);
+			if (rb)
+				resample(b, nb, rb, &seed);
+			est[r] = combine(rp_cmp_stat_of(ra, na, sa),
+					 rb ? rp_cmp_stat_of(rb, nb, sb) : 0, op);
+		}
+		err = 0;
+	}
+	free(ra);
+	free(rb);
+	return err;
+}
+
 /*
  * A percentile's test: a percentile bootstrap of its difference, p twice
  * the share of resamples on the far side of zero. Latencies that repeat
  * exactly (instruction-counted guests) have no spread: any change counts.
  */
 static void quantile_test(const double *a, size_t na, const double *b,
-			  size_t nb, double pct, double alpha,
+			  size_t nb, enum rp_cmp_stat st, double alpha,
 			  struct rp_cmp *out)
 {
-	double *ra = malloc(na * sizeof(*ra)), *rb = malloc(nb * sizeof(*rb));
-	double sum = 0, sum2 = 0, var;
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	double *d = malloc(BOOT_ROUNDS * sizeof(*d)), sum = 0, sum2 = 0, var;
 	size_t r, le = 0, ge = 0;
 
-	out->test = pct == 90 ? "bootstrap of p90" : "bootstrap of p25";
-	if (!ra || !rb) {
-		free(ra);
-		free(rb);
-		out->p = 1;
-		out->mde_pct = INFINITY;
-		return;
+	out->test = st == RP_CMP_P90 ? "bootstrap of p90" : "bootstrap of p25";
+	if (!d || boot_rounds(a, na, st, b, nb, st, RP_BOOT_DIFF, d)) {
+		free(d);
+		return;		/* p 1, MDE infinite */
 	}
 	for (r = 0; r < BOOT_ROUNDS; r++) {
-		double d;
-
-		resample(a, na, ra, &seed);
-		resample(b, nb, rb, &seed);
-		d = rp_percentile(rb, nb, pct) - rp_percentile(ra, na, pct);
-		le += d <= 0;
-		ge += d >= 0;
-		sum += d;
-		sum2 += d * d;
+		le += d[r] <= 0;
+		ge += d[r] >= 0;
+		sum += d[r];
+		sum2 += d[r] * d[r];
 	}
-	free(ra);
-	free(rb);
+	free(d);
 	out->p = 2.0 * (le < ge ? le : ge) / BOOT_ROUNDS;
 	if (out->p > 1)
 		out->p = 1;
@@ -825,7 +849,7 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	else if (st == RP_CMP_MEAN)
 		welch_test(a, na, b, nb, alpha, out);
 	else if (st != RP_CMP_MEDIAN)
-		quantile_test(a, na, b, nb, stat_pct(st), alpha, out);
+		quantile_test(a, na, b, nb, st, alpha, out);
 	else
 		median_test(a, na, b, nb, alpha, out);
 
@@ -1058,63 +1082,25 @@ const char *rp_cmp_verdict_name(enum rp_cmp_verdict v)
 	return (unsigned int)v < ARRAY_SIZE(names) ? names[v] : "unknown";
 }
 
-double rp_stat_mean(const double *v, size_t n)
-{
-	return n ? mean_of(v, n) : NAN;
-}
-
-double rp_stat_median(const double *v, size_t n)
-{
-	return rp_percentile(v, n, 50);
-}
-
-double rp_stat_p90(const double *v, size_t n)
-{
-	return rp_percentile(v, n, 90);
-}
-
-double rp_stat_p25(const double *v, size_t n)
-{
-	return rp_percentile(v, n, 25);
-}
-
-static double combine(double sa, double sb, enum rp_boot_op op)
-{
-	if (op == RP_BOOT_ONE)
-		return sa;
-	if (op == RP_BOOT_DIFF)
-		return sa - sb;
-	return sb ? sa / sb : NAN;
-}
-
-int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
-		 const double *b, size_t nb, rp_stat_fn sb,
+int rp_bootstrap(const double *a, size_t na, enum rp_cmp_stat sa,
+		 const double *b, size_t nb, enum rp_cmp_stat sb,
 		 enum rp_boot_op op, double conf, struct rp_estimate *e)
 {
-	double *ra = NULL, *rb = NULL, *est = NULL;
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	double *est;
 	size_t r, k = 0;
 	int err = -ENOMEM;
 
 	*e = (struct rp_estimate){ .value = NAN, .lo = NAN, .hi = NAN };
 	if (na < 2 || (op != RP_BOOT_ONE && nb < 2) || !(conf > 0 && conf < 1))
 		return -EINVAL;
-	e->value = combine(sa(a, na), op == RP_BOOT_ONE ? 0 : sb(b, nb), op);
-	ra = malloc(na * sizeof(*ra));
-	rb = op == RP_BOOT_ONE ? NULL : malloc(nb * sizeof(*rb));
+	e->value = combine(rp_cmp_stat_of(a, na, sa),
+			   op == RP_BOOT_ONE ? 0 : rp_cmp_stat_of(b, nb, sb), op);
 	est = malloc(BOOT_ROUNDS * sizeof(*est));
-	if (!ra || !est || (op != RP_BOOT_ONE && !rb))
+	if (!est || boot_rounds(a, na, sa, b, nb, sb, op, est))
 		goto out;
-	for (r = 0; r < BOOT_ROUNDS; r++) {
-		double x;
-
-		resample(a, na, ra, &seed);
-		if (rb)
-			resample(b, nb, rb, &seed);
-		x = combine(sa(ra, na), rb ? sb(rb, nb) : 0, op);
-		if (isfinite(x))
-			est[k++] = x;
-	}
+	for (r = 0; r < BOOT_ROUNDS; r++)
+		if (isfinite(est[r]))
+			est[k++] = est[r];
 	err = -EINVAL;
 	if (k < BOOT_ROUNDS / 2)
 		goto out;
@@ -1122,8 +1108,6 @@ int rp_bootstrap(const double *a, size_t na, rp_stat_fn sa,
 	e->hi = rp_percentile(est, k, 100 - 50 * (1 - conf));
 	err = 0;
 out:
-	free(ra);
-	free(rb);
 	free(est);
 	return err;
 }
