@@ -14,33 +14,24 @@
 static char *kconfig;		/* the whole config text, or NULL */
 static bool kconfig_read;
 
+/* The whole file; a .gz through gzip (everywhere a kernel builds: no zlib) */
 static char *read_text_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *s;
-
-	if (!f)
-		return NULL;
-	s = rp_read_stream(f, SIZE_MAX);
-	fclose(f);
-	return s;
-}
-
-static char *read_gz(const char *path)
-{
-	char cmd[4200];
-	char *s;
+	size_t n = strlen(path);
+	bool gz = n > 3 && !strcmp(path + n - 3, ".gz");
+	char cmd[4200], *s;
 	FILE *f;
 
-	/* No zlib dependency: gzip is everywhere a kernel builds. */
-	if (access(path, R_OK) || strchr(path, '\''))
+	if (gz && (access(path, R_OK) || strchr(path, '\'')))
 		return NULL;
 	snprintf(cmd, sizeof(cmd), "gzip -dc '%s' 2>/dev/null", path);
-	f = popen(cmd, "r");
+	f = gz ? popen(cmd, "r") : fopen(path, "r");
 	if (!f)
 		return NULL;
 	s = rp_read_stream(f, SIZE_MAX);
-	if (pclose(f) != 0 || !s || !*s) {
+	if (!gz) {
+		fclose(f);
+	} else if (pclose(f) != 0 || !s || !*s) {
 		free(s);
 		return NULL;
 	}
@@ -58,15 +49,10 @@ static const char *kernel_config(void)
 		return kconfig;
 	kconfig_read = true;
 	if (env && *env) {
-		size_t n = strlen(env);
-
-		if (n > 3 && !strcmp(env + n - 3, ".gz"))
-			kconfig = read_gz(env);
-		else
-			kconfig = read_text_file(env);
+		kconfig = read_text_file(env);
 		return kconfig;
 	}
-	kconfig = read_gz("/proc/config.gz");
+	kconfig = read_text_file("/proc/config.gz");
 	if (!kconfig && !uname(&u)) {
 		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
 		kconfig = read_text_file(path);
@@ -232,15 +218,11 @@ void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t)
 }
 
 /* Stolen time counts as busy: the hypervisor ran something else. */
-static double busy_steal(const struct rp_cpu_time *t)
-{
-	return t->busy + t->steal;
-}
-
 double rp_cpu_elapsed(const struct rp_cpu_time *t0,
 		      const struct rp_cpu_time *t1)
 {
-	return busy_steal(t1) + t1->idle - (busy_steal(t0) + t0->idle);
+	return t1->busy + t1->steal + t1->idle -
+	       (t0->busy + t0->steal + t0->idle);
 }
 
 double rp_cpu_others(const struct rp_cpu_time *t0,
