@@ -120,10 +120,34 @@ static int do_program(void *args)
 	return program(a.argc, a.argv);
 }
 
-/* Run the program with these arguments; its exit status. */
-static int run(const char *args)
+/*
+ * Run the program with these arguments, a printf format (the baseline's
+ * directory in most); its exit status.
+ */
+static __printf(1, 2) int run(const char *fmt, ...)
 {
-	return unit_run(do_program, (void *)args);
+	static char args[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	return unit_run(do_program, args);
+}
+
+/*
+ * Record a baseline in dir as "make baseline" lays it out: three runs of
+ * seeds 1 to 3, one results file each, each run's ops scale_step % slower
+ * than the one before; 0 if all three passed.
+ */
+static int record(const char *dir, int scale_step, const char *extra)
+{
+	int i, rc = 0;
+
+	for (i = 1; i <= 3; i++)
+		rc |= run("--json %s/run-%d/unit_baseline.json --set seed=%d --set scale=%d %s",
+			  dir, i, i, 100 + scale_step * (i - 1), extra);
+	return rc;
 }
 
 FIXTURE(baseline) {
@@ -133,17 +157,9 @@ FIXTURE(baseline) {
 
 FIXTURE_SETUP(baseline)
 {
-	char args[600];
-	int i;
-
 	ASSERT_EQ(0, unit_setup("rp_test_baseline"));
 	snprintf(self->base, sizeof(self->base), "%s/base", unit_dir);
-	for (i = 1; i <= 3; i++) {
-		snprintf(args, sizeof(args),
-			 "--json %s/run-%d/unit_baseline.json --set seed=%d",
-			 self->base, i, i);
-		self->record_rc |= run(args);
-	}
+	self->record_rc = record(self->base, 0, "");
 }
 
 FIXTURE_TEARDOWN(baseline)
@@ -162,10 +178,7 @@ TEST_F(baseline, none_omits_the_checks)
 
 TEST_F(baseline, healthy_passes)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args), "--baseline %s --set seed=7", self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=7", self->base));
 	EXPECT_HAS(unit_out, "1..3");
 	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
@@ -175,12 +188,11 @@ TEST_F(baseline, healthy_passes)
 TEST_F(baseline, check_names_have_no_dots)
 {
 	static char json[1 << 20];
-	char args[1100], path[400];
+	char path[400];
 
 	snprintf(path, sizeof(path), "%s/named.json", unit_dir);
-	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --json %s",
-		 self->base, path);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=7 --json %s", self->base,
+			 path));
 	EXPECT_HAS(unit_out, "ok 3 op_busy_vs_baseline\n");
 	EXPECT_LACKS(unit_out, "op.latency_vs_baseline");
 	EXPECT_LACKS(unit_out, "op.busy_vs_baseline");
@@ -192,11 +204,8 @@ TEST_F(baseline, check_names_have_no_dots)
 
 TEST_F(baseline, one_jiffy_more_fails)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set shift=1",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=8 --set shift=1",
+			 self->base));
 	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured +49.9");
 	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)");
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
@@ -204,24 +213,16 @@ TEST_F(baseline, one_jiffy_more_fails)
 
 TEST_F(baseline, its_own_limit)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set baseline_change=60 --set busy_change=60",
-		 self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=8 --set shift=1 %s", self->base,
+			 "--set baseline_change=60 --set busy_change=60"));
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
 
 /* A metric with a limit of its own: the others keep baseline_change. */
 TEST_F(baseline, per_metric_limit)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set busy_change=60",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=8 --set shift=1 --set busy_change=60",
+			 self->base));
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_HAS(unit_out, "vs limit <= 60 % (busy_change)");
 	EXPECT_HAS(unit_out, "ok 3 op_busy_vs_baseline\n");
@@ -233,24 +234,18 @@ TEST_F(baseline, per_metric_limit)
  */
 TEST_F(baseline, slow_tail_fails_on_the_mean)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=12",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=8 --set tail=12",
+			 self->base));
 	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured +");
 	EXPECT_HAS(unit_out, "% worse (mean ");
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	/* the same samples against the median alone would pass */
-	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=0",
-		 self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=8 --set tail=0",
+			 self->base));
 	EXPECT_HAS(unit_out, "% worse (median ");
 	/* a median_only metric is judged on its median: the tail passes */
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set tail=12 --set median_only=1",
-		 self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=8 --set tail=12 --set median_only=1",
+			 self->base));
 	EXPECT_HAS(unit_out, "% worse (median ");
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
@@ -263,22 +258,15 @@ TEST_F(baseline, slow_tail_fails_on_the_mean)
  */
 TEST_F(baseline, mean_within_a_quantum_passes)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args), "--baseline %s --set seed=8 --set tail=4",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=8 --set tail=4",
+			 self->base));
 	EXPECT_HAS(unit_out, "% worse (mean ");
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set tail=4 --set quantum=4",
-		 self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=8 --set tail=4 --set quantum=4",
+			 self->base));
 	EXPECT_LACKS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_LACKS(unit_out, "% worse (mean ");
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set tail=12 --set quantum=4",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=8 --set tail=12 --set quantum=4",
+			 self->base));
 	EXPECT_HAS(unit_out, "% worse (mean ");
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
@@ -291,40 +279,27 @@ TEST_F(baseline, mean_within_a_quantum_passes)
  */
 TEST_F(baseline, median_within_the_resolution_passes)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=6",
-		 self->base);
-	run(args);
+	run("--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=6",
+	    self->base);
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
 	EXPECT_LACKS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_HAS(unit_out, "widened to what the host moves between sessions (resolution)");
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set median_only=1 --set resolution=2",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=8 --set shift=1 %s", self->base,
+			 "--set median_only=1 --set resolution=2"));
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
 TEST_F(baseline, disturbed_run_skips)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set seed=8 --set shift=1 --set disturb=1",
-		 self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s --set seed=8 --set shift=1 --set disturb=1",
+			 self->base));
 	EXPECT_HAS(unit_out,
 		   "ok 2 op_latency_vs_baseline # SKIP machine busy: a unit test says so");
 }
 
 TEST_F(baseline, skip_names_the_check)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args), "--baseline %s --set skip=1", self->base);
-	EXPECT_EQ(4, run(args));
+	EXPECT_EQ(4, run("--baseline %s --set skip=1", self->base));
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline # SKIP told to skip");
 }
 
@@ -333,30 +308,15 @@ TEST_F(baseline, skip_names_the_check)
  * instruction-counted guest: no spread at all in the baseline. A repeat
  * must pass (no infinite or NaN statistic), twice the time must fail.
  */
-static int record_exact(char *dir, size_t len)
-{
-	char args[600];
-	int i, rc = 0;
-
-	snprintf(dir, len, "%s/exact", unit_dir);
-	for (i = 1; i <= 3; i++) {
-		snprintf(args, sizeof(args),
-			 "--json %s/run-%d/unit_baseline.json --set single=1",
-			 dir, i);
-		rc |= run(args);
-	}
-	return rc;
-}
-
 TEST_F(baseline, exact_repeat_passes)
 {
-	char dir[400], args[600];
 	const char *line;
+	char dir[400];
 	size_t len;
 
-	ASSERT_EQ(0, record_exact(dir, sizeof(dir)));
-	snprintf(args, sizeof(args), "--baseline %s --set single=1", dir);
-	EXPECT_EQ(0, run(args));
+	snprintf(dir, sizeof(dir), "%s/exact", unit_dir);
+	ASSERT_EQ(0, record(dir, 0, "--set single=1"));
+	EXPECT_EQ(0, run("--baseline %s --set single=1", dir));
 	EXPECT_HAS(unit_out, "3 runs of unit_baseline");
 	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured 0 % worse");
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
@@ -370,12 +330,11 @@ TEST_F(baseline, exact_repeat_passes)
 
 TEST_F(baseline, exact_twice_fails)
 {
-	char dir[400], args[600];
+	char dir[400];
 
-	ASSERT_EQ(0, record_exact(dir, sizeof(dir)));
-	snprintf(args, sizeof(args),
-		 "--baseline %s --set single=1 --set shift=1", dir);
-	EXPECT_EQ(1, run(args));
+	snprintf(dir, sizeof(dir), "%s/exact", unit_dir);
+	ASSERT_EQ(0, record(dir, 0, "--set single=1"));
+	EXPECT_EQ(1, run("--baseline %s --set single=1 --set shift=1", dir));
 	EXPECT_HAS(unit_out, "# op_latency_vs_baseline: measured +100 % worse");
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
@@ -385,41 +344,22 @@ TEST_F(baseline, exact_twice_fails)
  * 15% between runs): a run within that drift is no regression, the limit
  * widened to the runs' spread says so; far past it still FAILs.
  */
-static int record_drifting(char *dir, size_t len)
-{
-	char args[600];
-	int i, rc = 0;
-
-	snprintf(dir, len, "%s/drift", unit_dir);
-	for (i = 0; i < 3; i++) {
-		snprintf(args, sizeof(args),
-			 "--json %s/run-%d/unit_baseline.json --set seed=%d --set scale=%d",
-			 dir, i, i + 1, 100 + 15 * i);
-		rc |= run(args);
-	}
-	return rc;
-}
-
 TEST_F(baseline, drift_between_runs_widens_the_limit)
 {
-	char dir[400], args[600];
+	char dir[400];
 
-	ASSERT_EQ(0, record_drifting(dir, sizeof(dir)));
-	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=130",
-		 dir);
-	EXPECT_EQ(0, run(args));
+	snprintf(dir, sizeof(dir), "%s/drift", unit_dir);
+	ASSERT_EQ(0, record(dir, 15, ""));
+	EXPECT_EQ(0, run("--baseline %s --set seed=7 --set scale=130", dir));
 	EXPECT_HAS(unit_out, "widened to the spread of the baseline's runs");
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
 	/* The same run against steady runs: past 10%, FAIL. */
-	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=130",
-		 self->base);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=7 --set scale=130",
+			 self->base));
 	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)\n");
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	/* Far past the drift: FAIL. */
-	snprintf(args, sizeof(args), "--baseline %s --set seed=7 --set scale=250",
-		 dir);
-	EXPECT_EQ(1, run(args));
+	EXPECT_EQ(1, run("--baseline %s --set seed=7 --set scale=250", dir));
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 
@@ -433,68 +373,58 @@ TEST_F(baseline, from_env)
 }
 
 /* A config file beside the baseline, which it names relative to itself. */
-static int write_conf(char *args, size_t len)
+static int write_conf(void)
 {
 	char conf[400];
 
 	snprintf(conf, sizeof(conf), "%s/rcu_perf.conf", unit_dir);
-	snprintf(args, len, "--config %s --set seed=9", conf);
 	return unit_write(conf, "baseline = base # runs of a good kernel\n");
 }
 
 TEST_F(baseline, from_config)
 {
-	char args[600];
-
-	ASSERT_EQ(0, write_conf(args, sizeof(args)));
-	EXPECT_EQ(0, run(args));
+	ASSERT_EQ(0, write_conf());
+	EXPECT_EQ(0, run("--config %s/rcu_perf.conf --set seed=9", unit_dir));
 	EXPECT_HAS(unit_out, "/base (");
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline");
 }
 
 TEST_F(baseline, env_empty_is_none)
 {
-	char args[600];
-
-	ASSERT_EQ(0, write_conf(args, sizeof(args)));
+	ASSERT_EQ(0, write_conf());
 	setenv("RCU_PERF_BASELINE", "", 1);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--config %s/rcu_perf.conf --set seed=9", unit_dir));
 	EXPECT_HAS(unit_out, "# baseline: none");
 	EXPECT_HAS(unit_out, "1..1");
 }
 
 TEST_F(baseline, missing_dir_is_bad_usage)
 {
-	char args[600];
-
-	snprintf(args, sizeof(args), "--baseline %s/nonexistent", unit_dir);
-	EXPECT_EQ(KSFT_FAIL, run(args));
+	EXPECT_EQ(KSFT_FAIL, run("--baseline %s/nonexistent", unit_dir));
 	EXPECT_HAS(unit_err, "nonexistent (--baseline): No such file or directory");
 }
 
 /* A baseline of another machine: SKIP, naming the difference. */
 TEST_F(baseline, other_machine_skips)
 {
-	char path[400], args[600], cmd[900];
+	char cmd[900];
 
-	snprintf(path, sizeof(path), "%s/run-2/unit_baseline.json", self->base);
 	snprintf(cmd, sizeof(cmd),
-		 "sed -i 's/\"hz\": [0-9]*/\"hz\": 12345/' %s", path);
+		 "sed -i 's/\"hz\": [0-9]*/\"hz\": 12345/' %s/run-2/unit_baseline.json",
+		 self->base);
 	ASSERT_EQ(0, system(cmd));
-	snprintf(args, sizeof(args), "--baseline %s", self->base);
-	EXPECT_EQ(0, run(args));
+	EXPECT_EQ(0, run("--baseline %s", self->base));
 	EXPECT_HAS(unit_out, "hz 12345, here");
 	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline # SKIP baseline not used: ");
 }
 
 TEST_F(baseline, malformed_file_is_bad_usage)
 {
-	char path[400], args[600];
+	char path[400];
 
 	snprintf(path, sizeof(path), "%s/run-2/unit_baseline.json", self->base);
 	ASSERT_EQ(0, unit_write(path, "{\"schema\":\n"));
-	snprintf(args, sizeof(args), "--baseline %s", self->base);
-	EXPECT_EQ(KSFT_FAIL, run(args));
+	EXPECT_EQ(KSFT_FAIL, run("--baseline %s", self->base));
 	EXPECT_HAS(unit_err, "run-2/unit_baseline.json");
 }
 
