@@ -471,9 +471,7 @@ TEST_F(counters, unprivileged)
 
 	if (geteuid())
 		SKIP(return, "unprivileged: already not root");
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = unit_fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		if (setgid(65534) || setuid(65534))

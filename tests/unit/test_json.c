@@ -555,47 +555,56 @@ TEST_F(json, json_get)
 	rp_json_free(v);
 }
 
+/* Write len bytes of text (0: all of it) to path, then parse the file. */
+static struct rp_jval *parse_written(const char *path, const char *text,
+				     size_t len, char *err, size_t err_len)
+{
+	FILE *f = fopen(path, "w");
+	size_t n;
+
+	if (!len)
+		len = strlen(text);
+	n = f ? fwrite(text, 1, len, f) : 0;
+	if (!f || fclose(f) || n != len) {
+		snprintf(err, err_len, "cannot write %s", path);
+		return NULL;
+	}
+	return rp_json_parse_file(path, err, err_len);
+}
+
 TEST_F(json, parse_file)
 {
+	static const struct {
+		const char *what, *text;
+		size_t len;		/* 0: strlen(text) */
+		const char *want;	/* after "path: " */
+	} bad[] = {
+		{ "syntax", "{\n  \"x\": [1, 2}\n", 0,
+		  "line 2 col 13: expected ',' or ']' after array element, got '}'" },
+		/* a NUL byte inside the file is an error, not the end of input */
+		{ "nul", "[1]\0garbage", 11,
+		  "line 1 col 4: unexpected byte 0x00 after the JSON value" },
+	};
 	char dir[] = "/tmp/rp_json_XXXXXX", path[64], err[512], want[512];
 	struct rp_jval *v;
-	FILE *f;
+	size_t i;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 
-	f = fopen(path, "w");
-	fputs("{\"x\": [1, 2]}\n", f);
-	fclose(f);
-	v = rp_json_parse_file(path, err, sizeof(err));
+	v = parse_written(path, "{\"x\": [1, 2]}\n", 0, err, sizeof(err));
 	ASSERT_NE(NULL, v) TH_LOG("%s", err);
 	EXPECT_EQ(2U, rp_json_get(v, "x")->len);
 	rp_json_free(v);
 
-	f = fopen(path, "w");
-	fputs("{\n  \"x\": [1, 2}\n", f);
-	fclose(f);
-	v = rp_json_parse_file(path, err, sizeof(err));
-	snprintf(want, sizeof(want),
-		 "%s: line 2 col 13: expected ',' or ']' after array element, got '}'",
-		 path);
-	EXPECT_TRUE(!v);
-	EXPECT_TRUE(str_is("syntax", err, want));
-
-	/* a NUL byte inside the file is an error, not the end of input */
-	f = fopen(path, "w");
-	fwrite("[1]\0garbage", 1, 11, f);
-	fclose(f);
-	v = rp_json_parse_file(path, err, sizeof(err));
-	snprintf(want, sizeof(want),
-		 "%s: line 1 col 4: unexpected byte 0x00 after the JSON value",
-		 path);
-	EXPECT_TRUE(!v);
-	EXPECT_TRUE(str_is("nul", err, want));
-
-	f = fopen(path, "w");
-	fclose(f);
-	v = rp_json_parse_file(path, err, sizeof(err));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		v = parse_written(path, bad[i].text, bad[i].len, err,
+				  sizeof(err));
+		snprintf(want, sizeof(want), "%s: %s", path, bad[i].want);
+		EXPECT_TRUE(!v);
+		EXPECT_TRUE(str_is(bad[i].what, err, want));
+	}
+	v = parse_written(path, "", 0, err, sizeof(err));
 	EXPECT_TRUE(!v);
 	EXPECT_HAS(err, "line 1 col 1: unexpected end of input");
 

@@ -393,9 +393,7 @@ static pid_t spawn(const char *mode, const char *env, const char *out,
 
 	if (pipe(pfd))
 		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = unit_fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {

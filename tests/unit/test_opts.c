@@ -629,18 +629,21 @@ static int do_table_bug(void *what)
 /* Mistakes in a params table are reported. */
 TEST_F(opts, table_bugs)
 {
-	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "dup"));
-	EXPECT_HAS(unit_err, "bug: parameter 'a' twice");
-	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "rsv"));
-	EXPECT_HAS(unit_err, "'quick' is reserved");
-	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "neg"));
-	EXPECT_HAS(unit_err, "bad default of 'a'");
-	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "out"));
-	EXPECT_HAS(unit_err, "bad default of 'a'");
-	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "quick"));
-	EXPECT_HAS(unit_err, "bad --quick value of 'a'");
-	EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, "empty"));
-	EXPECT_HAS(unit_err, "empty range of 'a'");
+	static const char * const bugs[][2] = {
+		{ "dup", "bug: parameter 'a' twice" },
+		{ "rsv", "'quick' is reserved" },
+		{ "neg", "bad default of 'a'" },
+		{ "out", "bad default of 'a'" },
+		{ "quick", "bad --quick value of 'a'" },
+		{ "empty", "empty range of 'a'" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bugs); i++) {
+		EXPECT_EQ(KSFT_FAIL, unit_run(do_table_bug, (void *)bugs[i][0]))
+			TH_LOG("%s", bugs[i][0]);
+		EXPECT_HAS(unit_err, bugs[i][1]);
+	}
 }
 
 static int do_handles(void *cmd)

@@ -62,6 +62,16 @@ static int run(void (*fn)(void), int plan, const char *args)
 	return unit_run(do_program, &p);
 }
 
+/* The same, its results file written afresh to json. */
+static int run_to_json(void (*fn)(void), int plan)
+{
+	char args[600];
+
+	snprintf(args, sizeof(args), "--json %s", json);
+	unlink(json);
+	return run(fn, plan, args);
+}
+
 /*
  * Well-formed KTAP: header, plan, then only "# " diagnostics and results
  * numbered 1..plan in order, every one of them present, then the totals.
@@ -348,9 +358,7 @@ TEST_F(results, check_bound)
 	struct rp_jval *v;
 	char e[600];
 
-	snprintf(e, sizeof(e), "--json %s", json);
-	unlink(json);
-	EXPECT_EQ(KSFT_FAIL, run(sc_bounds, 6, e));
+	EXPECT_EQ(KSFT_FAIL, run_to_json(sc_bounds, 6));
 	EXPECT_TRUE(ktap_ok(6));
 	EXPECT_HAS(unit_out, bounds_out);
 	v = rp_json_parse_file(json, e, sizeof(e));
@@ -452,9 +460,7 @@ TEST_F(results, fatal)
 	struct rp_jval *v;
 	char e[600];
 
-	snprintf(e, sizeof(e), "--json %s", json);
-	unlink(json);
-	EXPECT_EQ(KSFT_SKIP, run(sc_fatal, 3, e));
+	EXPECT_EQ(KSFT_SKIP, run_to_json(sc_fatal, 3));
 	EXPECT_TRUE(ktap_ok(3));
 	EXPECT_HAS(unit_out, "ok 1 lat\n"
 		   "# error: boom 1\n"

@@ -162,6 +162,14 @@ static inline void unit_split(struct unit_args *a, const char *prog,
 	a->argv[a->argc] = NULL;
 }
 
+/* fork(), with nothing buffered that the child would print a second time */
+static inline pid_t unit_fork(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+	return fork();
+}
+
 /*
  * Run fn(arg) in a child with stdout and stderr in unit_out and unit_err;
  * returns its exit status (fn's return value, or what the library exited
@@ -177,9 +185,7 @@ static inline int unit_run(int (*fn)(void *arg), void *arg)
 
 	snprintf(po, sizeof(po), "%s/stdout", unit_dir);
 	snprintf(pe, sizeof(pe), "%s/stderr", unit_dir);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = unit_fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
