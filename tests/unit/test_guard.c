@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guard (lib/guard.c) on temporary files only: the "knobs" are regular
- * files in each test's temporary directory, beside RCU_PERF_STATE_DIR.
+ * The guard (lib/guard.c) and its allow-list of knobs (lib/allow.c), on
+ * temporary files only: the "knobs" are regular files in each test's
+ * temporary directory, beside RCU_PERF_STATE_DIR.
  * Every way a guarded program can end is played by a child process (this
  * binary re-executed with "child MODE"), then the test checks the files.
  */
@@ -527,12 +528,12 @@ static void set_paths(void)
 	rp_knob_allow_dir(unit_dir);
 }
 
-FIXTURE(knob) {
+FIXTURE(guard) {
 };
 
-FIXTURE_SETUP(knob)
+FIXTURE_SETUP(guard)
 {
-	ASSERT_EQ(0, unit_setup("rp_test_knob"));
+	ASSERT_EQ(0, unit_setup("rp_test_guard"));
 	set_paths();
 	setenv("RP_T_DIR", unit_dir, 1);
 	setenv("RCU_PERF_STATE_DIR", statedir, 1);
@@ -541,13 +542,13 @@ FIXTURE_SETUP(knob)
 	reset_files();
 }
 
-FIXTURE_TEARDOWN(knob)
+FIXTURE_TEARDOWN(guard)
 {
 	unit_teardown();
 	EXPECT_EQ(0, unit_leaks());
 }
 
-TEST_F(knob, restore_on_return_from_main)
+TEST_F(guard, restore_on_return_from_main)
 {
 	EXPECT_TRUE(exited(spawn_reap("return"), 0));
 	EXPECT_TRUE(originals());
@@ -555,7 +556,7 @@ TEST_F(knob, restore_on_return_from_main)
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, restore_on_exit)
+TEST_F(guard, restore_on_exit)
 {
 	EXPECT_TRUE(exited(spawn_reap("exit"), 7));
 	EXPECT_TRUE(originals());
@@ -575,27 +576,27 @@ static void signal_restores(struct __test_metadata *_metadata, int sig)
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, restore_on_sigterm)
+TEST_F(guard, restore_on_sigterm)
 {
 	signal_restores(_metadata, SIGTERM);
 }
 
-TEST_F(knob, restore_on_sigint)
+TEST_F(guard, restore_on_sigint)
 {
 	signal_restores(_metadata, SIGINT);
 }
 
-TEST_F(knob, restore_on_sighup)
+TEST_F(guard, restore_on_sighup)
 {
 	signal_restores(_metadata, SIGHUP);
 }
 
-TEST_F(knob, restore_on_sigquit)
+TEST_F(guard, restore_on_sigquit)
 {
 	signal_restores(_metadata, SIGQUIT);
 }
 
-TEST_F(knob, restore_on_abort)
+TEST_F(guard, restore_on_abort)
 {
 	EXPECT_TRUE(killed_by(spawn_reap("abort"), SIGABRT));
 	EXPECT_TRUE(originals());
@@ -612,7 +613,7 @@ static void sigkill_child(struct __test_metadata *_metadata)
 	ASSERT_TRUE(killed_by(reap(pid), SIGKILL));
 }
 
-TEST_F(knob, sigkill_leaves_changes_and_state_file)
+TEST_F(guard, sigkill_leaves_changes_and_state_file)
 {
 	sigkill_child(_metadata);
 	EXPECT_TRUE(file_is(k1, "new1"));
@@ -621,7 +622,7 @@ TEST_F(knob, sigkill_leaves_changes_and_state_file)
 }
 
 /* rp_guard_repair() restores them and removes the state file. */
-TEST_F(knob, repair_after_sigkill)
+TEST_F(guard, repair_after_sigkill)
 {
 	sigkill_child(_metadata);
 	EXPECT_EQ(3, rp_guard_repair());
@@ -629,7 +630,7 @@ TEST_F(knob, repair_after_sigkill)
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, second_repair_finds_nothing)
+TEST_F(guard, second_repair_finds_nothing)
 {
 	sigkill_child(_metadata);
 	rp_guard_repair();
@@ -638,7 +639,7 @@ TEST_F(knob, second_repair_finds_nothing)
 }
 
 /* Same file written twice: its first original restored. */
-TEST_F(knob, written_twice)
+TEST_F(guard, written_twice)
 {
 	EXPECT_TRUE(exited(spawn_reap("twice"), 0));
 	EXPECT_TRUE(originals());
@@ -646,7 +647,7 @@ TEST_F(knob, written_twice)
 }
 
 /* Restore is idempotent, init safe to call twice. */
-TEST_F(knob, idempotent)
+TEST_F(guard, idempotent)
 {
 	EXPECT_TRUE(exited(spawn_reap("idempotent"), 0));
 	EXPECT_TRUE(file_is(k1, "other"));
@@ -655,14 +656,14 @@ TEST_F(knob, idempotent)
 }
 
 /* Bad paths and unguardable files: errors, no change. */
-TEST_F(knob, bad_paths)
+TEST_F(guard, bad_paths)
 {
 	EXPECT_TRUE(exited(spawn_reap("bad"), 0));
 	EXPECT_TRUE(originals());
 }
 
 /* Forked children restore only their own changes. */
-TEST_F(knob, fork)
+TEST_F(guard, fork)
 {
 	EXPECT_TRUE(exited(spawn_reap("fork"), 0));
 	EXPECT_TRUE(originals());
@@ -678,7 +679,7 @@ static bool file_has(const char *path, const char *needle)
 }
 
 /* Lock held: a second program times out. */
-TEST_F(knob, lock_held_times_out)
+TEST_F(guard, lock_held_times_out)
 {
 	char out[300];
 	pid_t holder;
@@ -694,7 +695,7 @@ TEST_F(knob, lock_held_times_out)
 }
 
 /* A waiter gets the lock when the holder ends. */
-TEST_F(knob, lock_waiter_proceeds_once_holder_dies)
+TEST_F(guard, lock_waiter_proceeds_once_holder_dies)
 {
 	char out[300];
 	pid_t holder, waiter;
@@ -713,7 +714,7 @@ TEST_F(knob, lock_waiter_proceeds_once_holder_dies)
  * Another user cannot hold root's lock (0600, even one made 0644 before):
  * the root run goes on without waiting.
  */
-TEST_F(knob, lock_not_held_by_another_user)
+TEST_F(guard, lock_not_held_by_another_user)
 {
 	char lock[400], out[300];
 	struct stat st;
@@ -750,7 +751,7 @@ TEST_F(knob, lock_not_held_by_another_user)
 	EXPECT_TRUE(exited(reap(pid), 0));
 }
 
-TEST_F(knob, bad_lock_timeout_is_an_error)
+TEST_F(guard, bad_lock_timeout_is_an_error)
 {
 	char out[300];
 
@@ -792,7 +793,7 @@ static unsigned long long init_start(void)
 }
 
 /* pid 1 is alive but started at another time: a recycled pid. */
-TEST_F(knob, state_of_recycled_pid_repaired)
+TEST_F(guard, state_of_recycled_pid_repaired)
 {
 	char path[400], line[1400];
 
@@ -806,7 +807,7 @@ TEST_F(knob, state_of_recycled_pid_repaired)
 }
 
 /* pid 1 with its real start time is a live owner: left alone. */
-TEST_F(knob, state_of_live_process_left_alone)
+TEST_F(guard, state_of_live_process_left_alone)
 {
 	char path[400], line[1400];
 
@@ -839,7 +840,7 @@ static int replay_state(const char *mnt, bool *mounted)
 	return rp_guard_repair();
 }
 
-TEST_F(knob, replay_in_reverse_torn_line_ignored)
+TEST_F(guard, replay_in_reverse_torn_line_ignored)
 {
 	char mnt[300];
 	bool mounted;
@@ -854,7 +855,7 @@ TEST_F(knob, replay_in_reverse_torn_line_ignored)
 }
 
 /* A state line can name only a directory rp_tmpdir() made for removal. */
-TEST_F(knob, replay_removes_only_tmpdirs)
+TEST_F(guard, replay_removes_only_tmpdirs)
 {
 	char victim[400], path[400], line[1400];
 
@@ -874,7 +875,7 @@ TEST_F(knob, replay_removes_only_tmpdirs)
  * A newline in TMPDIR would plant "@rmtree\t<victim>" in the state file
  * for the next run to replay: refused, nothing replayed.
  */
-TEST_F(knob, tmpdir_newline_refused)
+TEST_F(guard, tmpdir_newline_refused)
 {
 	char victim[400], evil[1000], env[1100], *p;
 
@@ -894,7 +895,7 @@ TEST_F(knob, tmpdir_newline_refused)
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, repair_unmounts_a_recorded_mount)
+TEST_F(guard, repair_unmounts_a_recorded_mount)
 {
 	struct stat a, b;
 	char mnt[300];
@@ -912,7 +913,7 @@ TEST_F(knob, repair_unmounts_a_recorded_mount)
 }
 
 /* The exit's restore is the last word: no thread changes a knob after it. */
-TEST_F(knob, restore_at_exit_while_a_thread_writes)
+TEST_F(guard, restore_at_exit_while_a_thread_writes)
 {
 	int i;
 
@@ -924,7 +925,7 @@ TEST_F(knob, restore_at_exit_while_a_thread_writes)
 }
 
 /* rp_tmpdir: removed with its contents at exit, symlinks not followed. */
-TEST_F(knob, tmpdir_removed_at_exit)
+TEST_F(guard, tmpdir_removed_at_exit)
 {
 	EXPECT_TRUE(exited(spawn_reap("tmpdir"), 0));
 	EXPECT_FALSE(tmp_exists());
@@ -932,7 +933,7 @@ TEST_F(knob, tmpdir_removed_at_exit)
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, tmpdir_left_by_sigkill_removed_by_next_run)
+TEST_F(guard, tmpdir_left_by_sigkill_removed_by_next_run)
 {
 	pid_t pid = spawn("tmpwait", NULL, NULL, true);
 
@@ -946,21 +947,21 @@ TEST_F(knob, tmpdir_left_by_sigkill_removed_by_next_run)
 }
 
 /* rp_tmpdir_remove: gone at once, nothing left to restore. */
-TEST_F(knob, tmpdir_remove)
+TEST_F(guard, tmpdir_remove)
 {
 	EXPECT_TRUE(exited(spawn_reap("tmpremove"), 0));
 	EXPECT_FALSE(tmp_exists());
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, tmpdir_keep)
+TEST_F(guard, tmpdir_keep)
 {
 	EXPECT_TRUE(exited(spawn_reap("tmpkeep"), 0));
 	EXPECT_TRUE(tmp_exists());
 }
 
 /* rp_guard_fork: child and grandchild killed on SIGTERM. */
-TEST_F(knob, guard_fork_group_killed_on_sigterm)
+TEST_F(guard, guard_fork_group_killed_on_sigterm)
 {
 	pid_t pid = spawn("group", NULL, NULL, true), pids[2];
 
@@ -974,7 +975,7 @@ TEST_F(knob, guard_fork_group_killed_on_sigterm)
 }
 
 /* rp_guard_fork: left by SIGKILL, killed by the next run. */
-TEST_F(knob, guard_fork_group_killed_by_next_run)
+TEST_F(guard, guard_fork_group_killed_by_next_run)
 {
 	pid_t pid = spawn("group", NULL, NULL, true), pids[2];
 
@@ -989,14 +990,14 @@ TEST_F(knob, guard_fork_group_killed_by_next_run)
 }
 
 /* rp_guard_fork: 300 children waited for, no slot left used. */
-TEST_F(knob, guard_fork_reaped_children_free_slots)
+TEST_F(guard, guard_fork_reaped_children_free_slots)
 {
 	EXPECT_TRUE(exited(spawn_reap("reaped"), 0));
 	EXPECT_EQ(0, nr_state_files());
 }
 
 /* Only the RCU, tracing and hotplug files, by their spelling. */
-TEST_F(knob, allowlist)
+TEST_F(guard, allowlist)
 {
 	static const char * const yes[] = {
 		"/sys/kernel/rcu_expedited",
@@ -1040,7 +1041,7 @@ TEST_F(knob, allowlist)
 }
 
 /* State files: private, never through a symlink; a shared dir refused. */
-TEST_F(knob, state_files_private)
+TEST_F(guard, state_files_private)
 {
 	char path[400];
 	struct stat st;
@@ -1057,7 +1058,7 @@ TEST_F(knob, state_files_private)
 	EXPECT_TRUE(originals());
 }
 
-TEST_F(knob, symlink_at_state_file_not_followed)
+TEST_F(guard, symlink_at_state_file_not_followed)
 {
 	char target[400], env[420];
 
@@ -1069,7 +1070,7 @@ TEST_F(knob, symlink_at_state_file_not_followed)
 	EXPECT_TRUE(originals());
 }
 
-TEST_F(knob, shared_state_dir_refused_as_root)
+TEST_F(guard, shared_state_dir_refused_as_root)
 {
 	if (geteuid())
 		SKIP(return, "shared state dir refused (not root)");
@@ -1080,7 +1081,7 @@ TEST_F(knob, shared_state_dir_refused_as_root)
 	EXPECT_EQ(0, nr_state_files());
 }
 
-TEST_F(knob, online_cpus)
+TEST_F(guard, online_cpus)
 {
 	int cpus[1024], n, i;
 
@@ -1093,7 +1094,7 @@ TEST_F(knob, online_cpus)
 }
 
 /* Real ids (sysfs has them), and a short array gets the first. */
-TEST_F(knob, online_cpu_ids_in_sysfs_lists_truncate)
+TEST_F(guard, online_cpu_ids_in_sysfs_lists_truncate)
 {
 	int cpus[1024], one[1] = { -1 }, n, i;
 	char p[96];
@@ -1110,7 +1111,7 @@ TEST_F(knob, online_cpu_ids_in_sysfs_lists_truncate)
 	EXPECT_EQ(cpus[0], one[0]);
 }
 
-TEST_F(knob, cpu_set_online_rejects_bad_cpus)
+TEST_F(guard, cpu_set_online_rejects_bad_cpus)
 {
 	EXPECT_EQ(-EINVAL, rp_cpu_set_online(-1, true));
 	EXPECT_EQ(-ENOENT, rp_cpu_set_online(100000, true));
@@ -1155,7 +1156,7 @@ static bool tracefs_mounted(bool *std)
  * looked yet. No ASSERT: the mount is undone before the teardown, which
  * does not go into mounts.
  */
-TEST_F(knob, tracefs_finds_the_mounted_tracefs)
+TEST_F(guard, tracefs_finds_the_mounted_tracefs)
 {
 	char mnt[UNIT_DIR_MAX + 8];
 	bool std, ours = false;
@@ -1189,7 +1190,7 @@ TEST_F(knob, tracefs_finds_the_mounted_tracefs)
  * The CPUs (and bogus ids, which cannot go offline either) that cannot go
  * offline move to the front, in their order; the others keep theirs.
  */
-TEST_F(knob, cpus_fixed_first)
+TEST_F(guard, cpus_fixed_first)
 {
 	int cpus[1024], want[1028], got[1028], n, i, k = 0, fixed = 0;
 
