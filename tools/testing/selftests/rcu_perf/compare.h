@@ -1,17 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rcu_perf_compare's shared declarations. The program, one file per job:
- *
- *	rcu_perf_compare.c	main, options, the report of the comparison
- *	compare_input.c		finding the results files (lib/results.c
- *				reads them), comparing them
- *	compare_kcidb.c		--kcidb: KCIDB v5 test objects
- *	compare_plot.c		--svg: SVG plots
- *	compare_repeat.c	--repeat: run the commands until conclusive
- *
- * Calls go one way, rcu_perf_compare.c -> compare_*.c -> lib: the state
- * (struct compare: the options and what the results files hold) is an
- * argument, never a global.
+ * rcu_perf_compare, one file per job: rcu_perf_compare.c (main, options,
+ * report), compare_input.c (finding and comparing results files),
+ * compare_kcidb.c (--kcidb), compare_plot.c (--svg), compare_repeat.c
+ * (--repeat). Calls go one way, rcu_perf_compare.c -> compare_*.c -> lib,
+ * with the state (struct compare) an argument, never a global.
  */
 #ifndef RCU_PERF_COMPARE_H
 #define RCU_PERF_COMPARE_H

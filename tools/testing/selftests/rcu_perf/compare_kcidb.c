@@ -118,33 +118,26 @@ static bool kcidb_date_time(const char *s)
 	       (n >= 25 && strchr("+-", s[n - 6]) && s[n - 3] == ':');
 }
 
-static const char *kcidb_status_cmp(enum rp_cmp_verdict v)
+/* DONE: measured, but no verdict on the code */
+static const char *kcidb_status(const struct rp_rmetric *m)
 {
-	switch (v) {
-	case RP_CMP_REGRESSED:
-		return "FAIL";
-	case RP_CMP_INCONCLUSIVE:
-		return "DONE";	/* measured, but no verdict on the code */
-	default:
-		return "PASS";
-	}
+	if (m->report_only || m->cmp.verdict == RP_CMP_INCONCLUSIVE)
+		return "DONE";
+	return m->cmp.verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS";
 }
 
 static const char *kcidb_status_check(const char *verdict)
 {
-	if (!strcmp(verdict, "pass"))
-		return "PASS";
-	if (!strcmp(verdict, "fail"))
-		return "FAIL";
-	if (!strcmp(verdict, "skip"))
-		return "SKIP";
-	return "ERROR";
+	return !strcmp(verdict, "pass") ? "PASS" :
+	       !strcmp(verdict, "fail") ? "FAIL" :
+	       !strcmp(verdict, "skip") ? "SKIP" : "ERROR";
 }
 
 void write_kcidb(const struct compare *cmp, bool compared)
 {
 	const struct compare_opts *o = &cmp->o;
 	char run_id[160], host[64] = "host", buf[512];
+	const char *verdict;
 	const char *rel = cmp->r.kernel_release[compared ? CAND : BASE];
 	struct rp_jw w;
 	FILE *f;
@@ -170,9 +163,8 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		const struct rp_cmp *c = &m->cmp;
 		struct rp_summary s;
 
-		if (!selected(cmp, m->key) || !m->v[BASE].n)
-			continue;
-		if (compared && !m->compared)
+		if (!selected(cmp, m->key) || !m->v[BASE].n ||
+		    (compared && !m->compared))
 			continue;
 		if (!compared) {
 			rp_summarize(m->v[BASE].v, m->v[BASE].n, &s);
@@ -196,19 +188,18 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			rp_jw_obj_end(&w);
 			continue;
 		}
+		verdict = m->report_only ? "reported only" :
+			  rp_cmp_verdict_name(c->verdict);
 		kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
-				 m->report_only ? "DONE" :
-				 kcidb_status_cmp(c->verdict));
+				 kcidb_status(m));
 		kcidb_number(&w, c->b.median, m->unit);
 		snprintf(buf, sizeof(buf),
 			 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
 			 c->b.median, m->unit, c->a.median, m->unit,
-			 c->change_pct, c->p, m->report_only ? "reported only" :
-			 rp_cmp_verdict_name(c->verdict));
+			 c->change_pct, c->p, verdict);
 		rp_jw_str(&w, "comment", buf);
 		rp_jw_obj_begin(&w, "misc");
-		rp_jw_str(&w, "verdict", m->report_only ? "reported only" :
-			  rp_cmp_verdict_name(c->verdict));
+		rp_jw_str(&w, "verdict", verdict);
 		rp_jw_str(&w, "unit", m->unit);
 		rp_jw_str(&w, "better", m->higher_is_better ? "higher" : "lower");
 		kcidb_num(&w, "baseline_median", c->a.median);

@@ -19,33 +19,11 @@
 #define COL_BASE	"#1f77b4"
 #define COL_CAND	"#ff7f0e"
 
-static void svg_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
 static __printf(6, 7) void svg_text(FILE *f, double x, double y,
 				     const char *anchor, const char *extra,
 				     const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], *s;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -53,7 +31,12 @@ static __printf(6, 7) void svg_text(FILE *f, double x, double y,
 	va_end(ap);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y,
 		anchor, extra ? " " : "", extra ? extra : "");
-	svg_esc(f, buf);
+	for (s = buf; *s; s++)
+		if (strchr("&<>\"", *s))
+			fputs(*s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
+			      *s == '>' ? "&gt;" : "&quot;", f);
+		else
+			fputc(*s, f);
 	fputs("</text>\n", f);
 }
 
@@ -174,8 +157,55 @@ static void svg_box(FILE *f, const struct rp_summary *s, double x0,
 	svg_line(f, x0 + s->median * xs, y - 7, x0 + s->median * xs, y + 7, st);
 }
 
+/*
+ * Members of the family of @m (same test, unit and name with N) into
+ * idx[], their N into x[], sorted by N.
+ */
+static int family_of(const struct compare *cmp, const struct rp_rmetric *m,
+		     size_t *idx, double *x, int max)
+{
+	char fam[256], f2[256];
+	double x2;
+	int n = 0, i;
+	size_t k;
+
+	if (!name_number(m->name, &x2, fam, sizeof(fam)))
+		return 0;
+	for (k = 0; k < cmp->r.nr_metrics && n < max; k++) {
+		const struct rp_rmetric *o2 = &cmp->r.metrics[k];
+
+		if (strcmp(o2->test, m->test) || !selected(cmp, o2->key) ||
+		    !o2->v[BASE].n || strcmp(o2->unit, m->unit) ||
+		    !name_number(o2->name, &x2, f2, sizeof(f2)) ||
+		    strcmp(f2, fam))
+			continue;
+		/* insertion by N, after equal ones */
+		for (i = n++; i > 0 && x[i - 1] > x2; i--) {
+			idx[i] = idx[i - 1];
+			x[i] = x[i - 1];
+		}
+		idx[i] = k;
+		x[i] = x2;
+	}
+	return n;
+}
+
 static bool plotted_as_curve(const struct compare *cmp,
-			     const struct rp_rmetric *m);
+			     const struct rp_rmetric *m)
+{
+	size_t idx[64];
+	double x[64];
+
+	return family_of(cmp, m, idx, x, 64) >= 2;
+}
+
+/* A metric plotted in its test's rows: not part of a scaling curve. */
+static bool in_rows(const struct compare *cmp, const struct rp_rmetric *m,
+		    const char *test_name)
+{
+	return !strcmp(m->test, test_name) && selected(cmp, m->key) &&
+	       m->v[BASE].n && !plotted_as_curve(cmp, m);
+}
 
 /*
  * Every metric of @test that is not part of a scaling curve: one row per
@@ -195,10 +225,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	FILE *f;
 
 	for (i = 0; i < cmp->r.nr_metrics; i++)
-		if (!strcmp(metrics[i].test, test_name) &&
-		    selected(cmp, metrics[i].key) && metrics[i].v[BASE].n &&
-		    !plotted_as_curve(cmp, &metrics[i]))
-			n++;
+		n += in_rows(cmp, &metrics[i], test_name);
 	if (!n)
 		return;
 	snprintf(title, sizeof(title), "%s: median (tick), p10-p90 (box), min-max (line)",
@@ -210,8 +237,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 		const struct rp_rmetric *m = &metrics[i];
 		double max = 0, step, xs, t;
 
-		if (strcmp(m->test, test_name) || !selected(cmp, m->key) ||
-		    !m->v[BASE].n || plotted_as_curve(cmp, m))
+		if (!in_rows(cmp, m, test_name))
 			continue;
 		for (k = 0; k < sides; k++) {
 			rp_summarize(m->v[k].v, m->v[k].n, &s[k]);
@@ -254,51 +280,6 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	svg_close(f);
 }
 
-/* Members of the family of @m (same test and name with N), sorted by N. */
-static int family_of(const struct compare *cmp, const struct rp_rmetric *m,
-		     size_t *idx, int max)
-{
-	const struct rp_rmetric *metrics = cmp->r.metrics;
-	char fam[256], f2[256];
-	double x, x2;
-	int n = 0, i, j;
-	size_t k;
-
-	if (!name_number(m->name, &x, fam, sizeof(fam)))
-		return 0;
-	for (k = 0; k < cmp->r.nr_metrics && n < max; k++) {
-		const struct rp_rmetric *o2 = &metrics[k];
-
-		if (strcmp(o2->test, m->test) || !selected(cmp, o2->key) ||
-		    !o2->v[BASE].n || strcmp(o2->unit, m->unit) ||
-		    !name_number(o2->name, &x2, f2, sizeof(f2)) ||
-		    strcmp(f2, fam))
-			continue;
-		idx[n++] = k;
-	}
-	/* insertion sort by N */
-	for (i = 1; i < n; i++) {
-		for (j = i; j > 0; j--) {
-			name_number(metrics[idx[j - 1]].name, &x, fam, sizeof(fam));
-			name_number(metrics[idx[j]].name, &x2, fam, sizeof(fam));
-			if (x <= x2)
-				break;
-			k = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = k;
-		}
-	}
-	return n;
-}
-
-static bool plotted_as_curve(const struct compare *cmp,
-			     const struct rp_rmetric *m)
-{
-	size_t idx[64];
-
-	return family_of(cmp, m, idx, 64) >= 2;
-}
-
 /* A scaling curve: median and p10-p90 per N (CPUs, load level), per side. */
 static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first,
 		       int sides)
@@ -306,28 +287,26 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 	const struct rp_rmetric *metrics = cmp->r.metrics;
 	const double x0 = 80, x1 = SVG_W - 30, y0 = 360, y1 = 60;
 	struct rp_summary s[64][NR_SIDES];
-	double xs[64], xmin, xmax, ymax = 0, step, t, sx, sy, dummy;
+	double xs[64], xmin, xmax, ymax = 0, step, t, sx, sy;
 	char fam[256], file[300], title[320], xlabel[64];
 	const char *comp;
 	size_t idx[64];
 	int n, i, k;
 	FILE *f;
 
-	n = family_of(cmp, first, idx, 64);
-	comp = name_number(first->name, &dummy, fam, sizeof(fam));
+	n = family_of(cmp, first, idx, xs, 64);
+	comp = name_number(first->name, &xmin, fam, sizeof(fam));
 	/* the x label: the letters of the varying component, e.g. "cpus" */
 	for (i = 0; comp[i] && comp[i] != '.' && i < (int)sizeof(xlabel) - 1; i++)
 		xlabel[i] = (comp[i] >= '0' && comp[i] <= '9') ? ' ' : comp[i];
 	xlabel[i] = '\0';
-	for (i = 0; i < n; i++) {
-		name_number(metrics[idx[i]].name, &xs[i], file, sizeof(file));
+	for (i = 0; i < n; i++)
 		for (k = 0; k < sides; k++) {
 			rp_summarize(metrics[idx[i]].v[k].v,
 				     metrics[idx[i]].v[k].n, &s[i][k]);
 			if (s[i][k].n && s[i][k].p90 > ymax)
 				ymax = s[i][k].p90;
 		}
-	}
 	xmin = xs[0];
 	xmax = xs[n - 1] > xmin ? xs[n - 1] : xmin + 1;
 	step = nice_step(ymax, 5);
@@ -389,6 +368,7 @@ void write_svg(const struct compare *cmp, int sides)
 	bool *done = rp_xrealloc(NULL, (cmp->r.nr_metrics + 1) * sizeof(*done));
 	const struct rp_rmetric *metrics = cmp->r.metrics;
 	size_t i, j, idx[64];
+	double x[64];
 	int n, k;
 
 	memset(done, 0, (cmp->r.nr_metrics + 1) * sizeof(*done));
@@ -399,7 +379,7 @@ void write_svg(const struct compare *cmp, int sides)
 
 		if (done[i] || !selected(cmp, m->key) || !m->v[BASE].n)
 			continue;
-		n = family_of(cmp, m, idx, 64);
+		n = family_of(cmp, m, idx, x, 64);
 		if (n >= 2) {
 			plot_curve(cmp, m, sides);
 			for (k = 0; k < n; k++)

@@ -35,26 +35,6 @@ static __printf(2, 3) void progress(const struct compare *cmp,
 	fflush(f);
 }
 
-/* Highest NN of DIR/<side>-NN.json, so that new runs append. */
-static int last_run(const char *dir, int side)
-{
-	char **files;
-	int n, i, last = 0;
-
-	n = list_dir(dir, side_file[side], &files);
-	for (i = 0; i < n; i++) {
-		const char *b = strrchr(files[i], '/') + 1;
-		int nn;
-
-		if (sscanf(b + strlen(side_file[side]), "-%d.json", &nn) == 1 &&
-		    nn > last)
-			last = nn;
-		free(files[i]);
-	}
-	free(files);
-	return last;
-}
-
 /* Run one measurement; the command's output goes to a log beside it. */
 static void run_one(struct compare *cmp, int side, int nn)
 {
@@ -104,7 +84,7 @@ void repeat_until_conclusive(struct compare *cmp)
 {
 	double budget = cmp->o.repeat_budget * 1000, t0 = rp_now_ms();
 	const char *dir = cmp->o.repeat_dir;
-	int next[NR_SIDES], round, side, k, i;
+	int next[NR_SIDES], round, side, k, i, nn;
 	int *nr_files = cmp->r.nr_files;
 	double round_ms = 0;
 	struct tally t;
@@ -113,14 +93,17 @@ void repeat_until_conclusive(struct compare *cmp)
 	/* Root writes there and judges by what is there: no one else's. */
 	if (rp_check_dir(dir, true, why, sizeof(why)))
 		die("--repeat %s: %s", dir, why);
-	/* Earlier runs in DIR count: a second invocation appends. */
+	/* Earlier runs in DIR count: new ones append after the highest NN. */
 	for (side = 0; side < NR_SIDES; side++) {
-		next[side] = last_run(dir, side) + 1;
-		if (!cmp->o.cmd[side])
-			continue;
+		next[side] = 1;
 		k = list_dir(dir, side_file[side], &files);
 		for (i = 0; i < k; i++) {
-			load_file(cmp, files[i], side, false);
+			if (sscanf(strrchr(files[i], '/') + 1 +
+				   strlen(side_file[side]), "-%d.json", &nn) == 1 &&
+			    nn >= next[side])
+				next[side] = nn + 1;
+			if (cmp->o.cmd[side])
+				load_file(cmp, files[i], side, false);
 			free(files[i]);
 		}
 		free(files);

@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rcu_perf_compare: is the candidate kernel worse than the baseline?
- *
- * Every RCU performance regression found so far was a before/after
- * comparison judged by hand in a mail. This tool makes it one command
- * with a verdict a bot can act on: per metric, "regressed" only when the
- * change is significant and worse than its allowed change, "no
- * significant change" only when the test could have seen that change,
- * else inconclusive. Usage: --help and Documentation/dev-tools/rcu_perf.rst.
- *
- * This file: main, the options and the report of the comparison. Reading
- * and comparing the results files, --kcidb, --svg and --repeat have a
- * file each (compare.h lists them).
+ * rcu_perf_compare: is the candidate kernel worse than the baseline? A
+ * before/after comparison judged by hand in a mail made one command with
+ * a verdict a bot can act on (Documentation/dev-tools/rcu_perf.rst). This
+ * file: main, the options and the report; compare.h lists the others.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,10 +33,6 @@ static struct rp_param p_repeat_max_rounds =
 	RP_SETTING("repeat_max_rounds", "count", 10,
 		   "beyond this the metric is too noisy for the allowed change",
 		   RP_RANGE(1, INFINITY));
-
-/* ------------------------------------------------------------------ */
-/* Options                                                             */
-/* ------------------------------------------------------------------ */
 
 static const char *add_path(int side, const char *p)
 {
@@ -207,13 +195,7 @@ static const struct rp_test test = {
 /* KCIDB's origin names: [a-z0-9_]+ */
 static bool valid_origin(const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!(s[i] >= 'a' && s[i] <= 'z') &&
-		    !(s[i] >= '0' && s[i] <= '9') && s[i] != '_')
-			return false;
-	return n > 0;
+	return n && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") >= n;
 }
 
 /* KCIDB's ids: "<origin>:<local id>" (an empty local id is of no use) */
@@ -292,10 +274,6 @@ static void parse_options(int argc, char **argv)
 		die("no baseline input (BASE... -- CAND..., or --base PATH)");
 }
 
-/* ------------------------------------------------------------------ */
-/* Comparing and the table                                             */
-/* ------------------------------------------------------------------ */
-
 /* What the tool says of a compared metric. */
 static const char *verdict_of(const struct rp_rmetric *m)
 {
@@ -306,15 +284,6 @@ static const char *verdict_of(const struct rp_rmetric *m)
 	if (c->verdict == RP_CMP_INCONCLUSIVE && !isfinite(c->mde_pct))
 		return "inconclusive (too few samples)";
 	return rp_cmp_verdict_name(c->verdict);
-}
-
-static int exit_code(const struct tally *t)
-{
-	if (t->n[RP_CMP_REGRESSED])
-		return EXIT_REGRESSED;
-	if (t->n[RP_CMP_INCONCLUSIVE] || t->missing)
-		return EXIT_INCONCL;
-	return 0;
 }
 
 static const char *pfx(void)
@@ -339,10 +308,7 @@ static void print_header(const struct rp_rmetric *m)
 	       "n", "runs", "mean", "stddev", "median", "min", "max");
 }
 
-/*
- * --table: one row per metric, the medians of both sides and the change
- * between them, the way A/B results are quoted in a mail.
- */
+/* --table: one row per metric, the way A/B results are quoted in a mail */
 static int key_width(void)
 {
 	int w = 6;
@@ -352,13 +318,6 @@ static int key_width(void)
 		if (selected(&cmp, cmp.r.metrics[i].key) && (int)strlen(cmp.r.metrics[i].key) > w)
 			w = strlen(cmp.r.metrics[i].key);
 	return w;
-}
-
-static void print_table_header(int w)
-{
-	printf("%-*s %-7s %11s %11s %8s %7s %5s %7s  %s\n", w, "metric", "unit",
-	       cmp.o.labels[BASE], cmp.o.labels[CAND], "change", "allowed", "n",
-	       "p", "verdict");
 }
 
 static void print_table_row(const struct rp_rmetric *m, int w)
@@ -387,6 +346,7 @@ static const char *ktap_name(const struct rp_rmetric *m)
 static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 {
 	const struct rp_cmp *c = &m->cmp;
+	const char *skip = "", *why = "";
 
 	print_header(m);
 	print_summary_row("baseline", &c->a, m->runs[BASE]);
@@ -402,37 +362,27 @@ static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 	       m->allowed);
 	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, cmp.o.alpha,
 	       c->mde_pct);
-	++*ktap_nr;
 	if (m->report_only) {
-		printf("ok %d %s # SKIP reported only: it varies between runs by nature\n",
-		       *ktap_nr, ktap_name(m));
-		return;
+		skip = " # SKIP reported only: it varies between runs by nature";
+	} else if (c->verdict == RP_CMP_INCONCLUSIVE) {
+		skip = " # SKIP inconclusive: ";
+		why = isfinite(c->mde_pct) ?
+		      "the minimum detectable effect exceeds the allowed change" :
+		      "fewer than 2 samples on a side";
 	}
-	switch (c->verdict) {
-	case RP_CMP_REGRESSED:
-		printf("not ok %d %s\n", *ktap_nr, ktap_name(m));
-		break;
-	case RP_CMP_INCONCLUSIVE:
-		printf("ok %d %s # SKIP inconclusive: %s\n", *ktap_nr, ktap_name(m),
-		       isfinite(c->mde_pct) ?
-		       "the minimum detectable effect exceeds the allowed change" :
-		       "fewer than 2 samples on a side");
-		break;
-	default:
-		printf("ok %d %s\n", *ktap_nr, ktap_name(m));
-	}
+	printf("%sok %d %s%s%s\n", !m->report_only &&
+	       c->verdict == RP_CMP_REGRESSED ? "not " : "", ++*ktap_nr,
+	       ktap_name(m), skip, why);
 }
 
 static int report_compare(void)
 {
 	struct tally t;
-	int nr = 0, ktap_nr = 0, w = key_width();
+	int nr, ktap_nr = 0, w = key_width();
 	size_t i;
 
 	compare_all(&cmp, &t);
-	for (i = 0; i < cmp.r.nr_metrics; i++)
-		if (selected(&cmp, cmp.r.metrics[i].key) && cmp.r.metrics[i].v[BASE].n)
-			nr++;
+	nr = t.n[0] + t.n[1] + t.n[2] + t.n[3] + t.reported + t.missing;
 	if (!nr)
 		die("no baseline samples%s", cmp.o.nr_metric_globs ?
 		    " of the metrics matching --metric" : "");
@@ -446,7 +396,9 @@ static int report_compare(void)
 	       cmp.o.alpha, rp_cmp_stat_name(cmp.o.stat),
 	       cmp.o.stat_set ? "" : " (or the metric's own)");
 	if (cmp.o.table)
-		print_table_header(w);
+		printf("%-*s %-7s %11s %11s %8s %7s %5s %7s  %s\n", w, "metric",
+		       "unit", cmp.o.labels[BASE], cmp.o.labels[CAND], "change",
+		       "allowed", "n", "p", "verdict");
 	for (i = 0; i < cmp.r.nr_metrics; i++) {
 		const struct rp_rmetric *m = &cmp.r.metrics[i];
 
@@ -478,7 +430,9 @@ static int report_compare(void)
 		       t.n[RP_CMP_SAME] + t.n[RP_CMP_IMPROVED],
 		       t.n[RP_CMP_REGRESSED],
 		       t.n[RP_CMP_INCONCLUSIVE] + t.missing + t.reported);
-	return exit_code(&t);
+	if (t.n[RP_CMP_REGRESSED])
+		return EXIT_REGRESSED;
+	return t.n[RP_CMP_INCONCLUSIVE] || t.missing ? EXIT_INCONCL : 0;
 }
 
 /* Without a candidate: the summary of each metric. */
