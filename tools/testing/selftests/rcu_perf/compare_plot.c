@@ -117,21 +117,15 @@ static void svg_legend(FILE *f, double x, double y, bool two)
 static const char *name_number(const char *name, double *num, char *fam,
 			       size_t len)
 {
-	const char *comp = name, *best = NULL, *p, *d;
+	const char *best = NULL, *p, *d;
 
-	for (p = name;; p++) {
-		if (*p == '.' || !*p) {
-			for (d = comp; d < p && !(*d >= '0' && *d <= '9'); d++)
-				;
-			if (d < p)
-				best = comp;
-			if (!*p)
-				break;
-			comp = p + 1;
-		}
-	}
+	for (p = name; *p; p++)
+		if (*p >= '0' && *p <= '9')
+			best = p;	/* the last digit's component is best */
 	if (!best)
 		return NULL;
+	while (best > name && best[-1] != '.')
+		best--;
 	for (d = best; !(*d >= '0' && *d <= '9'); d++)
 		;
 	/* digits only: the '.' after "cpus4" separates components */
@@ -226,8 +220,6 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 
 	for (i = 0; i < cmp->r.nr_metrics; i++)
 		n += in_rows(cmp, &metrics[i], test_name);
-	if (!n)
-		return;
 	snprintf(title, sizeof(title), "%s: median (tick), p10-p90 (box), min-max (line)",
 		 test_name);
 	f = svg_open(cmp, test_name, 60 + n * row + 30, title);

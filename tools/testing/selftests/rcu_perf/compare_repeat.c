@@ -122,11 +122,10 @@ void repeat_until_conclusive(struct compare *cmp)
 				run_one(cmp, side, next[side]++);
 		}
 		round_ms = rp_now_ms() - r0;
-		if (!nr_files[BASE] || !nr_files[CAND])
+		side = nr_files[BASE] ? CAND : BASE;
+		if (!nr_files[side])
 			die("--repeat: no %s input (give --%s or --%s-cmd)",
-			    nr_files[BASE] ? "candidate" : "baseline",
-			    nr_files[BASE] ? "cand" : "base",
-			    nr_files[BASE] ? "cand" : "base");
+			    side_name[side], side_file[side], side_file[side]);
 		compare_all(cmp, &t);
 		progress(cmp, "round %d: %d regressed, %d improved, %d same, %d inconclusive\n",
 			 round, t.n[RP_CMP_REGRESSED], t.n[RP_CMP_IMPROVED],

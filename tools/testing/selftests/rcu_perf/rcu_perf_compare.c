@@ -464,17 +464,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < cmp.o.nr_paths[side]; i++)
 			load_path(&cmp, cmp.o.paths[side][i], side);
 
-	if (cmp.o.repeat_dir) {
+	if (cmp.o.repeat_dir)
 		repeat_until_conclusive(&cmp);
+	compare = cmp.o.repeat_dir || cmp.o.nr_paths[CAND];
+	if (compare)
 		rc = report_compare();
-		compare = true;
-	} else {
-		compare = cmp.o.nr_paths[CAND] > 0;
-		if (compare)
-			rc = report_compare();
-		else if (!cmp.o.kcidb || strcmp(cmp.o.kcidb, "-"))
-			report_single();
-	}
+	else if (!cmp.o.kcidb || strcmp(cmp.o.kcidb, "-"))
+		report_single();
 	if (cmp.o.kcidb)
 		write_kcidb(&cmp, compare);
 	if (cmp.o.svg_dir)
