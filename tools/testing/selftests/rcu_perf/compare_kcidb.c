@@ -14,12 +14,8 @@
 
 /*
  * KCIDB I/O schema v5 (kcidb-io, kcidb_io/schema/v05_00.py; the fields
- * used here are unchanged up to v05_03.py): a test has "id" and
- * "build_id" ("<origin>:<local id>"), "origin" ([a-z0-9_]+), "path" (dot-
- * separated, each component [a-zA-Z0-9_-]+), "status" (FAIL, ERROR, MISS,
- * PASS, DONE, SKIP), "number" {"value", "unit", "prefix": "metric" or
- * "binary"}, "comment", "start_time", "duration", "misc"; nothing may be
- * null. Minor 0: nothing newer is used, so v5.0 receivers take it too.
+ * used here are unchanged up to v05_03.py; nothing may be null). Minor 0:
+ * nothing newer is used, so v5.0 receivers take it too.
  */
 #define KCIDB_MAJOR	5
 #define KCIDB_MINOR	0

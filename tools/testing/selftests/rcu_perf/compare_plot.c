@@ -333,8 +333,8 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 		char st[64];
 
 		svg_stroke(st, sizeof(st), col, 1);
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", col);
-		fputs(" points=\"", f);
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+			col);
 		for (i = 0; i < n; i++)
 			if (s[i][k].n)
 				fprintf(f, "%.1f,%.1f ",

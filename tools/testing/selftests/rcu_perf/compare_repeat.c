@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rcu_perf_compare --repeat DIR: run the baseline and candidate commands
- * alternately (ABBA, so that a drift of the machine cancels out), each
- * run's results in DIR/{base,cand}-NN.json, until no metric is
- * inconclusive or the round limit or the time budget is reached.
+ * until no metric is inconclusive or the round limit or budget is reached.
  */
 #include <errno.h>
 #include <fcntl.h>
