@@ -138,7 +138,7 @@ t_check "SIGKILL mid-run: knobs left changed, state file left" \
 t_note "after SIGKILL: $(state | tr '\n' ' ')"
 t_run "$tmp/repair.log" "$prog" --quick --set samples=2 \
 	--set min_samples=2 --set time_budget=1 --set idle_busy_max=100
-t_check "next run says what it repaired in '# repaired' lines" eval \
+t_check "next run says what it repaired in its repaired lines" eval \
 	'grep -q "^# repaired $fqs/jiffies_till_first_fqs = $first0 (left by pid $killed)" "$tmp/repair.log" &&
 	 grep -q "^# repaired $fqs/jiffies_till_next_fqs = $next0 (left by pid $killed)" "$tmp/repair.log"'
 t_check "after the repairing run: fqs, current_tracer, tracing_on as found" unchanged
@@ -196,7 +196,7 @@ start_s=$(date +%s.%N)
 RCU_PERF_LOCK_TIMEOUT=3 t_run "$tmp/locked.log" "$RP_BIN/gp_expedited" --quick
 waited=$(awk -v a="$start_s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 exec {plock}>&-
-t_check "second program: waits $waited s (timeout 3 s), then '1..0 # SKIP cannot take the rcu_perf lock', exit 4" \
+t_check "second program: waits $waited s (timeout 3 s), then a 1..0 plan that skips: cannot take the rcu_perf lock, exit 4" \
 	eval 'test "$T_RC" = 4 && grep -q "^1\.\.0 # SKIP cannot take the rcu_perf lock" "$tmp/locked.log" &&
 	      awk -v w="$waited" "BEGIN { exit !(w >= 3 && w < 30) }"'
 # The default wait must end well within kselftest's timeout (settings).

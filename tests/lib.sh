@@ -11,7 +11,15 @@
 unset RCU_PERF_BASELINE
 T_N=0
 
-t_ok() { T_N=$((T_N + 1)); echo "ok $T_N $*"; }
+# A '#' in a description starts a KTAP directive ("ok 3 x # SKIP y" is a
+# SKIP): a test that writes one fails, so no pass is counted as a skip.
+t_ok() {
+	T_N=$((T_N + 1))
+	case "$*" in
+	*'#'*) echo "not ok $T_N ${*//#/(hash)} (bug of the test: '#' in its description)" ;;
+	*) echo "ok $T_N $*" ;;
+	esac
+}
 t_fail() { T_N=$((T_N + 1)); echo "not ok $T_N $*"; }
 t_skip() { T_N=$((T_N + 1)); echo "ok $T_N $1 # SKIP $2"; }
 # t_check DESC CMD...: ok when CMD succeeds.

@@ -70,8 +70,8 @@ t_check "the miss names the check and its reason" \
 
 cell error ok <<<"gp_throttle tracer_* fail"
 ktap "$tmp/error/gp_throttle.ktap" "${gp_ok[@]}" "not ok tracer_idle_tail # error too few"
-expect_verdict error miss "fail: a '# error' is no FAIL"
-t_check "'# error' is ERR in the checks" \
+expect_verdict error miss "fail: a KTAP error directive is no FAIL"
+t_check "a KTAP error directive is ERR in the checks" \
 	grep -qP '^gp_throttle\ttracer_idle_tail\tERR\t' "$tmp/error/checks"
 
 cell fqs ok <<<"gp_throttle membarrier_idle_* fail"
