@@ -7,6 +7,8 @@
 # normal exit. A program's verdicts are not judged here (on a busy
 # machine they SKIP): exit 0, 1 or 4 all count, a sanitizer's own exit
 # codes (97, 98) or a signal do not.
+#
+# untimed: any exit 0, 1 or 4 counts (runs beside the kernel build)
 source "$(dirname "$0")/../tests/lib.sh"
 
 : "${RP_ASAN_BIN:?run through make check}"

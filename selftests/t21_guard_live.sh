@@ -20,6 +20,8 @@
 # next run's repair) knobs, tracer, tracing_on, online CPUs and temporary
 # trees are as found. Last, a second program started while the lock is
 # held waits at most RCU_PERF_LOCK_TIMEOUT and SKIPs with the reason.
+#
+# untimed: it judges restores, not verdicts (runs beside the kernel build)
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)

@@ -7,6 +7,8 @@
 # SKIP (exit 4) with the reason, so is a malformed one (naming the line); --parse
 # prints "<seconds> <marker>" for scripts (the A/B boot tool's contract).
 # It only reads, so it never waits for another run's lock.
+#
+# untimed: it reads the boot log (runs beside the kernel build)
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)

@@ -4,6 +4,8 @@
 # The private trees of dcache_scaling (and kernbench, boot_ab) are guarded
 # like knobs: gone after a SIGTERM mid-run, and after a SIGKILL removed by
 # the next suite program.
+#
+# untimed: it judges removals, not verdicts (runs beside the kernel build)
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
