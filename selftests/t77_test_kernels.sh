@@ -5,27 +5,28 @@
 # verdicts its patch's expect lines name. This test boots the ones no
 # other proof boots, each once in the scenario that judges it, against
 # the healthy reference booted three times in the same run (matrix.sh: the
-# third against the first two, the A = A control, judged and ok): icount2
-# (2 vCPUs, instruction-counted: grace periods) for needs-cpu-throttle,
-# needs-cpu-ready-only, exp-falls-back-normal and gp-end-late (t75 boots
-# it too, but judges it with make ab, not its <metric>_vs_baseline
-# checks); icount (1 vCPU: lookups and the boot) for ref-walk-only and
-# boot-unexpedited; cpu2-dcache (2 vCPUs, wall-clock: dcache_scaling's
-# scaling checks) for lookups-serialized, whose rcu-walk workloads'
-# *_efficiency checks FAIL where the healthy kernel's, booted in the same
-# run, are judged and pass (no SKIP: a machine too busy to judge boots
-# both again, three times at most). t30 boots exp-select-slow and
-# exp-wait-first, t75 lookup-slower. A cell that misses its expectations
-# fails its line here. Twelve instruction-counted guests, two at a time
-# but for the reference's third boots, and two wall-clock guests alone:
-# ~4 minutes.
+# third against the first two, the A = A control, judged and ok): icount
+# (1 vCPU, instruction-counted: lookups and the boot) for ref-walk-only,
+# boot-unexpedited, lookup-slower and gp-end-late; icount2 (2 vCPUs,
+# instruction-counted: grace periods) for needs-cpu-throttle,
+# needs-cpu-ready-only, exp-falls-back-normal and gp-end-late; cpu2-dcache
+# (2 vCPUs, wall-clock: dcache_scaling's scaling checks) for
+# lookups-serialized, whose rcu-walk workloads' *_efficiency checks FAIL
+# where the healthy kernel's, booted in the same run, are judged and pass
+# (no SKIP: a machine too busy to judge boots both again, three times at
+# most). Then make ab (qemu/ab.sh --judge) on the same guests: it names
+# lookup-slower's lookups and gp-end-late's grace periods regressed, and
+# healthy's first two boots as A and B the same. t30 boots exp-select-slow
+# and exp-wait-first. A cell that misses its expectations fails its line
+# here. Fourteen instruction-counted guests, two at a time but for the
+# reference's third boots, and two wall-clock guests alone: ~4 minutes.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 small=$RP_BUILD/kernels
 echo "TAP version 13"
-echo "1..6"
+echo "1..9"
 
 # cells DESC SCENARIO KERNEL...: matrix.sh over the kernels, healthy first;
 # in a "baseline: reference" scenario, also the A = A control: healthy's
@@ -60,6 +61,9 @@ cells() {
 		'grep -qP "_vs_baseline\t" "$ctl" && ! grep -P "_vs_baseline\t" "$ctl" | grep -qvP "\tok\t"'
 }
 
+cells "icount: ref-walk-only, boot-unexpedited, lookup-slower, gp-end-late" \
+	icount ref-walk-only boot-unexpedited lookup-slower gp-end-late
+
 # icount2. The needs-cpu kernels delay only callbacks queued while a CPU
 # re-enters idle within two jiffies of its last question, so how much
 # their GPs suffer depends on where a boot's jiffies fall: in icount2
@@ -80,6 +84,8 @@ for samples in 60 45; do
 	grep -q '^not ok' <<<"$out" && [ -n "$missed" ] && [ -z "$others" ] || break
 	echo "$out" | grep -v '^\(not \)\?ok '
 	t_note "icount2: $(echo $missed) met no expectation in this boot; again with $samples ops a level"
+	# make ab below judges the first boots
+	[ -d "$tmp/icount2.first" ] || mv "$tmp/icount2" "$tmp/icount2.first"
 	rm -rf "$tmp/icount2"
 	# shellcheck disable=SC2086
 	out=$(T_N=$T0 CELL_ARGS="--set samples=$samples" \
@@ -87,8 +93,46 @@ for samples in 60 45; do
 done
 echo "$out"
 T_N=$((T0 + $(grep -cE '^(not )?ok [0-9]+ ' <<<"$out")))
-cells "icount: ref-walk-only, boot-unexpedited" \
-	icount ref-walk-only boot-unexpedited
+
+# make ab: ab.sh --judge DIR compares guest.sh outdirs laid out as its own
+# (A-1, B-1, A-again and their -gp), so it judges these guests with its
+# own limits (1% a lookup, 10% an idle GP): lookup-slower's ~2% a lookup
+# and gp-end-late's jiffy a GP are named regressed, and healthy's first
+# two boots as A and B are the same, every GP median within 0.1% (a
+# hundredth of the smallest allowed change).
+gp1=$tmp/icount2
+[ -d "$tmp/icount2.first" ] && gp1=$tmp/icount2.first
+# judge NAME RUN=CELL...: ab.sh --judge over RUN -> CELL links (NAME.log)
+judge() {
+	local n=$1 x args=()
+	shift
+	mkdir "$tmp/ab-$n"
+	for x in "$@"; do ln -s "${x#*=}" "$tmp/ab-$n/${x%%=*}"; done
+	# A = A: the A-again guests are its B
+	[ "$n" = aa ] && args=(--no-repeat)
+	t_run "$tmp/ab-$n.log" "$RP_STATIC/ab.sh" --judge "$tmp/ab-$n" "${args[@]}"
+}
+l=$tmp/icount/healthy/icount g=$gp1/healthy/icount2
+ab_d=("make ab: lookup-slower's ~2% a lookup named regressed (exit 1)"
+      "make ab: gp-end-late's jiffy a GP named regressed, not its lookups (exit 1)"
+      "make ab: healthy's two boots as A and B: exit 0, every GP median within 0.1%")
+if [ ! -d "$l.again" ] || [ ! -d "$g.again" ]; then
+	for d in "${ab_d[@]}"; do t_skip "$d" "no guests of the healthy kernel (see above)"; done
+else
+	judge lookups A-1="$l" A-again="$l.again" B-1="$tmp/icount/lookup-slower/icount"
+	t_check "${ab_d[0]}" eval '[ "$T_RC" = 1 ] &&
+		grep -q "^ab: B regressed: .*stat_private" "$tmp/ab-lookups.log"'
+	judge gp A-1="$l" A-again="$l.again" A-1-gp="$g" A-again-gp="$g.again" \
+		B-1="$tmp/icount/gp-end-late/icount" B-1-gp="$gp1/gp-end-late/icount2"
+	t_check "${ab_d[1]}" eval '[ "$T_RC" = 1 ] &&
+		grep -q "^ab: B regressed: .*gp_throttle.membarrier.idle.latency (+" "$tmp/ab-gp.log" &&
+		! grep -q "^ab: B regressed: .*dcache_scaling" "$tmp/ab-gp.log"'
+	judge aa A-1="$l" B-1="$l.again" A-1-gp="$g" B-1-gp="$g.again"
+	t_check "${ab_d[2]}" eval '[ "$T_RC" = 0 ] &&
+		sed -n "/^A\/B: /,\$p" "$tmp/ab-aa.log" | grep "^gp_" | grep -qv "\[" &&
+		! sed -n "/^A\/B: /,\$p" "$tmp/ab-aa.log" | grep "^gp_" | grep -v "\[" |
+		  grep -vq " [+-]0\.0[0-9]% "'
+fi
 
 # cpu2-dcache: healthy's efficiency checks judged (ok, not SKIP) besides
 # every cell meeting its expectations. A cell that could not judge them
