@@ -3,15 +3,11 @@
  * dcache_scaling: does path lookup scale with CPUs?
  *
  * dcache_rcu (Linux 2.5.62) made dcache lookups lock-free, on the evidence
- * of kernbench from UP to 16 CPUs. Lookup workloads run with N pinned
+ * of kernbench from UP to 16 CPUs. Lookup workloads run on N pinned
  * workers, N = 1, 2, 4, ... all online CPUs, each judged by its serial
- * share: its Karp-Flatt serial fraction relative to a parallel control,
- * over a serial (one global lock) control's, both timed in the same run;
- * 0 scales like private work, 1 like one lock. A kernel whose lookups all
- * drop to ref-walk takes a lockref per dentry: the extra cost per op on
- * one CPU is what the checks against a baseline (--baseline DIR:
- * stat_private_n1_ops_vs_baseline, ...) and an A/B comparison of kernels
- * see.
+ * share between a parallel and a serial (one global lock) control timed
+ * in the same run. Lookups that all drop to ref-walk take a lockref per
+ * dentry: their 1-CPU rates against a baseline show that cost.
  *
  * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
  * with its reason: --list.
@@ -132,7 +128,10 @@ static const struct rp_test test = {
 	.checks = checks,
 };
 
-#define NR_NEG_NAMES	64
+#define NR_NEG_NAMES	64	/* negative: the missing names it cycles through */
+#define CONTROL_STEPS	64	/* the controls' multiply-adds per fstat() */
+#define WARMUP_MS	20
+#define MAX_ATTEMPTS	4
 
 /* Each worker's op count in a cache line of its own. */
 struct ops_slot {
@@ -151,6 +150,7 @@ struct worker {
 	int fd;			/* controls: the worker's own open file */
 	unsigned long x;	/* controls: the user-space work's state */
 	bool moved;		/* lost its CPU (hotplug) during the sample */
+	double cpu_s, delay_s;	/* CPU and run-queue time (thread_times()) */
 	char path[PATH_MAX];
 };
 
@@ -158,7 +158,8 @@ struct workload {
 	const char *name;
 	const struct rp_param *limit;	/* serial share limit; NULL: a control */
 	int (*op)(struct worker *w);
-	void (*prepare)(struct worker *w);
+	const char *leaf;	/* in the shared tree; NULL: the worker's file */
+	bool walk;		/* through ".." and the symlink */
 	bool serial;		/* one global lock around each op */
 	bool lookup;		/* locked too with serialize_lookups=1 */
 	bool own_file;		/* opens w->path in the worker (fd table) */
@@ -205,8 +206,6 @@ static int op_open(struct worker *w)
  * table fdget() takes no reference, and file, dentry and inode are the
  * worker's: nothing is shared with the other workers.
  */
-#define CONTROL_STEPS	64
-
 static int op_control(struct worker *w)
 {
 	unsigned long x = w->x;
@@ -219,51 +218,28 @@ static int op_control(struct worker *w)
 	return fstat(w->fd, &st) ? -errno : 0;
 }
 
-static void prep_private(struct worker *w)
-{
-	snprintf(w->path, sizeof(w->path), "%s/p%d/%s/file", root, w->idx,
-		 deep);
-}
-
-static void prep_shared(struct worker *w)
-{
-	snprintf(w->path, sizeof(w->path), "%s/s/%s/file", root, deep);
-}
-
-static void prep_negative(struct worker *w)
-{
-	snprintf(w->path, sizeof(w->path), "%s/s/%s/missing-00", root, deep);
-	w->k = w->idx;
-}
-
-static void prep_walk(struct worker *w)
-{
-	snprintf(w->path, sizeof(w->path), "%s/p%d/%s/file", root, w->idx,
-		 walk);
-}
-
 enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
 	W_OPEN_SHARED, W_DOTDOT_SYMLINK, NR_WORKLOADS };
 
-#define LOOKUP(n, fn, prep) \
+#define LOOKUP(n, fn, ...) \
 	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), \
-	  .prepare = (prep), .lookup = true }
+	  .lookup = true, __VA_ARGS__ }
 
 /* Indexed by the enum; the serial slot may be replaced (--control). */
 static const struct workload all_workloads[NR_WORKLOADS] = {
 	[W_PARALLEL] = { .name = "parallel", .op = op_control,
-			 .prepare = prep_private, .own_file = true },
-	[W_SERIAL] = { .name = "serial", .op = op_control,
-		       .prepare = prep_private, .own_file = true,
+			 .own_file = true },
+	[W_SERIAL] = { .name = "serial", .op = op_control, .own_file = true,
 		       .serial = true },
-	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat, prep_private),
-	[W_STAT_SHARED] = LOOKUP(stat_shared, op_stat, prep_shared),
-	[W_NEGATIVE] = LOOKUP(negative, op_negative, prep_negative),
-	[W_OPEN_SHARED] = LOOKUP(open_shared, op_open, prep_shared),
-	[W_DOTDOT_SYMLINK] = LOOKUP(dotdot_symlink, op_stat, prep_walk),
+	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat),
+	[W_STAT_SHARED] = LOOKUP(stat_shared, op_stat, .leaf = "file"),
+	[W_NEGATIVE] = LOOKUP(negative, op_negative, .leaf = "missing-00"),
+	[W_OPEN_SHARED] = LOOKUP(open_shared, op_open, .leaf = "file"),
+	[W_DOTDOT_SYMLINK] = LOOKUP(dotdot_symlink, op_stat, .walk = true),
 };
 
 static struct workload wls[NR_WORKLOADS];
+
 static const char *control_ok(const char *name)
 {
 	int w;
@@ -274,34 +250,37 @@ static const char *control_ok(const char *name)
 	return "no such workload";
 }
 
-/*
- * <base>/d0/.../d<depth-1>/file, and in d2 a symlink "l3" -> "d3": the walk
- * path "d0/d1/../d1/d2/l3/d4/../d4/d5/..." reaches the same file.
- */
-static int make_deep(const char *base)
+static void prepare(struct worker *w, const struct workload *wl)
 {
-	char p[PATH_MAX];
-	size_t len;
-	int i, fd;
+	if (wl->leaf)
+		snprintf(w->path, sizeof(w->path), "%s/s/%s/%s", root, deep,
+			 wl->leaf);
+	else
+		snprintf(w->path, sizeof(w->path), "%s/p%d/%s/file", root,
+			 w->idx, wl->walk ? walk : deep);
+	w->k = w->idx;
+}
 
-	snprintf(p, sizeof(p), "%s", base);
-	if (mkdir(p, 0700))
-		return -errno;
-	for (i = 0; i < (int)p_depth.value; i++) {
-		len = strlen(p);
-		snprintf(p + len, sizeof(p) - len, "/d%d", i);
+/*
+ * <root>/<sub>/d0/.../d<depth-1>/file, and in d2 a symlink "l3" -> "d3":
+ * the walk path "d0/d1/../d1/d2/l3/d4/../d4/d5/..." reaches the same file.
+ */
+static int make_deep(const char *sub)
+{
+	char p[PATH_MAX], *s;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s/%s/", root, sub, deep);
+	for (s = strchr(p + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
 		if (mkdir(p, 0700))
 			return -errno;
-		if (i == 2) {
-			char l[PATH_MAX];
-
-			snprintf(l, sizeof(l), "%s/l3", p);
-			if (symlink("d3", l))
-				return -errno;
-		}
+		*s = '/';
 	}
-	len = strlen(p);
-	snprintf(p + len, sizeof(p) - len, "/file");
+	snprintf(p, sizeof(p), "%s/%s/d0/d1/d2/l3", root, sub);
+	if (symlink("d3", p))
+		return -errno;
+	snprintf(p, sizeof(p), "%s/%s/%s/file", root, sub, deep);
 	fd = open(p, O_CREAT | O_EXCL | O_WRONLY, 0600);
 	if (fd < 0)
 		return -errno;
@@ -330,44 +309,34 @@ static const char *fs_name(long type)
 	return NULL;
 }
 
-/* Returns the reason negative lookups cannot be judged here, or NULL. */
+/*
+ * p0 .. p<nworkers - 1>, one a worker, and s, the shared one. Returns the
+ * reason negative lookups cannot be judged here, or NULL.
+ */
 static const char *make_tree(int nworkers)
 {
 	static char why[160];
-	int depth = (int)p_depth.value, i, err;
+	int i, d = 0, k = 0, err = 0;
 	struct statfs sfs;
 	const char *fs;
-	size_t len;
+	char sub[16];
 
 	rp_workdir(p_dir.str, "dcache_scaling", root, sizeof(root));
 	atexit(remove_tree);
-
-	deep[0] = '\0';
-	walk[0] = '\0';
-	for (i = 0; i < depth; i++) {
-		len = strlen(deep);
-		snprintf(deep + len, sizeof(deep) - len, "%sd%d", i ? "/" : "", i);
-		len = strlen(walk);
-		if (i == 1 || i == 4)	/* down, up, down again */
-			snprintf(walk + len, sizeof(walk) - len, "/d%d/../d%d",
-				 i, i);
-		else if (i == 3)	/* through the symlink */
-			snprintf(walk + len, sizeof(walk) - len, "/l3");
-		else
-			snprintf(walk + len, sizeof(walk) - len, "%sd%d",
-				 i ? "/" : "", i);
+	for (i = 0; i < (int)p_depth.value; i++) {
+		d += snprintf(deep + d, sizeof(deep) - d, "%sd%d",
+			      i ? "/" : "", i);
+		/* d1, d4: down, up, down again; l3: through the symlink */
+		if (i == 1 || i == 4)
+			k += snprintf(walk + k, sizeof(walk) - k, "/d%d/..", i);
+		k += snprintf(walk + k, sizeof(walk) - k, "%s%c%d",
+			      i ? "/" : "", i == 3 ? 'l' : 'd', i);
 	}
-
-	/* p0 .. p<nworkers - 1>, one a worker, then s, the shared one */
-	for (i = 0, err = 0; i <= nworkers && !err; i++) {
-		char p[PATH_MAX];
-
-		if (i < nworkers)
-			snprintf(p, sizeof(p), "%s/p%d", root, i);
-		else
-			snprintf(p, sizeof(p), "%s/s", root);
-		err = make_deep(p);
+	for (i = 0; i < nworkers && !err; i++) {
+		snprintf(sub, sizeof(sub), "p%d", i);
+		err = make_deep(sub);
 	}
+	err = err ?: make_deep("s");
 	if (err)
 		rp_fatal("cannot create the tree in %s: %s", root, strerror(-err));
 
@@ -385,14 +354,15 @@ static const char *make_tree(int nworkers)
 struct point {
 	int n;			/* workers = CPUs */
 	struct rp_samples rate;	/* ops/s of each accepted sample */
+	double best;		/* the best of them; NAN: none yet */
 	double ops, secs;	/* totals over the accepted samples */
 	double user, sys;	/* CPU seconds, totals */
 	struct rp_counters ctr;	/* deltas over the accepted samples */
 	int rejected;
 	double least_busy;	/* lowest disturbance of a rejected sample */
-	double best, eff;
 };
 
+static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 static struct worker *workers;
 static struct ops_slot *slots;
 static int stop_flag;		/* __atomic */
@@ -401,12 +371,10 @@ static const struct workload *cur_wl;
 static struct rp_sweep sw;	/* the CPUs of the sweep, in order of use */
 /* Per CPU id: CPU time before and after a sample. */
 static struct rp_cpu_time *ct0, *ct1;
-static int nr_cpu_ids;
+static int nr_cpu_ids, reps;
 static struct rp_counters ctr;
 static bool ctr_open;
-static double sample_ms, max_disturbance, deadline_ms;
-static int reps;
-static bool serialize_lookups;
+static double deadline_ms;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
@@ -455,7 +423,8 @@ static void *worker_main(void *arg)
 	w->err = err;
 	pthread_barrier_wait(&start_barrier);
 	if (!err && !w->moved)
-		run_ops(w, wl, wl->serial || (serialize_lookups && wl->lookup));
+		run_ops(w, wl, wl->serial ||
+			(p_serialize_lookups.value && wl->lookup));
 	if (w->fd >= 0)
 		close(w->fd);
 	if (err || w->moved)
@@ -467,38 +436,30 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static double thread_cpu_s(struct worker *w)
-{
-	struct timespec ts;
-
-	if (clock_gettime(w->clock, &ts))
-		return NAN;
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
- * Time the thread waited on a runqueue (schedstat, CONFIG_SCHED_INFO),
- * or NAN when the kernel does not tell.
+ * Each worker's CPU time and its wait on a run queue (schedstat,
+ * CONFIG_SCHED_INFO; NAN where the kernel does not tell): now, or with
+ * @since those of the last call subtracted.
  */
-static double thread_run_delay_s(pid_t tid)
+static void thread_times(int n, bool since)
 {
-	char path[64], buf[128];
 	unsigned long long run, delay;
-	ssize_t n;
-	int fd;
+	char path[64], buf[128];
+	struct timespec ts;
+	struct worker *w;
+	double c, d;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NAN;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return NAN;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &delay) != 2)
-		return NAN;
-	return delay / 1e9;
+	for (w = workers; w < workers + n; w++) {
+		c = clock_gettime(w->clock, &ts) ? NAN :
+		    ts.tv_sec + ts.tv_nsec / 1e9;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat",
+			 (int)w->tid);
+		d = rp_knob_read(path, buf, sizeof(buf)) < 0 ||
+		    sscanf(buf, "%llu %llu", &run, &delay) != 2 ? NAN :
+		    delay / 1e9;
+		w->cpu_s = since ? c - w->cpu_s : c;
+		w->delay_s = since ? d - w->delay_s : d;
+	}
 }
 
 static unsigned long ops_now(int n)
@@ -525,43 +486,38 @@ static void sleep_ms(double ms)
 		;
 }
 
-#define WARMUP_MS	20
-#define MAX_ATTEMPTS	4
-
 /*
- * One sample of @wl on the first pt->n CPUs of the sweep. Returns false
- * (and records nothing but the rejection) when other tasks took more than
- * max_disturbance of the workers' CPUs: a busy machine says nothing about
- * how lookups scale. Time the workers spend blocked, or throttled with the
- * CPU idle, is not disturbance: that is what is being measured.
+ * One sample of workload @w on the first N CPUs of the sweep (point @p).
+ * Returns false, recording the rejection only, when other tasks took more
+ * than max_disturbance of the workers' CPUs. Time the workers spend
+ * blocked, or throttled with the CPU idle, is no disturbance: it is what
+ * is measured.
  */
-static bool sample(const struct workload *wl, struct point *pt, int rep)
+static bool sample(int w, int p, int rep)
 {
-	double t0, t1, rate, secs, others = 0, *c0, *d0;
+	const struct workload *wl = &wls[w];
+	struct point *pt = &res[w][p];
+	double t0, t1, rate, secs, others = 0;
 	struct rusage r0, r1;
 	unsigned long o0, o1;
 	int i, n = pt->n, err;
 
-	c0 = calloc(n, sizeof(*c0));
-	d0 = calloc(n, sizeof(*d0));
-	if (!c0 || !d0)
-		rp_fatal("out of memory");
 	cur_wl = wl;
 	__atomic_store_n(&stop_flag, 0, __ATOMIC_RELAXED);
 	if (pthread_barrier_init(&start_barrier, NULL, n + 1))
 		rp_fatal("pthread_barrier_init failed");
 	for (i = 0; i < n; i++) {
-		struct worker *w = &workers[i];
+		struct worker *wk = &workers[i];
 
-		w->idx = i;
+		wk->idx = i;
 		/* N=1: each repetition on another CPU, whatever max_cpus */
-		w->cpu = sw.cpus[i + rp_sweep_first(&sw, n, rep)];
-		w->err = 0;
-		*w->ops = 0;
-		wl->prepare(w);
-		err = pthread_create(&w->thread, NULL, worker_main, w);
+		wk->cpu = sw.cpus[i + rp_sweep_first(&sw, n, rep)];
+		wk->err = 0;
+		*wk->ops = 0;
+		prepare(wk, wl);
+		err = pthread_create(&wk->thread, NULL, worker_main, wk);
 		if (!err)
-			err = pthread_getcpuclockid(w->thread, &w->clock);
+			err = pthread_getcpuclockid(wk->thread, &wk->clock);
 		if (err)
 			rp_fatal("cannot start a worker: %s", strerror(err));
 	}
@@ -571,23 +527,17 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 	getrusage(RUSAGE_SELF, &r0);
 	if (rp_cpu_times(ct0, nr_cpu_ids, NULL))
 		rp_fatal("cannot read /proc/stat: %s", strerror(errno));
-	for (i = 0; i < n; i++) {
-		c0[i] = thread_cpu_s(&workers[i]);
-		d0[i] = thread_run_delay_s(workers[i].tid);
-	}
+	thread_times(n, false);
 	if (ctr_open)
 		rp_counters_start(&ctr);
 	o0 = ops_now(n);
 	t0 = rp_now_ms();
-	sleep_ms(sample_ms);
+	sleep_ms(p_sample_ms.value);
 	o1 = ops_now(n);
 	t1 = rp_now_ms();
 	if (ctr_open)
 		rp_counters_stop(&ctr);
-	for (i = 0; i < n; i++) {
-		c0[i] = thread_cpu_s(&workers[i]) - c0[i];
-		d0[i] = thread_run_delay_s(workers[i].tid) - d0[i];
-	}
+	thread_times(n, true);
 	if (rp_cpu_times(ct1, nr_cpu_ids, NULL))
 		rp_fatal("cannot read /proc/stat: %s", strerror(errno));
 	getrusage(RUSAGE_SELF, &r1);
@@ -608,27 +558,28 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
 	 * delay (rp_cpu_others()); a lost CPU spoils the sample.
 	 */
 	for (i = 0; i < n; i++) {
-		int c = workers[i].cpu;
+		struct worker *wk = &workers[i];
 
-		others += rp_cpu_others(&ct0[c], &ct1[c], c0[i], d0[i], 1);
-		if (workers[i].moved)
+		others += rp_cpu_others(&ct0[wk->cpu], &ct1[wk->cpu], wk->cpu_s,
+					wk->delay_s, 1);
+		if (wk->moved)
 			others += secs;
 	}
-	free(c0);
-	free(d0);
 	others /= n * secs;
 	rate = (o1 - o0) / secs;
 	if (rp_opts.verbose)
 		fprintf(stderr, "dcache_scaling: %s N=%d rep %d: %.0f ops/s, others %.0f%%%s\n",
 			wl->name, n, rep + 1, rate, 100 * others,
-			others > max_disturbance ? " (rejected)" : "");
-	if (others > max_disturbance) {
+			others > p_max_disturbance.value ? " (rejected)" : "");
+	if (others > p_max_disturbance.value) {
 		if (!pt->rejected || others < pt->least_busy)
 			pt->least_busy = others;
 		pt->rejected++;
 		return false;
 	}
 	rp_sample(&pt->rate, rate);
+	if (!(rate <= pt->best))
+		pt->best = rate;
 	pt->ops += o1 - o0;
 	pt->secs += secs;
 	pt->user += tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
@@ -642,18 +593,16 @@ static bool sample(const struct workload *wl, struct point *pt, int rep)
  * A sample, re-taken while disturbed (after a pause that lets a short
  * burst of other work pass), until the time budget runs out.
  */
-static void sample_retry(const struct workload *wl, struct point *pt, int rep)
+static void sample_retry(int w, int p, int rep)
 {
 	int a;
 
 	for (a = 0; a < MAX_ATTEMPTS; a++) {
-		if (sample(wl, pt, rep) || rp_now_ms() > deadline_ms)
+		if (sample(w, p, rep) || rp_now_ms() > deadline_ms)
 			break;
 		sleep_ms(50 * (a + 1));
 	}
 }
-
-static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 
 static void counters_reopen(void)
 {
@@ -674,9 +623,6 @@ static void measure(void)
 {
 	int w, r, p;
 
-	for (w = 0; w < NR_WORKLOADS; w++)
-		for (p = 0; p < sw.nr_pts; p++)
-			res[w][p].n = sw.pts[p];
 	if (sw.hotplug) {
 		/* Hotplug is slow: all workloads at one point, then the next. */
 		for (p = 0; p < sw.nr_pts; p++) {
@@ -684,7 +630,7 @@ static void measure(void)
 			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms);
 			     r++)
 				for (w = 0; w < NR_WORKLOADS; w++)
-					sample_retry(&wls[w], &res[w][p], r);
+					sample_retry(w, p, r);
 		}
 		set_online(sw.max);
 		return;
@@ -698,124 +644,106 @@ static void measure(void)
 	for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms); r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
 			for (p = 0; p < sw.nr_pts; p++)
-				sample_retry(&wls[w], &res[w][p], r);
+				sample_retry(w, p, r);
 	/* Try harder where a point has no clean sample yet, while time lasts. */
 	for (r = 0; r < MAX_ATTEMPTS && rp_now_ms() < deadline_ms; r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
 			for (p = 0; p < sw.nr_pts; p++)
 				if (!res[w][p].rate.n && rp_now_ms() < deadline_ms)
-					sample_retry(&wls[w], &res[w][p], reps + r);
+					sample_retry(w, p, reps + r);
 }
 
-/* The best rate of a point so far; NAN without a sample. */
-static double best_rate(const struct point *pt)
+static double eff(int w, int p)
 {
-	double b = NAN;
-	size_t i;
-
-	for (i = 0; i < pt->rate.n; i++)
-		if (isnan(b) || pt->rate.v[i] > b)
-			b = pt->rate.v[i];
-	return b;
+	return rp_efficiency(res[w][p].best, res[w][0].best, res[w][p].n);
 }
 
-static double eff_now(int w, int p)
+static double serial_share(int w, int p)
 {
-	return rp_efficiency(best_rate(&res[w][p]), best_rate(&res[w][0]),
-			     res[w][p].n);
-}
-
-/* Would lookup workload @w fail at point @p on what was sampled so far? */
-static bool suspect(int w, int p)
-{
-	double share;
-
-	if (!wls[w].limit)
-		return false;
-	share = rp_serial_share(res[w][p].n, eff_now(w, p),
-				eff_now(W_PARALLEL, p), eff_now(W_SERIAL, p));
-	return share > wls[w].limit->value;
+	return rp_serial_share(res[w][p].n, eff(w, p), eff(W_PARALLEL, p),
+			       eff(W_SERIAL, p));
 }
 
 /*
- * Before a point FAILs, sample it again beside the controls: the machine's
- * capacity can drop for a whole sample (a VM whose host is busy shows no
- * steal time), and one unlucky best-of-reps must not make a verdict. A
- * real loss of scaling stays after any number of samples.
+ * Before a point FAILs, sample it again beside the parallel control: the
+ * machine's capacity can drop for a whole sample (a VM whose host is busy
+ * shows no steal time), and one unlucky best-of-reps must not make a
+ * verdict. A real loss of scaling stays after any number of samples.
  */
 static void confirm(void)
 {
 	double until = rp_now_ms() + 1000 * p_confirm_time.value;
-	int w, p, round, left = 1;
+	int w, p, round, left = 1, rep;
 
 	for (round = 0; left && round < reps && rp_now_ms() < until; round++) {
 		left = 0;
-		for (w = W_SERIAL + 1; w < NR_WORKLOADS; w++)
+		rep = reps + MAX_ATTEMPTS + round;
+		for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++)
 			for (p = 1; p < sw.nr_pts && rp_now_ms() < until; p++) {
-				if (!suspect(w, p))
+				if (!(serial_share(w, p) > wls[w].limit->value))
 					continue;
 				if (!round)
 					printf("# %s N=%d: past its limit: sampled again\n",
 					       wls[w].name, res[w][p].n);
 				left++;
-				sample_retry(&wls[W_PARALLEL], &res[W_PARALLEL][p],
-					     reps + MAX_ATTEMPTS + round);
-				sample_retry(&wls[w], &res[w][p],
-					     reps + MAX_ATTEMPTS + round);
+				sample_retry(W_PARALLEL, p, rep);
+				sample_retry(w, p, rep);
 			}
 	}
 }
 
-static void add_metric(const char *wl, int n, const char *what,
-		       const char *unit, double v, bool higher_is_better)
+static struct rp_metric *add_metric(int w, int p, const char *what,
+				    const char *unit, const double *v,
+				    size_t nr, bool higher_is_better)
 {
+	struct rp_metric *m;
 	char name[96];
 
-	snprintf(name, sizeof(name), "%s.n%d.%s", wl, n, what);
-	rp_metric_add(name, unit, &v, 1)->higher_is_better = higher_is_better;
+	snprintf(name, sizeof(name), "%s.n%d.%s", wls[w].name, res[w][p].n,
+		 what);
+	m = rp_metric_add(name, unit, v, nr);
+	m->higher_is_better = higher_is_better;
+	return m;
 }
 
 /*
- * Per point: best ops/s and efficiency, a diagnostic line, metrics.
- * Returns the reason the workload cannot be judged (a point without an
- * undisturbed sample), or NULL.
+ * Per point: a diagnostic line and the metrics. Returns the reason the
+ * workload cannot be judged (a point without an undisturbed sample), or
+ * NULL.
  */
 static const char *summarize(int w, char *why, size_t len)
 {
 	const char *name = wls[w].name;
-	struct point *one = &res[w][0];
 	bool disturbed = false;
 	struct rp_counters c;
 	struct rp_metric *m;
-	char mname[96];
+	double e, user, sys;
 	int p, i;
 
-	for (p = 0; p < sw.nr_pts; p++)
-		res[w][p].best = best_rate(&res[w][p]);
 	for (p = 0; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 
-		pt->eff = rp_efficiency(pt->best, one->best, pt->n);
 		if (pt->rejected)
 			printf("# %s N=%d: %d sample(s) rejected, others used >= %.0f%%\n",
 			       name, pt->n, pt->rejected, 100 * pt->least_busy);
-		snprintf(mname, sizeof(mname), "%s.n%d.ops", name, pt->n);
-		m = rp_metric_add(mname, "ops/s", pt->rate.v, pt->rate.n);
-		m->higher_is_better = true;
+		m = add_metric(w, p, "ops", "ops/s", pt->rate.v, pt->rate.n,
+			       true);
 		if (!pt->rate.n) {
 			if (!disturbed)
 				snprintf(why, len,
 					 "machine busy: at N=%d other tasks used >= %.0f%% of the workers' CPUs in every %s sample (max_disturbance %.0f%%); run it on a quiet machine",
 					 pt->n, 100 * pt->least_busy, name,
-					 100 * max_disturbance);
+					 100 * p_max_disturbance.value);
 			disturbed = true;
 			continue;
 		}
+		e = eff(w, p);
+		user = 1e6 * pt->user / pt->ops;
+		sys = 1e6 * pt->sys / pt->ops;
 		printf("# %s N=%d: %.4g ops/s (best of %zu), efficiency %.3f,",
-		       name, pt->n, pt->best, pt->rate.n, pt->eff);
-		printf(" user %.2f sys %.2f us/op, %.2f of %d CPUs busy",
-		       1e6 * pt->user / pt->ops, 1e6 * pt->sys / pt->ops,
-		       (pt->user + pt->sys) / pt->secs, pt->n);
+		       name, pt->n, pt->best, pt->rate.n, e);
+		printf(" user %.2f sys %.2f us/op, %.2f of %d CPUs busy", user,
+		       sys, (pt->user + pt->sys) / pt->secs, pt->n);
 		if (ctr_open && ctr.supported[RP_CTR_SCHED_SWITCH])
 			printf(", %.3g switches/op",
 			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
@@ -831,42 +759,11 @@ static const char *summarize(int w, char *why, size_t len)
 			c.delta[i] = pt->ctr.delta[i];
 		}
 		rp_metric_counters(m, &c, pt->ops);
-		add_metric(name, pt->n, "efficiency", "ratio", pt->eff, true);
-		add_metric(name, pt->n, "user_per_op", "us",
-			   1e6 * pt->user / pt->ops, false);
-		add_metric(name, pt->n, "sys_per_op", "us",
-			   1e6 * pt->sys / pt->ops, false);
+		add_metric(w, p, "efficiency", "ratio", &e, 1, true);
+		add_metric(w, p, "user_per_op", "us", &user, 1, false);
+		add_metric(w, p, "sys_per_op", "us", &sys, 1, false);
 	}
 	return disturbed ? why : NULL;
-}
-
-/*
- * Which points >= 2 the controls allow to judge: judged[p], and why not
- * (the first reason) in why. Returns how many can be judged.
- */
-static int judge_points(bool *judged, char *why, size_t len)
-{
-	double par_min = p_parallel_efficiency_min.value;
-	double ser_min = p_serial_fraction_min.value;
-	const char *r;
-	char buf[320];
-	int p, nr = 0;
-
-	why[0] = '\0';
-	for (p = 1; p < sw.nr_pts; p++) {
-		r = rp_controls_judge(res[W_PARALLEL][p].n,
-				      res[W_PARALLEL][p].eff,
-				      res[W_SERIAL][p].eff, par_min, ser_min,
-				      buf, sizeof(buf));
-		judged[p] = !r;
-		if (r)
-			printf("# not judged: %s\n", r);
-		else
-			nr++;
-		if (r && !why[0])
-			snprintf(why, len, "%s", r);
-	}
-	return nr;
 }
 
 /*
@@ -878,8 +775,8 @@ static int judge_points(bool *judged, char *why, size_t len)
 static void control_report(int w, const struct rp_param *lim,
 			   const char *disturbed)
 {
-	double v = NAN, x;
-	int p, at = 0;
+	double v = NAN, x, par;
+	int p, at = 0, n;
 
 	if (disturbed) {
 		printf("# %s control: not measured cleanly: %s\n", wls[w].name,
@@ -887,18 +784,16 @@ static void control_report(int w, const struct rp_param *lim,
 		return;
 	}
 	for (p = 1; p < sw.nr_pts; p++) {
-		struct point *pt = &res[w][p];
-
+		par = eff(W_PARALLEL, p);
+		n = res[w][p].n;
 		/* The serial control only where the machine runs N at once. */
-		if (w == W_SERIAL &&
-		    !(res[W_PARALLEL][p].eff >= p_parallel_efficiency_min.value))
+		if (w == W_SERIAL && !(par >= p_parallel_efficiency_min.value))
 			continue;
-		x = w == W_PARALLEL ? pt->eff :
-			rp_serial_fraction(pt->n * pt->eff / res[W_PARALLEL][p].eff,
-					   pt->n);
+		x = w == W_PARALLEL ? par :
+		    rp_serial_fraction(n * eff(w, p) / par, n);
 		if (isnan(v) || x < v || isnan(x)) {
 			v = x;
-			at = pt->n;
+			at = n;
 		}
 	}
 	if (!at) {
@@ -912,26 +807,31 @@ static void control_report(int w, const struct rp_param *lim,
 	       v >= lim->value ? "" : ": out of bounds, the N concerned are not judged");
 }
 
-/* The sweep's CPUs (those that cannot go offline first), a worker each. */
-static void plan_cpus(void)
+/*
+ * Which points >= 2 the controls allow to judge: judged[p], and why not
+ * (the first reason) in why. Returns how many can be judged.
+ */
+static int judge_points(bool *judged, char *why, size_t len)
 {
-	int i;
+	const char *r;
+	char buf[320];
+	int p, nr = 0;
 
-	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug_sweep.value != 0,
-		      "hotplug sweep");
-	workers = calloc(sw.nr_online, sizeof(*workers));
-	if (!workers ||
-	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
-		rp_fatal("out of memory");
-	for (i = 0; i < sw.nr_online; i++) {
-		workers[i].ops = &slots[i].ops;
-		if (sw.cpus[i] >= nr_cpu_ids)
-			nr_cpu_ids = sw.cpus[i] + 1;
+	why[0] = '\0';
+	for (p = 1; p < sw.nr_pts; p++) {
+		r = rp_controls_judge(res[W_PARALLEL][p].n, eff(W_PARALLEL, p),
+				      eff(W_SERIAL, p),
+				      p_parallel_efficiency_min.value,
+				      p_serial_fraction_min.value, buf,
+				      sizeof(buf));
+		judged[p] = !r;
+		nr += !r;
+		if (r)
+			printf("# not judged: %s\n", r);
+		if (r && !why[0])
+			snprintf(why, len, "%s", r);
 	}
-	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
-	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
-	if (!ct0 || !ct1)
-		rp_fatal("out of memory");
+	return nr;
 }
 
 /* The verdict of lookup workload @w over the points the controls allow. */
@@ -942,7 +842,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 	double v = NAN, share, par, ser, lim = wls[w].limit->value;
 	const char *name = wls[w].name;
 	char check[64];
-	int p, at = 0;
+	int p, n, at = 0;
 
 	snprintf(check, sizeof(check), "%s_efficiency", name);
 	if (sw.nr_pts < 2) {
@@ -963,21 +863,20 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 		return;
 	}
 	for (p = 1; p < sw.nr_pts; p++) {
-		struct point *pt = &res[w][p];
-
 		if (!judged[p])
 			continue;
-		par = res[W_PARALLEL][p].eff;
-		ser = res[W_SERIAL][p].eff;
-		share = rp_serial_share(pt->n, pt->eff, par, ser);
+		n = res[w][p].n;
+		par = eff(W_PARALLEL, p);
+		ser = eff(W_SERIAL, p);
+		share = serial_share(w, p);
 		printf("# %s N=%d: efficiency %.3f (controls %.3f, %.3f):",
-		       name, pt->n, pt->eff, par, ser);
+		       name, n, eff(w, p), par, ser);
 		printf(" serial share %.3f, limit %.2f = efficiency %.3f\n",
-		       share, lim, rp_serial_share_eff(pt->n, lim, par, ser));
-		add_metric(name, pt->n, "serial_share", "share", share, false);
+		       share, lim, rp_serial_share_eff(n, lim, par, ser));
+		add_metric(w, p, "serial_share", "share", &share, 1, false);
 		if (isnan(v) || share > v) {
 			v = share;
-			at = pt->n;
+			at = n;
 		}
 	}
 	if (isnan(v)) {
@@ -989,12 +888,12 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 	rp_check(check, v, wls[w].limit);
 }
 
+/* The workloads, the sweep's CPUs (those that cannot go offline first). */
 static void setup(void)
 {
-	int w;
+	int w, p, i;
 
-	for (w = 0; w < NR_WORKLOADS; w++)
-		wls[w] = all_workloads[w];
+	memcpy(wls, all_workloads, sizeof(wls));
 	if (p_control.str) {
 		for (w = 0; strcmp(p_control.str, all_workloads[w].name); w++)
 			;
@@ -1007,15 +906,33 @@ static void setup(void)
 		printf("# serial control replaced by %s, unlocked (--control)\n",
 		       p_control.str);
 	}
-	serialize_lookups = p_serialize_lookups.value != 0;
-	if (serialize_lookups)
+	if (p_serialize_lookups.value)
 		printf("# serialize_lookups=1: one global lock around each lookup (injected)\n");
 	if (pthread_spin_init(&big_lock, PTHREAD_PROCESS_PRIVATE))
 		rp_fatal("pthread_spin_init failed");
-	sample_ms = p_sample_ms.value;
 	reps = (int)p_reps.value;
-	max_disturbance = p_max_disturbance.value;
 	deadline_ms = rp_now_ms() + 1000 * p_time_budget.value;
+
+	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug_sweep.value != 0,
+		      "hotplug sweep");
+	workers = calloc(sw.nr_online, sizeof(*workers));
+	if (!workers ||
+	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
+		rp_fatal("out of memory");
+	for (i = 0; i < sw.nr_online; i++) {
+		workers[i].ops = &slots[i].ops;
+		if (sw.cpus[i] >= nr_cpu_ids)
+			nr_cpu_ids = sw.cpus[i] + 1;
+	}
+	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
+	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
+	if (!ct0 || !ct1)
+		rp_fatal("out of memory");
+	for (w = 0; w < NR_WORKLOADS; w++)
+		for (p = 0; p < sw.nr_pts; p++) {
+			res[w][p].n = sw.pts[p];
+			res[w][p].best = NAN;
+		}
 }
 
 int main(int argc, char **argv)
@@ -1027,11 +944,10 @@ int main(int argc, char **argv)
 
 	rp_init(&test, argc, argv);
 	setup();
-	plan_cpus();
 	for (i = 0; i < sw.nr_pts; i++)
 		at += snprintf(check + at, sizeof(check) - at, " %d", sw.pts[i]);
 	rp_info("sweep", "%s CPU(s) by %s; %d x %.0f ms per point", check + 1,
-		sw.hotplug ? "hotplug" : "affinity", reps, sample_ms);
+		sw.hotplug ? "hotplug" : "affinity", reps, p_sample_ms.value);
 
 	neg_skip = make_tree(sw.max);
 	measure();
@@ -1046,8 +962,7 @@ int main(int argc, char **argv)
 		control_report(W_PARALLEL, &p_parallel_efficiency_min,
 			       disturbed[W_PARALLEL]);
 		control_report(W_SERIAL, &p_serial_fraction_min,
-			       disturbed[W_PARALLEL] ? disturbed[W_PARALLEL] :
-			       disturbed[W_SERIAL]);
+			       disturbed[W_PARALLEL] ?: disturbed[W_SERIAL]);
 		nr_judged = judge_points(judged, ctl_why, sizeof(ctl_why));
 		/* A control without a clean sample: say why. */
 		for (w = W_SERIAL; w >= W_PARALLEL; w--)
