@@ -770,7 +770,7 @@ static const char *summarize(int w, char *why, size_t len)
  * Print the control @w (W_PARALLEL: its lowest efficiency; W_SERIAL: its
  * lowest serial fraction) against its limit @lim. Not a check: a control
  * out of bounds says the machine or the harness cannot judge those N, and
- * judge_points() turns that into the SKIP reason of the checks.
+ * judge_controls() turns that into the SKIP reason of the checks.
  */
 static void control_report(int w, const struct rp_param *lim,
 			   const char *disturbed)
@@ -808,16 +808,21 @@ static void control_report(int w, const struct rp_param *lim,
 }
 
 /*
- * Which points >= 2 the controls allow to judge: judged[p], and why not
- * (the first reason) in why. Returns how many can be judged.
+ * The controls against their limits. Out of bounds at an N, they say the
+ * machine or the harness cannot judge it: judged[p] false and, the first
+ * time, why in @why. Returns how many N can be judged.
  */
-static int judge_points(bool *judged, char *why, size_t len)
+static int judge_controls(const char **disturbed, bool *judged, char *why,
+			  size_t len)
 {
 	const char *r;
 	char buf[320];
-	int p, nr = 0;
+	int p, w, nr = 0;
 
-	why[0] = '\0';
+	control_report(W_PARALLEL, &p_parallel_efficiency_min,
+		       disturbed[W_PARALLEL]);
+	control_report(W_SERIAL, &p_serial_fraction_min,
+		       disturbed[W_PARALLEL] ?: disturbed[W_SERIAL]);
 	for (p = 1; p < sw.nr_pts; p++) {
 		r = rp_controls_judge(res[W_PARALLEL][p].n, eff(W_PARALLEL, p),
 				      eff(W_SERIAL, p),
@@ -829,15 +834,21 @@ static int judge_points(bool *judged, char *why, size_t len)
 		if (r)
 			printf("# not judged: %s\n", r);
 		if (r && !why[0])
-			snprintf(why, len, "%s", r);
+			snprintf(why, len, "not judged: %s", r);
 	}
+	/* A control without a clean sample: say why. */
+	for (w = W_SERIAL; w >= W_PARALLEL; w--)
+		if (disturbed[w])
+			snprintf(why, len, "not judged: %s", disturbed[w]);
 	return nr;
 }
 
-/* The verdict of lookup workload @w over the points the controls allow. */
+/*
+ * The verdict of lookup workload @w over the points the controls allow,
+ * unless it is to SKIP for @skip.
+ */
 static void workload_check(int w, const bool *judged, int nr_judged,
-			   const char *ctl_why, const char *disturbed,
-			   const char *neg_skip)
+			   const char *skip)
 {
 	double v = NAN, share, par, ser, lim = wls[w].limit->value;
 	const char *name = wls[w].name;
@@ -845,21 +856,8 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 	int p, n, at = 0;
 
 	snprintf(check, sizeof(check), "%s_efficiency", name);
-	if (sw.nr_pts < 2) {
-		rp_check_skip(check, RP_SWEEP_ONE_CPU);
-		return;
-	}
-	if (w == W_NEGATIVE && neg_skip) {
-		rp_check_skip(check, "%s", neg_skip);
-		return;
-	}
-	/* The machine's limit first: it explains a disturbance too. */
-	if (!nr_judged) {
-		rp_check_skip(check, "not judged: %s", ctl_why);
-		return;
-	}
-	if (disturbed) {
-		rp_check_skip(check, "%s", disturbed);
+	if (skip) {
+		rp_check_skip(check, "%s", skip);
 		return;
 	}
 	for (p = 1; p < sw.nr_pts; p++) {
@@ -937,7 +935,7 @@ static void setup(void)
 
 int main(int argc, char **argv)
 {
-	const char *neg_skip, *disturbed[NR_WORKLOADS];
+	const char *neg_skip, *disturbed[NR_WORKLOADS], *skip;
 	char check[200], why[NR_WORKLOADS][320], ctl_why[320] = "";
 	bool judged[RP_SWEEP_POINTS] = { false };
 	int w, i, at = 0, nr_judged = 0;
@@ -958,21 +956,16 @@ int main(int argc, char **argv)
 	remove_tree();
 
 	/* The controls first: the verdicts depend on them. */
-	if (sw.nr_pts >= 2) {
-		control_report(W_PARALLEL, &p_parallel_efficiency_min,
-			       disturbed[W_PARALLEL]);
-		control_report(W_SERIAL, &p_serial_fraction_min,
-			       disturbed[W_PARALLEL] ?: disturbed[W_SERIAL]);
-		nr_judged = judge_points(judged, ctl_why, sizeof(ctl_why));
-		/* A control without a clean sample: say why. */
-		for (w = W_SERIAL; w >= W_PARALLEL; w--)
-			if (disturbed[w])
-				snprintf(ctl_why, sizeof(ctl_why), "%s",
-					 disturbed[w]);
+	if (sw.nr_pts >= 2)
+		nr_judged = judge_controls(disturbed, judged, ctl_why,
+					   sizeof(ctl_why));
+	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++) {
+		/* The machine's limit first: it explains a disturbance too. */
+		skip = sw.nr_pts < 2 ? RP_SWEEP_ONE_CPU :
+		       w == W_NEGATIVE && neg_skip ? neg_skip :
+		       !nr_judged ? ctl_why : disturbed[w];
+		workload_check(w, judged, nr_judged, skip);
 	}
-	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++)
-		workload_check(w, judged, nr_judged, ctl_why, disturbed[w],
-			       neg_skip);
 	if (ctr_open)
 		rp_counters_close(&ctr);
 	return rp_finish();
