@@ -372,8 +372,8 @@ static struct rp_sweep sw;	/* the CPUs of the sweep, in order of use */
 /* Per CPU id: CPU time before and after a sample. */
 static struct rp_cpu_time *ct0, *ct1;
 static int nr_cpu_ids, reps;
+/* Reopened with each hotplug: the system-wide ones cover the CPUs online. */
 static struct rp_counters ctr;
-static bool ctr_open;
 static double deadline_ms;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
@@ -528,15 +528,13 @@ static bool sample(int w, int p, int rep)
 	if (rp_cpu_times(ct0, nr_cpu_ids, NULL))
 		rp_fatal("cannot read /proc/stat: %s", strerror(errno));
 	thread_times(n, false);
-	if (ctr_open)
-		rp_counters_start(&ctr);
+	rp_counters_start(&ctr);
 	o0 = ops_now(n);
 	t0 = rp_now_ms();
 	sleep_ms(p_sample_ms.value);
 	o1 = ops_now(n);
 	t1 = rp_now_ms();
-	if (ctr_open)
-		rp_counters_stop(&ctr);
+	rp_counters_stop(&ctr);
 	thread_times(n, true);
 	if (rp_cpu_times(ct1, nr_cpu_ids, NULL))
 		rp_fatal("cannot read /proc/stat: %s", strerror(errno));
@@ -584,8 +582,7 @@ static bool sample(int w, int p, int rep)
 	pt->secs += secs;
 	pt->user += tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
 	pt->sys += tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime);
-	if (ctr_open)
-		rp_counters_add(&pt->ctr, &ctr);
+	rp_counters_add(&pt->ctr, &ctr);
 	return true;
 }
 
@@ -604,19 +601,13 @@ static void sample_retry(int w, int p, int rep)
 	}
 }
 
-static void counters_reopen(void)
-{
-	if (ctr_open)
-		rp_counters_close(&ctr);
-	ctr_open = !rp_counters_open(&ctr);
-}
-
 /* Hotplug sweep: exactly cpus[0..n) online, the others of the sweep off. */
 static void set_online(int n)
 {
 	rp_sweep_online(&sw, n);
 	printf("# hotplug: %d CPU(s) online\n", rp_nr_online_cpus());
-	counters_reopen();
+	rp_counters_close(&ctr);
+	rp_counters_open(&ctr);
 }
 
 static void measure(void)
@@ -635,7 +626,7 @@ static void measure(void)
 		set_online(sw.max);
 		return;
 	}
-	counters_reopen();
+	rp_counters_open(&ctr);
 	/*
 	 * Interleave workloads and points, repetition by repetition, so that
 	 * drift and disturbances hit the controls and the workloads alike.
@@ -744,7 +735,7 @@ static const char *summarize(int w, char *why, size_t len)
 		       name, pt->n, pt->best, pt->rate.n, e);
 		printf(" user %.2f sys %.2f us/op, %.2f of %d CPUs busy", user,
 		       sys, (pt->user + pt->sys) / pt->secs, pt->n);
-		if (ctr_open && ctr.supported[RP_CTR_SCHED_SWITCH])
+		if (ctr.supported[RP_CTR_SCHED_SWITCH])
 			printf(", %.3g switches/op",
 			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
 		printf("\n");
@@ -754,7 +745,7 @@ static const char *summarize(int w, char *why, size_t len)
 		 * the per-thread ones would count this sleeping thread.
 		 */
 		memset(&c, 0, sizeof(c));
-		for (i = RP_CTR_RCU_UTIL; ctr_open && i < RP_CTR_NR; i++) {
+		for (i = RP_CTR_RCU_UTIL; i < RP_CTR_NR; i++) {
 			c.supported[i] = ctr.supported[i];
 			c.delta[i] = pt->ctr.delta[i];
 		}
@@ -966,7 +957,6 @@ int main(int argc, char **argv)
 		       !nr_judged ? ctl_why : disturbed[w];
 		workload_check(w, judged, nr_judged, skip);
 	}
-	if (ctr_open)
-		rp_counters_close(&ctr);
+	rp_counters_close(&ctr);
 	return rp_finish();
 }
