@@ -403,9 +403,7 @@ static void *worker_main(void *arg)
 	cpu_set_t set;
 	int err;
 
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	err = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	err = rp_pin_self(w->cpu);
 	/* Offline (someone else's hotplug): a spoiled sample, not an error. */
 	w->moved = err == -EINVAL || (!err && sched_getcpu() != w->cpu);
 	if (w->moved)
