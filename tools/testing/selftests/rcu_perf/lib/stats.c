@@ -291,6 +291,14 @@ static double student_t_p2(double t, double df)
 	return betai(df / 2, 0.5, df / (df + t * t));
 }
 
+/* Student's test of x - y, of standard error @se: no spread, no doubt */
+static double t_test_p(double x, double y, double se, double df)
+{
+	if (se == 0 || isnan(se))
+		return x == y;
+	return student_t_p2((x - y) / se, df);
+}
+
 /* The t with one-sided tail probability @p_one at @df, by bisection. */
 static double student_t_quantile(double p_one, double df)
 {
@@ -321,18 +329,48 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha)
 		sqrt(1 + 1.0 / r) / fabs(mean);
 }
 
-#define MW_EXACT_MAX	20
-
-struct ranked {
-	double v;
-	int from_a;
-};
-
-static int cmp_ranked(const void *pa, const void *pb)
+/* The U of (a, b shifted by d), a and b sorted: sum over b of a below */
+static double shifted_u(const double *a, size_t na, const double *b,
+			size_t nb, double d)
 {
-	return cmp_double(&((const struct ranked *)pa)->v,
-			  &((const struct ranked *)pb)->v);
+	size_t i, lo = 0, hi = 0;
+	double s = 0;
+
+	for (i = 0; i < nb; i++) {
+		double y = b[i] + d;
+
+		while (lo < na && cmp_double(&a[lo], &y) < 0)
+			lo++;
+		if (hi < lo)
+			hi = lo;
+		while (hi < na && cmp_double(&a[hi], &y) <= 0)
+			hi++;
+		s += (double)lo + 0.5 * (double)(hi - lo);
+	}
+	return s;
 }
+
+/* The tie correction sum(t^3 - t) over the values of sorted a and b */
+static double tie_sum(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	double tie = 0;
+
+	while (i < na || j < nb) {
+		double v = j == nb || (i < na && cmp_double(&a[i], &b[j]) < 0) ?
+			   a[i] : b[j], t = 0;
+
+		for (; i < na && !cmp_double(&a[i], &v); i++)
+			t++;
+		for (; j < nb && !cmp_double(&b[j], &v); j++)
+			t++;
+		if (t > 1)
+			tie += t * t * t - t;
+	}
+	return tie;
+}
+
+#define MW_EXACT_MAX	20
 
 /*
  * P(U <= u) under H0 for sizes m, n without ties. The number of
@@ -371,42 +409,23 @@ static double mw_exact_cdf(size_t m, size_t n, size_t u)
 double rp_mann_whitney_p(const double *a, size_t na,
 			 const double *b, size_t nb)
 {
-	size_t n = na + nb, i, j;
-	struct ranked *r;
-	double ra = 0, u, mu, tie = 0, var, z, p;
-	bool ties = false;
+	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
+	double u, mu, tie, var, z, p;
+	size_t n = na + nb;
 
-	if (!na || !nb)
+	if (!sa || !sb) {
+		free(sa);
+		free(sb);
 		return 1;
-	r = malloc(n * sizeof(*r));
-	if (!r)
-		return 1;
-	for (i = 0; i < na; i++)
-		r[i] = (struct ranked){ a[i], 1 };
-	for (i = 0; i < nb; i++)
-		r[na + i] = (struct ranked){ b[i], 0 };
-	qsort(r, n, sizeof(*r), cmp_ranked);
-	/* mid-ranks of tie groups, and the tie correction sum(t^3 - t) */
-	for (i = 0; i < n; i = j) {
-		double t, mid;
-
-		for (j = i + 1; j < n && !cmp_double(&r[i].v, &r[j].v); j++)
-			;
-		t = (double)(j - i);
-		mid = (double)(i + j + 1) / 2;
-		if (j - i > 1) {
-			ties = true;
-			tie += t * t * t - t;
-		}
-		for (; i < j; i++)
-			if (r[i].from_a)
-				ra += mid;
 	}
-	free(r);
-	u = ra - (double)na * (double)(na + 1) / 2;
+	/* U of a: the pairs not counted for b */
+	u = (double)na * (double)nb - shifted_u(sa, na, sb, nb, 0);
+	tie = tie_sum(sa, na, sb, nb);
+	free(sa);
+	free(sb);
 	mu = (double)na * (double)nb / 2;
 
-	if (!ties && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
+	if (!tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
 		/* U is symmetric about mu: use the tail nearer to u. */
 		double lo = u < mu ? u : 2 * mu - u;
 
@@ -438,16 +457,12 @@ static double welch_se2(const double *a, size_t na, const double *b,
 
 double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
-	double ma, mb, se2, df;
+	double se2, df;
 
 	if (na < 2 || nb < 2)
 		return 1;
-	ma = mean_of(a, na);
-	mb = mean_of(b, nb);
 	se2 = welch_se2(a, na, b, nb, &df);
-	if (se2 == 0 || isnan(se2))
-		return ma == mb ? 1 : 0;
-	return student_t_p2((ma - mb) / sqrt(se2), df);
+	return t_test_p(mean_of(a, na), mean_of(b, nb), sqrt(se2), df);
 }
 
 /*
@@ -471,35 +486,6 @@ double rp_min_detectable_effect(const double *a, size_t na,
 		student_t_quantile(1 - power, df)) * sqrt(se2);
 }
 
-/*
- * The rank test's MDE, after Noether (JASA 1987): the shift d of b that
- * moves P(b + d > a), from the samples centred on their medians, by
- * (z(1 - alpha/2) + z(power)) null standard deviations of U / (na nb). For
- * jiffy-quantized latencies a fraction of a jiffy reorders most pairs,
- * which a variance dominated by whole-jiffy outliers calls invisible.
- *
- * The U of (a, b shifted by d) over na * nb, a and b sorted:
- */
-static double shifted_auc(const double *a, size_t na, const double *b,
-			  size_t nb, double d)
-{
-	size_t i, lo = 0, hi = 0;
-	double s = 0;
-
-	for (i = 0; i < nb; i++) {
-		double y = b[i] + d;
-
-		while (lo < na && a[lo] < y)
-			lo++;
-		if (hi < lo)
-			hi = lo;
-		while (hi < na && a[hi] <= y)
-			hi++;
-		s += (double)lo + 0.5 * (double)(hi - lo);
-	}
-	return s / ((double)na * (double)nb);
-}
-
 /* Subtract the median of sorted v from each value: still sorted. */
 static void centre(double *v, size_t n)
 {
@@ -510,13 +496,20 @@ static void centre(double *v, size_t n)
 		v[i] -= m;
 }
 
+/*
+ * The rank test's MDE, after Noether (JASA 1987): the shift d of b that
+ * moves P(b + d > a), from the samples centred on their medians, by
+ * (z(1 - alpha/2) + z(power)) null standard deviations of U / (na nb). For
+ * jiffy-quantized latencies a fraction of a jiffy reorders most pairs,
+ * which a variance dominated by whole-jiffy outliers calls invisible.
+ */
 double rp_rank_min_detectable_effect(const double *a, size_t na,
 				     const double *b, size_t nb,
 				     double alpha, double power)
 {
-	double *sa = NULL, *sb = NULL, *all = NULL;
-	double tie = 0, var, need, base, span, mde = 0;
-	size_t n = na + nb, i, j;
+	double nn = (double)na * (double)nb, n = (double)(na + nb);
+	double *sa = NULL, *sb = NULL;
+	double var, need, base, span, mde = NAN;
 	int dir, it;
 
 	if (!(alpha > 0 && alpha < 1 && power > 0 && power < 1))
@@ -525,44 +518,29 @@ double rp_rank_min_detectable_effect(const double *a, size_t na,
 		return INFINITY;
 	sa = sorted_copy(a, na);
 	sb = sorted_copy(b, nb);
-	all = malloc(n * sizeof(*all));
-	if (!sa || !sb || !all) {
-		mde = NAN;
+	if (!sa || !sb || !isfinite(sa[0]) || !isfinite(sa[na - 1]) ||
+	    !isfinite(sb[0]) || !isfinite(sb[nb - 1]))
 		goto out;
-	}
-	memcpy(all, a, na * sizeof(*all));
-	memcpy(all + na, b, nb * sizeof(*all));
-	qsort(all, n, sizeof(*all), cmp_double);
-	if (!isfinite(all[0]) || !isfinite(all[n - 1])) {
-		mde = NAN;
-		goto out;
-	}
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && all[j] == all[i]; j++)
-			;
-		tie += (double)(j - i) * (double)(j - i) * (double)(j - i) -
-		       (double)(j - i);
-	}
 	/* U / (na nb) under H0, with the tie correction of the test itself */
-	var = ((double)(n + 1) - tie / ((double)n * (double)(n - 1))) /
-	      (12 * (double)na * (double)nb);
+	var = ((n + 1) - tie_sum(sa, na, sb, nb) / (n * (n - 1))) / (12 * nn);
 	need = (norm_ppf(1 - alpha / 2) + norm_ppf(power)) * sqrt(var);
+	span = fmax(sa[na - 1], sb[nb - 1]) - fmin(sa[0], sb[0]);
 	centre(sa, na);
 	centre(sb, nb);
-	base = shifted_auc(sa, na, sb, nb, 0);
-	span = all[n - 1] - all[0];
+	base = shifted_u(sa, na, sb, nb, 0) / nn;
+	mde = 0;
 	/* Past the whole range the AUC is 0 or 1: no shift does more. */
 	for (dir = -1; dir <= 1; dir += 2) {
 		double lo = 0, hi = 2 * span + DBL_MIN;
 
-		if (fabs(shifted_auc(sa, na, sb, nb, dir * hi) - base) < need) {
+		if (fabs(shifted_u(sa, na, sb, nb, dir * hi) / nn - base) < need) {
 			mde = INFINITY;
 			break;
 		}
 		for (it = 0; it < 100 && hi - lo > 4 * DBL_EPSILON * (hi + lo); it++) {
 			double mid = (lo + hi) / 2;
 
-			if (fabs(shifted_auc(sa, na, sb, nb, dir * mid) - base) >= need)
+			if (fabs(shifted_u(sa, na, sb, nb, dir * mid) / nn - base) >= need)
 				hi = mid;
 			else
 				lo = mid;
@@ -573,7 +551,6 @@ double rp_rank_min_detectable_effect(const double *a, size_t na,
 out:
 	free(sa);
 	free(sb);
-	free(all);
 	return mde;
 }
 
@@ -599,15 +576,19 @@ static double mde_pct(double se, double alpha, double ref)
 		      ref);
 }
 
-/* The percentile a quantile statistic is; 0 for the mean. */
+static const struct {
+	const char *name, *runs_test;
+	double pct;		/* the percentile it is; 0 for the mean */
+} stats[RP_CMP_NR] = {
+	[RP_CMP_MEDIAN] = { "median", "Welch t over the runs' medians", 50 },
+	[RP_CMP_MEAN] = { "mean", "Welch t over the runs' means", 0 },
+	[RP_CMP_P90] = { "p90", "Welch t over the runs' p90s", 90 },
+	[RP_CMP_P25] = { "p25", "Welch t over the runs' p25s", 25 },
+};
+
 static double stat_pct(enum rp_cmp_stat st)
 {
-	static const double pct[] = {
-		[RP_CMP_MEDIAN] = 50, [RP_CMP_MEAN] = 0, [RP_CMP_P90] = 90,
-		[RP_CMP_P25] = 25,
-	};
-
-	return st < RP_CMP_NR ? pct[st] : 50;
+	return st < RP_CMP_NR ? stats[st].pct : 50;
 }
 
 double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
@@ -633,10 +614,7 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	double m = mean_of(many, n), sd = sqrt(var_of(many, n, m));
 	double se = sd * sqrt(1 + 1 / (double)n);
 
-	if (se == 0 || isnan(se))
-		out->p = x == m ? 1 : 0;
-	else
-		out->p = student_t_p2((x - m) / se, (double)(n - 1));
+	out->p = t_test_p(x, m, se, (double)(n - 1));
 	out->mde_pct = mde_pct(se, alpha, out->va);
 	out->test = "Student t prediction interval";
 }
@@ -864,7 +842,6 @@ struct run_side {
 	double ss;		/* sum over runs of (n_i - 1) n_i var_i */
 	double df_within;	/* sum of n_i - 1 over the runs with var_i */
 	double inv_n;		/* mean of 1 / n_i over those runs */
-	double floor;		/* the variance st would have from sampling */
 };
 
 /*
@@ -938,25 +915,10 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 }
 
 /*
- * The sampling variance of a run's statistic, pooled over both sides (as
- * when nothing changed: one run is too few to know its own).
- */
-static void pool_floor(struct run_side *a, struct run_side *b)
-{
-	double df = a->df_within + b->df_within;
-	double s2 = df > 0 ? (a->ss + b->ss) / df : 0;
-
-	a->floor = s2 * a->inv_n;
-	b->floor = s2 * b->inv_n;
-	a->df_within = df;
-	b->df_within = df;
-}
-
-/*
  * The variance of one run's statistic on a side, and its df: the runs'
  * own spread; one run alone borrows the other side's, never less than
- * sampling alone gives (three baseline runs within 1% made a healthy one
- * look +7.2%).
+ * sampling alone gives, pooled over both sides as when nothing changed
+ * (three baseline runs within 1% made a healthy one look +7.2%).
  */
 enum var_from { VAR_OWN, VAR_OTHER, VAR_FLOOR };
 
@@ -964,11 +926,13 @@ static double run_var(const struct run_side *s, const struct run_side *o,
 		      double *df, enum var_from *from)
 {
 	double between = s->nr > 1 ? s->var : o->var;
+	double dfw = s->df_within + o->df_within;
+	double floor = (dfw > 0 ? (s->ss + o->ss) / dfw : 0) * s->inv_n;
 
-	if (s->nr == 1 && s->floor > between) {
+	if (s->nr == 1 && floor > between) {
 		*from = VAR_FLOOR;
-		*df = s->df_within;
-		return s->floor;
+		*df = dfw;
+		return floor;
 	}
 	*from = s->nr > 1 ? VAR_OWN : VAR_OTHER;
 	*df = s->nr > 1 ? s->nr - 1.0 : o->nr - 1.0;
@@ -980,12 +944,6 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		     enum rp_cmp_stat st, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
-	static const char * const test[] = {
-		[RP_CMP_MEDIAN] = "Welch t over the runs' medians",
-		[RP_CMP_MEAN] = "Welch t over the runs' means",
-		[RP_CMP_P90] = "Welch t over the runs' p90s",
-		[RP_CMP_P25] = "Welch t over the runs' p25s",
-	};
 	struct run_side sa, sb;
 	double va, vb, dfa, dfb, ta, tb, se, df;
 	enum var_from fa, fb;
@@ -1007,7 +965,6 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 			    out))
 		goto out;
 	/* Welch's t, with Satterthwaite's degrees of freedom */
-	pool_floor(&sa, &sb);
 	va = run_var(&sa, &sb, &dfa, &fa);
 	vb = run_var(&sb, &sa, &dfb, &fb);
 	ta = va / (double)nra;
@@ -1024,14 +981,12 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		df = (ta + tb) * (ta + tb) /
 		     ((dfa > 0 ? ta * ta / dfa : 0) +
 		      (dfb > 0 ? tb * tb / dfb : 0));
-	if (se == 0 || isnan(se))
-		out->p = sb.mean == sa.mean ? 1 : 0;
-	else
-		out->p = student_t_p2((sb.mean - sa.mean) / se,
-				      isfinite(df) && df >= 1 ? df : 1);
+	out->p = t_test_p(sb.mean, sa.mean, se,
+			  isfinite(df) && df >= 1 ? df : 1);
 	out->mde_pct = mde_pct(se, alpha, sa.mean);
 	if (nra > 1 && nrb > 1)
-		out->test = st < RP_CMP_NR ? test[st] : "Welch t over the runs";
+		out->test = st < RP_CMP_NR ? stats[st].runs_test :
+				     "Welch t over the runs";
 	else
 		out->test = "Student t prediction interval over the runs";
 	decide(out, higher_is_better, allowed_pct, alpha);
@@ -1048,14 +1003,9 @@ void rp_compare(const double *a, size_t na, const double *b, size_t nb,
 			allowed_pct, alpha, out);
 }
 
-static const char * const stat_names[] = {
-	[RP_CMP_MEDIAN] = "median", [RP_CMP_MEAN] = "mean",
-	[RP_CMP_P90] = "p90", [RP_CMP_P25] = "p25",
-};
-
 const char *rp_cmp_stat_name(enum rp_cmp_stat st)
 {
-	return st < RP_CMP_NR ? stat_names[st] : "unknown";
+	return st < RP_CMP_NR ? stats[st].name : "unknown";
 }
 
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *st)
@@ -1063,7 +1013,7 @@ int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *st)
 	int i;
 
 	for (i = RP_CMP_MEDIAN; i < RP_CMP_NR; i++) {
-		if (!strcmp(name, stat_names[i])) {
+		if (!strcmp(name, stats[i].name)) {
 			*st = i;
 			return 0;
 		}
