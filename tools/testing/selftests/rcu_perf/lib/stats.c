@@ -619,37 +619,6 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	out->test = "Student t prediction interval";
 }
 
-static void welch_test(const double *a, size_t na, const double *b,
-		       size_t nb, double alpha, struct rp_cmp *out)
-{
-	out->p = rp_welch_p(a, na, b, nb);
-	out->mde_pct = pct_of(rp_min_detectable_effect(a, na, b, nb, alpha,
-						       CMP_POWER), out->va);
-	out->test = "Welch t";
-}
-
-/* The median's test: ranks from CMP_MIN_RANK_N a side, else Welch's. */
-static void median_test(const double *a, size_t na, const double *b,
-			size_t nb, double alpha, struct rp_cmp *out)
-{
-	double mde = INFINITY;
-
-	if (na >= CMP_MIN_RANK_N && nb >= CMP_MIN_RANK_N)
-		mde = rp_rank_min_detectable_effect(a, na, b, nb, alpha,
-						    CMP_POWER);
-	/*
-	 * An infinite rank MDE depends on the sample sizes (and ties) only:
-	 * no shift gives the rank test that power (5 vs 5 with ties).
-	 */
-	if (isinf(mde)) {
-		welch_test(a, na, b, nb, alpha, out);
-		return;
-	}
-	out->p = rp_mann_whitney_p(a, na, b, nb);
-	out->test = "Mann-Whitney U";
-	out->mde_pct = pct_of(mde, out->va);
-}
-
 /* Blocks of ~n^(1/3) samples keep most dependence (a slow GP delays the next) */
 static size_t block_len(size_t n)
 {
@@ -694,30 +663,31 @@ static double combine(double sa, double sb, enum rp_boot_op op)
 	return sb ? sa / sb : NAN;
 }
 
-/* BOOT_ROUNDS block resamples of sa(a) op sb(b) into @est: 0 or -ENOMEM */
-static int boot_rounds(const double *a, size_t na, enum rp_cmp_stat sa,
-		       const double *b, size_t nb, enum rp_cmp_stat sb,
-		       enum rp_boot_op op, double *est)
+/* BOOT_ROUNDS block resamples of sa(a) op sb(b): malloc'd, or NULL */
+static double *boot_rounds(const double *a, size_t na, enum rp_cmp_stat sa,
+			   const double *b, size_t nb, enum rp_cmp_stat sb,
+			   enum rp_boot_op op)
 {
+	double *est = malloc(BOOT_ROUNDS * sizeof(*est));
 	double *ra = malloc(na * sizeof(*ra));
 	double *rb = op == RP_BOOT_ONE ? NULL : malloc(nb * sizeof(*rb));
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	size_t r;
-	int err = -ENOMEM;
 
-	if (ra && (op == RP_BOOT_ONE || rb)) {
-		for (r = 0; r < BOOT_ROUNDS; r++) {
-			resample(a, na, ra, &seed);
-			if (rb)
-				resample(b, nb, rb, &seed);
-			est[r] = combine(rp_cmp_stat_of(ra, na, sa),
-					 rb ? rp_cmp_stat_of(rb, nb, sb) : 0, op);
-		}
-		err = 0;
+	if (!est || !ra || (op != RP_BOOT_ONE && !rb)) {
+		free(est);
+		est = NULL;
+	}
+	for (r = 0; est && r < BOOT_ROUNDS; r++) {
+		resample(a, na, ra, &seed);
+		if (rb)
+			resample(b, nb, rb, &seed);
+		est[r] = combine(rp_cmp_stat_of(ra, na, sa),
+				 rb ? rp_cmp_stat_of(rb, nb, sb) : 0, op);
 	}
 	free(ra);
 	free(rb);
-	return err;
+	return est;
 }
 
 /*
@@ -729,14 +699,13 @@ static void quantile_test(const double *a, size_t na, const double *b,
 			  size_t nb, enum rp_cmp_stat st, double alpha,
 			  struct rp_cmp *out)
 {
-	double *d = malloc(BOOT_ROUNDS * sizeof(*d)), sum = 0, sum2 = 0, var;
+	double *d = boot_rounds(a, na, st, b, nb, st, RP_BOOT_DIFF);
+	double sum = 0, sum2 = 0, var;
 	size_t r, le = 0, ge = 0;
 
 	out->test = st == RP_CMP_P90 ? "bootstrap of p90" : "bootstrap of p25";
-	if (!d || boot_rounds(a, na, st, b, nb, st, RP_BOOT_DIFF, d)) {
-		free(d);
+	if (!d)
 		return;		/* p 1, MDE infinite */
-	}
 	for (r = 0; r < BOOT_ROUNDS; r++) {
 		le += d[r] <= 0;
 		ge += d[r] >= 0;
@@ -791,10 +760,7 @@ static bool nothing_to_test(const double *a, size_t na, const double *b,
 	return true;
 }
 
-/*
- * SAME needs significance within the limit, or a test that could have
- * seen a change of allowed_pct; else a change not significant is not SAME.
- */
+/* The verdicts of Documentation/dev-tools/rcu_perf.rst's table */
 static void decide(struct rp_cmp *out, bool higher_is_better,
 		   double allowed_pct, double alpha)
 {
@@ -814,6 +780,8 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat st, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
+	double mde = INFINITY;
+
 	rp_summarize(a, na, &out->a);
 	rp_summarize(b, nb, &out->b);
 	out->stat = st;
@@ -822,15 +790,28 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	out->change_pct = na && nb ? pct_of(out->vb - out->va, out->va) : NAN;
 	if (nothing_to_test(a, na, b, nb, na, nb, "none: too few samples", out))
 		return;
-	if (na == 1 || nb == 1)
+	/*
+	 * The median's test: ranks from CMP_MIN_RANK_N a side, else Welch's.
+	 * An infinite rank MDE depends on the sample sizes (and ties) only:
+	 * no shift gives the rank test that power (5 vs 5 with ties).
+	 */
+	if (st == RP_CMP_MEDIAN && na >= CMP_MIN_RANK_N && nb >= CMP_MIN_RANK_N)
+		mde = rp_rank_min_detectable_effect(a, na, b, nb, alpha,
+						    CMP_POWER);
+	if (na == 1 || nb == 1) {
 		one_vs_many(a, na, b, nb, alpha, out);
-	else if (st == RP_CMP_MEAN)
-		welch_test(a, na, b, nb, alpha, out);
-	else if (st != RP_CMP_MEDIAN)
+	} else if (st != RP_CMP_MEDIAN && st != RP_CMP_MEAN) {
 		quantile_test(a, na, b, nb, st, alpha, out);
-	else
-		median_test(a, na, b, nb, alpha, out);
-
+	} else if (isinf(mde)) {
+		out->p = rp_welch_p(a, na, b, nb);
+		mde = rp_min_detectable_effect(a, na, b, nb, alpha, CMP_POWER);
+		out->mde_pct = pct_of(mde, out->va);
+		out->test = "Welch t";
+	} else {
+		out->p = rp_mann_whitney_p(a, na, b, nb);
+		out->mde_pct = pct_of(mde, out->va);
+		out->test = "Mann-Whitney U";
+	}
 	decide(out, higher_is_better, allowed_pct, alpha);
 }
 
@@ -1038,26 +1019,24 @@ int rp_bootstrap(const double *a, size_t na, enum rp_cmp_stat sa,
 {
 	double *est;
 	size_t r, k = 0;
-	int err = -ENOMEM;
+	int err = -EINVAL;
 
 	*e = (struct rp_estimate){ .value = NAN, .lo = NAN, .hi = NAN };
 	if (na < 2 || (op != RP_BOOT_ONE && nb < 2) || !(conf > 0 && conf < 1))
 		return -EINVAL;
 	e->value = combine(rp_cmp_stat_of(a, na, sa),
 			   op == RP_BOOT_ONE ? 0 : rp_cmp_stat_of(b, nb, sb), op);
-	est = malloc(BOOT_ROUNDS * sizeof(*est));
-	if (!est || boot_rounds(a, na, sa, b, nb, sb, op, est))
-		goto out;
+	est = boot_rounds(a, na, sa, b, nb, sb, op);
+	if (!est)
+		return -ENOMEM;
 	for (r = 0; r < BOOT_ROUNDS; r++)
 		if (isfinite(est[r]))
 			est[k++] = est[r];
-	err = -EINVAL;
-	if (k < BOOT_ROUNDS / 2)
-		goto out;
-	e->lo = rp_percentile(est, k, 50 * (1 - conf));
-	e->hi = rp_percentile(est, k, 100 - 50 * (1 - conf));
-	err = 0;
-out:
+	if (k >= BOOT_ROUNDS / 2) {
+		e->lo = rp_percentile(est, k, 50 * (1 - conf));
+		e->hi = rp_percentile(est, k, 100 - 50 * (1 - conf));
+		err = 0;
+	}
 	free(est);
 	return err;
 }
