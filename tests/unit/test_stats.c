@@ -7,6 +7,7 @@
  * freedom) or exact enumeration in Python (fractions, no scipy).
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,113 +372,109 @@ static bool verdict_is(const char *what, const struct rp_cmp *c,
 	return false;
 }
 
-TEST_F(stats, cmp_clear_shift_regressed)
-{
-	double a[30], b[30];
-	struct rp_cmp c;
+/* One side of a comparison: @v, or @n samples of N(@mean, @sd) */
+struct side {
+	const double *v;
+	size_t n;
+	double mean, sd;
+	unsigned long long seed;
+};
 
-	gauss(a, 30, 100, 3, 1);
-	gauss(b, 30, 120, 3, 2);
-	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	EXPECT_TRUE(verdict_is("latency +20%", &c, RP_CMP_REGRESSED));
-	EXPECT_TRUE(near("change", c.change_pct, 100 * (c.b.median / c.a.median - 1),
-			 12));
-	EXPECT_TRUE(c.a.n == 30);
-	EXPECT_TRUE(c.b.n == 30);
-	EXPECT_TRUE(c.p < 0.000001);
-}
+#define G(n_, mean_, sd_, seed_) { .n = n_, .mean = mean_, .sd = sd_, .seed = seed_ }
+#define V(v_, n_) { .v = v_, .n = n_ }
 
-TEST_F(stats, cmp_clear_shift_improved)
-{
-	double a[30], b[30], hi[30];
-	struct rp_cmp c, d;
-
-	gauss(a, 30, 100, 3, 3);
-	gauss(b, 30, 80, 3, 4);
-	gauss(hi, 30, 120, 3, 5);
-	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	rp_compare(a, 30, hi, 30, true, 5, 0.05, &d);
-	EXPECT_TRUE(verdict_is("latency -20%", &c, RP_CMP_IMPROVED));
-	EXPECT_TRUE(verdict_is("throughput +20%", &d, RP_CMP_IMPROVED));
-}
-
-TEST_F(stats, cmp_throughput_drop_regressed)
-{
-	double a[20], b[20];
-	struct rp_cmp c;
-
-	gauss(a, 20, 1000, 10, 6);
-	gauss(b, 20, 900, 10, 7);
-	rp_compare(a, 20, b, 20, true, 5, 0.05, &c);
-	EXPECT_TRUE(verdict_is("throughput -10%", &c, RP_CMP_REGRESSED));
-	EXPECT_TRUE(c.change_pct < -5);
-}
-
-TEST_F(stats, cmp_no_shift_same)
-{
-	double a[30], b[30];
-	struct rp_cmp c;
-
-	gauss(a, 30, 100, 1, 8);
-	gauss(b, 30, 100, 1, 9);
-	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	EXPECT_TRUE(verdict_is("no shift", &c, RP_CMP_SAME));
-	EXPECT_TRUE(c.mde_pct < 5);
-}
-
-/* A real but tiny change (1%) is not a regression at allowed 5%. */
-TEST_F(stats, cmp_significant_within_allowed_same)
-{
-	double a[30], b[30];
-	struct rp_cmp c;
-
-	gauss(a, 30, 100, 0.2, 10);
-	gauss(b, 30, 101, 0.2, 11);
-	rp_compare(a, 30, b, 30, false, 5, 0.05, &c);
-	EXPECT_TRUE(verdict_is("+1%", &c, RP_CMP_SAME));
-	EXPECT_TRUE(c.p < 0.05);
-}
-
-TEST_F(stats, cmp_too_few_samples_inconclusive)
-{
-	static const double a[] = { 100 }, b[] = { 200, 201, 199 };
-	struct rp_cmp c, d;
-
-	rp_compare(a, 1, b, 1, false, 5, 0.05, &c);
-	rp_compare(b, 3, a, 0, false, 5, 0.05, &d);
-	EXPECT_TRUE(verdict_is("1 vs 1", &c, RP_CMP_INCONCLUSIVE));
-	EXPECT_TRUE(verdict_is("3 vs 0", &d, RP_CMP_INCONCLUSIVE));
-	EXPECT_TRUE(near("change", c.change_pct, 100, 12));
-	EXPECT_TRUE(isnan(d.change_pct));
-	EXPECT_TRUE(d.b.n == 0);
-	EXPECT_TRUE(isinf(c.mde_pct));
-}
+static const double boot3[] = { 1.2345, 1.2347, 1.2344 };
+static const double boot_slow[] = { 1.2345 * 1.03 }, boot_same[] = { 1.2346 };
+static const double boots_noisy[] = { 1.20, 1.27, 1.23 };
+static const double run3[] = { 1.2345, 1.2346, 1.2344 };
+static const double run3_perm[] = { 1.2344, 1.2345, 1.2346 };
+static const double run3_slow[] = { 1.2962, 1.2963, 1.2961 };
+static const double k2[] = { 2, 2, 2 }, k2_1[] = { 2.1, 2.1, 2.1 };
+static const double one100[] = { 100 }, three200[] = { 200, 201, 199 };
 
 /*
- * One boot against three earlier ones (boot_marker with a baseline): in
- * an instruction-counted guest boots repeat to ~0.01%, so +3% is far
- * outside the prediction interval, and a repeat is not.
+ * The verdict on the median. One boot against three earlier ones
+ * (boot_marker with a baseline): in an instruction-counted guest boots
+ * repeat to ~0.01%, so +3% is far outside the prediction interval, and a
+ * repeat is not; with 3% of noise between boots +3% cannot be told, nor
+ * excluded. QEMU -icount boots, 3 runs each: 5% slower is a regression.
  */
-TEST_F(stats, cmp_one_vs_many)
-{
-	static const double base[] = { 1.2345, 1.2347, 1.2344 };
-	static const double slow[] = { 1.2345 * 1.03 }, same[] = { 1.2346 };
-	static const double noisy[] = { 1.20, 1.27, 1.23 };
-	struct rp_cmp c, d, e, f;
-
-	rp_compare(base, 3, slow, 1, false, 2, 0.05, &c);
-	rp_compare(base, 3, same, 1, false, 2, 0.05, &d);
-	/* 3% of noise between boots: +3% cannot be told, nor excluded */
-	rp_compare(noisy, 3, slow, 1, false, 2, 0.05, &e);
+static const struct cmp_case {
+	const char *what;
+	struct side a, b;
+	bool higher_is_better;
+	double allowed;
+	enum rp_cmp_verdict want;
+	double change, change_below;		/* 0: not checked */
+	double p_below, mde_below, mde_above;	/* 0: not checked */
+} cmp_cases[] = {
+	{ "latency +20%", G(30, 100, 3, 1), G(30, 120, 3, 2), false, 5,
+	  .want = RP_CMP_REGRESSED, .p_below = 0.000001 },
+	{ "latency -20%", G(30, 100, 3, 3), G(30, 80, 3, 4), false, 5,
+	  .want = RP_CMP_IMPROVED },
+	{ "throughput +20%", G(30, 100, 3, 3), G(30, 120, 3, 5), true, 5,
+	  .want = RP_CMP_IMPROVED },
+	{ "throughput -10%", G(20, 1000, 10, 6), G(20, 900, 10, 7), true, 5,
+	  .want = RP_CMP_REGRESSED, .change_below = -5 },
+	{ "no shift", G(30, 100, 1, 8), G(30, 100, 1, 9), false, 5,
+	  .want = RP_CMP_SAME, .mde_below = 5 },
+	/* a real but tiny change is not a regression at allowed 5% */
+	{ "+1%", G(30, 100, 0.2, 10), G(30, 101, 0.2, 11), false, 5,
+	  .want = RP_CMP_SAME, .p_below = 0.05 },
+	{ "30% noise", G(6, 100, 30, 12), G(6, 100, 30, 13), false, 5,
+	  .want = RP_CMP_INCONCLUSIVE, .mde_above = 5 },
+	{ "1 vs 1", V(one100, 1), V(three200, 1), false, 5,
+	  .want = RP_CMP_INCONCLUSIVE, .change = 100, .mde_above = DBL_MAX },
+	{ "3 vs 0", V(three200, 3), V(one100, 0), false, 5,
+	  .want = RP_CMP_INCONCLUSIVE },
+	{ "1 boot +3%", V(boot3, 3), V(boot_slow, 1), false, 2,
+	  .want = RP_CMP_REGRESSED, .change = 3, .p_below = 0.001 },
+	{ "1 boot same", V(boot3, 3), V(boot_same, 1), false, 2,
+	  .want = RP_CMP_SAME, .mde_below = 0.1 },
+	{ "noisy boots", V(boots_noisy, 3), V(boot_slow, 1), false, 2,
+	  .want = RP_CMP_INCONCLUSIVE },
 	/* symmetric: one baseline boot against several candidates */
-	rp_compare(same, 1, base, 3, false, 2, 0.05, &f);
-	EXPECT_TRUE(verdict_is("1 boot +3%", &c, RP_CMP_REGRESSED));
-	EXPECT_TRUE(near("change", c.change_pct, 3, 9));
-	EXPECT_TRUE(c.p < 0.001);
-	EXPECT_TRUE(verdict_is("1 boot same", &d, RP_CMP_SAME));
-	EXPECT_TRUE(d.mde_pct < 0.1);
-	EXPECT_TRUE(verdict_is("noisy boots", &e, RP_CMP_INCONCLUSIVE));
-	EXPECT_TRUE(verdict_is("1 base boot", &f, RP_CMP_SAME));
+	{ "1 base boot", V(boot_same, 1), V(boot3, 3), false, 2,
+	  .want = RP_CMP_SAME },
+	{ "3v3 +5%", V(run3, 3), V(run3_slow, 3), false, 2, .want = RP_CMP_REGRESSED,
+	  .change = 100 * (1.2962 / 1.2345 - 1) },
+	{ "3v3 same", V(run3, 3), V(run3_perm, 3), false, 2, .want = RP_CMP_SAME },
+	/* perfectly repeatable: zero variance on both sides */
+	{ "constant", V(k2, 3), V(k2, 3), false, 2, .want = RP_CMP_SAME },
+	{ "constant +5%", V(k2, 3), V(k2_1, 3), false, 2, .want = RP_CMP_REGRESSED },
+};
+
+static const double *side_samples(const struct side *s, double *buf)
+{
+	if (s->v)
+		return s->v;
+	gauss(buf, s->n, s->mean, s->sd, s->seed);
+	return buf;
+}
+
+TEST_F(stats, cmp_verdicts)
+{
+	const struct cmp_case *k;
+	double a[30], b[30];
+	struct rp_cmp c;
+
+	for (k = cmp_cases; k < cmp_cases + ARRAY_SIZE(cmp_cases); k++) {
+		rp_compare_stat(side_samples(&k->a, a), k->a.n,
+				side_samples(&k->b, b), k->b.n, RP_CMP_MEDIAN,
+				k->higher_is_better, k->allowed, 0.05, &c);
+		EXPECT_TRUE(verdict_is(k->what, &c, k->want));
+		EXPECT_TRUE(c.a.n == k->a.n && c.b.n == k->b.n);
+		EXPECT_TRUE(k->a.n && k->b.n ?
+			    near(k->what, c.change_pct,
+				 100 * (c.b.median / c.a.median - 1), 12) :
+			    isnan(c.change_pct));
+		EXPECT_TRUE(!k->change ||
+			    near(k->what, c.change_pct, k->change, 9));
+		EXPECT_TRUE(!k->change_below || c.change_pct < k->change_below);
+		EXPECT_TRUE(!k->p_below || c.p < k->p_below);
+		EXPECT_TRUE(!k->mde_below || c.mde_pct < k->mde_below);
+		EXPECT_TRUE(!k->mde_above || c.mde_pct > k->mde_above);
+	}
 }
 
 /*
@@ -532,12 +529,12 @@ TEST_F(stats, cmp_jiffy_quantized_conclusive)
 	for (t = 0; t < 100; t++) {
 		jiffy_side(a, 0, 2 * t + 1);
 		jiffy_side(b, 0, 2 * t + 2);
-		rp_compare(a, 150, b, 150, false, 10, 0.05, &c);
+		rp_compare_stat(a, 150, b, 150, RP_CMP_MEDIAN, false, 10, 0.05, &c);
 		same += c.verdict == RP_CMP_SAME;
 		if (c.mde_pct > worst_mde)
 			worst_mde = c.mde_pct;
 		jiffy_side(b, 1, 2 * t + 2);
-		rp_compare(a, 150, b, 150, false, 10, 0.05, &c);
+		rp_compare_stat(a, 150, b, 150, RP_CMP_MEDIAN, false, 10, 0.05, &c);
 		regressed += c.verdict == RP_CMP_REGRESSED;
 	}
 	TH_LOG("healthy: %d/100 same (worst MDE %.2f%%); FQS 1 -> 2: %d/100 regressed",
@@ -561,7 +558,7 @@ TEST_F(stats, cmp_jiffy_quantized_false_alarms)
 	for (t = 0; t < 2000; t++) {
 		jiffy_run(a, 60, 0.15, 0, 4 * t + 1);
 		jiffy_run(b, 60, 0.15, 0, 4 * t + 3);
-		rp_compare(a, 60, b, 60, false, 10, 0.05, &c);
+		rp_compare_stat(a, 60, b, 60, RP_CMP_MEDIAN, false, 10, 0.05, &c);
 		sig += c.p < 0.05;
 		regressed += c.verdict == RP_CMP_REGRESSED;
 	}
@@ -589,47 +586,6 @@ TEST_F(stats, rank_mde_normal_and_degenerate)
 		    isinf(rp_rank_min_detectable_effect(a, 2, b, 2, 0.05, 0.8)));
 }
 
-TEST_F(stats, cmp_noisy_inconclusive)
-{
-	double a[6], b[6];
-	struct rp_cmp c;
-
-	gauss(a, 6, 100, 30, 12);
-	gauss(b, 6, 100, 30, 13);
-	rp_compare(a, 6, b, 6, false, 5, 0.05, &c);
-	EXPECT_TRUE(verdict_is("30% noise", &c, RP_CMP_INCONCLUSIVE));
-	EXPECT_TRUE(c.mde_pct > 5);
-}
-
-/* QEMU -icount boots: ~0.01% noise, 3 runs each, 5% slower */
-TEST_F(stats, cmp_3v3_deterministic_regressed)
-{
-	static const double a[] = { 1.2345, 1.2346, 1.2344 };
-	static const double b[] = { 1.2962, 1.2963, 1.2961 };
-	struct rp_cmp c;
-
-	rp_compare(a, 3, b, 3, false, 2, 0.05, &c);
-	EXPECT_TRUE(verdict_is("3v3 +5%", &c, RP_CMP_REGRESSED));
-	EXPECT_TRUE(near("change", c.change_pct, 100 * (1.2962 / 1.2345 - 1),
-			 12));
-}
-
-TEST_F(stats, cmp_3v3_identical_same)
-{
-	static const double a[] = { 1.2345, 1.2346, 1.2344 };
-	static const double b[] = { 1.2344, 1.2345, 1.2346 };
-	static const double k[] = { 2, 2, 2 }, k5[] = { 2.1, 2.1, 2.1 };
-	struct rp_cmp c, d, e;
-
-	rp_compare(a, 3, b, 3, false, 2, 0.05, &c);
-	/* perfectly repeatable: zero variance on both sides */
-	rp_compare(k, 3, k, 3, false, 2, 0.05, &d);
-	rp_compare(k, 3, k5, 3, false, 2, 0.05, &e);
-	EXPECT_TRUE(verdict_is("3v3 same", &c, RP_CMP_SAME));
-	EXPECT_TRUE(verdict_is("constant", &d, RP_CMP_SAME));
-	EXPECT_TRUE(verdict_is("constant +5%", &e, RP_CMP_REGRESSED));
-}
-
 /*
  * Boots in virtual time repeat to the microsecond: every sample of a side
  * is the same value. Whichever test decides (Welch's below 5 a side, the
@@ -651,9 +607,9 @@ TEST_F(stats, cmp_exact_repeats_every_n)
 		fast[i] = 1.570334 * 0.97;
 	}
 	for (n = 2; n <= 12; n++) {
-		rp_compare(a, n, same, n, false, 2.5, 0.05, &c);
-		rp_compare(a, n, slow, n, false, 2.5, 0.05, &d);
-		rp_compare(a, n, fast, n, false, 2.5, 0.05, &e);
+		rp_compare_stat(a, n, same, n, RP_CMP_MEDIAN, false, 2.5, 0.05, &c);
+		rp_compare_stat(a, n, slow, n, RP_CMP_MEDIAN, false, 2.5, 0.05, &d);
+		rp_compare_stat(a, n, fast, n, RP_CMP_MEDIAN, false, 2.5, 0.05, &e);
 		snprintf(what, sizeof(what), "%zu v %zu exact, same", n, n);
 		EXPECT_TRUE(verdict_is(what, &c, RP_CMP_SAME));
 		EXPECT_TRUE(c.p == 1 && c.change_pct == 0 && c.mde_pct < 0.000001)
@@ -879,7 +835,7 @@ TEST_F(stats, nan_input_survives)
 	rp_summarize(v, 5, &s);
 	rp_mann_whitney_p(v, 5, v8, 8);
 	rp_welch_p(v, 5, v8, 8);
-	rp_compare(v, 5, v8, 8, false, 5, 0.05, &c);
+	rp_compare_stat(v, 5, v8, 8, RP_CMP_MEDIAN, false, 5, 0.05, &c);
 	EXPECT_TRUE(s.n == 5);
 	EXPECT_TRUE(s.min == 1);
 }
