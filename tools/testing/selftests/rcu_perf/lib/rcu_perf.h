@@ -469,6 +469,11 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
 		   const char *what);
 /* Index in cpus[] of the first CPU of a run of @n CPUs, the @turn-th. */
 int rp_sweep_first(const struct rp_sweep *s, int n, int turn);
+/* The caller on cpus[first..first+n) (n <= 0: unchanged): 0 or -errno. */
+int rp_sweep_pin(const struct rp_sweep *s, int first, int n);
+/* Their /proc/stat times summed; all NAN if unreadable. */
+void rp_sweep_cpu_time(const struct rp_sweep *s, int first, int n,
+		       struct rp_cpu_time *sum);
 /* Hotplug: exactly cpus[0..n) online of cpus[0..max), or rp_fatal(). */
 void rp_sweep_online(const struct rp_sweep *s, int n);
 /* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */

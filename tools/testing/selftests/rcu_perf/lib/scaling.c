@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,6 +61,34 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
 int rp_sweep_first(const struct rp_sweep *s, int n, int turn)
 {
 	return n == 1 && !s->hotplug ? turn % s->nr_online : 0;
+}
+
+int rp_sweep_pin(const struct rp_sweep *s, int first, int n)
+{
+	cpu_set_t set;
+	int i;
+
+	if (n <= 0)
+		return 0;
+	CPU_ZERO(&set);
+	for (i = first; i < first + n; i++)
+		CPU_SET(s->cpus[i], &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+void rp_sweep_cpu_time(const struct rp_sweep *s, int first, int n,
+		       struct rp_cpu_time *sum)
+{
+	static struct rp_cpu_time t[RP_SWEEP_CPUS];
+	int i;
+
+	*sum = (struct rp_cpu_time){ 0 };
+	if (rp_cpu_times(t, RP_SWEEP_CPUS, NULL)) {
+		*sum = (struct rp_cpu_time){ NAN, NAN, NAN, NAN };
+		return;
+	}
+	for (i = first; i < first + n; i++)
+		rp_cpu_time_add(sum, &t[s->cpus[i]]);
 }
 
 void rp_sweep_online(const struct rp_sweep *s, int n)
