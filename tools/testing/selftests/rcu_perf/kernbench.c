@@ -107,10 +107,7 @@ static const char * const baseline_metrics[] = {
 
 static const char *tree;	/* the kernel tree built, or NULL */
 
-/*
- * Bad input beyond the parameters' ranges: rp_init() exits 1 before
- * anything is changed. Settles which tree is built.
- */
+/* Bad input beyond the parameters' ranges (exit 1); also which tree. */
 static const char *check_input(void)
 {
 	static char why[2 * PATH_MAX + 128];
@@ -199,11 +196,13 @@ static void gen_header(FILE *f, int d, int h)
  * all directories, so that the preprocessor misses in about half of the
  * -I directories for each of them. Deterministic: the same tree each time.
  */
-static void generate(int files, int dirs, int includes)
+static void generate(void)
 {
 	static int pick[MAX_DIRS * HDRS_PER_DIR];
 	unsigned long long lcg = 88172645463325252ULL;
-	int d, h, i, j, k, nh = dirs * HDRS_PER_DIR;
+	int files = p_files.value, dirs = p_include_dirs.value;
+	int includes = p_includes.value, nh = dirs * HDRS_PER_DIR;
+	int d, h, i, j, k;
 	FILE *f;
 
 	create(true, "%s/inc", srcdir);
@@ -257,6 +256,8 @@ static void generate(int files, int dirs, int includes)
 		   "clean:\n\trm -f $(OBJS) libkb.a\n"
 		   ".PHONY: all clean\n");
 	finish_file(f);
+	rp_info("tree", "generated: %d C files, %d -I directories, %d includes each (%s)",
+		files, dirs, includes, srcdir);
 }
 
 static void remove_workdir(void)
@@ -392,11 +393,7 @@ static void setup_tree(void)
 	}
 	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
 	create(true, "%s", srcdir);
-	generate((int)p_files.value, (int)p_include_dirs.value,
-		 (int)p_includes.value);
-	rp_info("tree", "generated: %d C files, %d -I directories, %d includes each (%s)",
-		(int)p_files.value,
-		(int)p_include_dirs.value, (int)p_includes.value, srcdir);
+	generate();
 }
 
 #define CONTROL_STEPS	256	/* multiply-adds per getppid() */
@@ -471,8 +468,7 @@ static void control_calibrate(void)
 struct point {
 	int n, jobs;
 	struct rp_time run[MAX_RUNS];
-	double others[MAX_RUNS];	/* share of the CPUs others took */
-	double iowait[MAX_RUNS];	/* share spent waiting for I/O */
+	double dist[MAX_RUNS];		/* share others and I/O waits took */
 	int nr, nr_ok;			/* runs, those undisturbed */
 	char busy_why[160];		/* none undisturbed: its metrics' why */
 	double clean_elapsed;		/* the best undisturbed run */
@@ -489,7 +485,7 @@ static void timed_run(struct point *p, int idx, int total)
 {
 	struct rp_time *t = &p->run[p->nr];
 	struct rp_cpu_time c0, c1;
-	double wall, ctl;
+	double wall, others, iowait, ctl;
 	char line[160], on0[256], on1[256];
 	int used;
 
@@ -510,22 +506,23 @@ static void timed_run(struct point *p, int idx, int total)
 	 * for them: only what exceeds those slowed the build.
 	 */
 	used = p->jobs < p->n ? p->jobs : p->n;
-	p->others[p->nr] = rp_cpu_others(&c0, &c1, t->user + t->sys +
-					 (p->n - used) * wall, NAN, used * wall);
+	others = rp_cpu_others(&c0, &c1, t->user + t->sys +
+			       (p->n - used) * wall, NAN, used * wall);
 	/*
 	 * A build that waited for the disk timed the storage, not the
 	 * kernel's CPU cost: healthy builds here waited 0-34% of their time,
-	 * elapsed +19% in one run of three.
+	 * elapsed +19% in one run of three. It counts as other tasks do.
 	 */
-	p->iowait[p->nr] = (c1.iowait - c0.iowait) / (used * wall);
+	iowait = (c1.iowait - c0.iowait) / (used * wall);
 	/* Someone else's CPU hotplug during the build: not our run. */
 	if (strcmp(on0, on1) || (!sw.hotplug && strcmp(on1, online_at_start)))
-		p->others[p->nr] = 1;
+		others = 1;
 	rp_time_format_run(line, sizeof(line), t);
 	printf("# %d CPU(s) run %d: %s, other tasks %.0f%%, I/O wait %.0f%%\n",
-	       p->n, p->nr + 1, line, 100 * p->others[p->nr],
-	       100 * p->iowait[p->nr]);
+	       p->n, p->nr + 1, line, 100 * others, 100 * iowait);
 	fflush(stdout);
+	p->dist[p->nr] = others + (iowait > 0 ? iowait : 0);
+	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
 	/* The control on the same CPUs: interference can only slow it. */
 	ctl = control_run(p->n, sw.hotplug ? 0 : p->n);
@@ -541,12 +538,6 @@ static struct rp_metric *add_metric(int n, const char *what,
 
 	snprintf(name, sizeof(name), "kernbench.n%d.%s", n, what);
 	return rp_metric_add(name, unit, v, nr);
-}
-
-/* The share of run @r's CPUs the build did not get: others', the disk's. */
-static double disturbance(const struct point *p, int r)
-{
-	return p->others[r] + (p->iowait[r] > 0 ? p->iowait[r] : 0);
 }
 
 /*
@@ -570,12 +561,10 @@ static void report_point(struct point *p)
 	printf("# %d CPU(s): %s [average of %d]\n", p->n, line, p->nr);
 	printf("# %d CPU(s): system share %.3f of the CPU time\n", p->n,
 	       rp_time_system_share(&avg));
-	for (r = 0; r < p->nr; r++)
-		p->nr_ok += !(disturbance(p, r) > max);
 	/* Other tasks can only slow a build: its best undisturbed run. */
 	p->clean_elapsed = p->nr_ok ? INFINITY : NAN;
 	for (r = 0; r < p->nr; r++) {
-		d = disturbance(p, r);
+		d = p->dist[r];
 		if (p->nr_ok && d > max)
 			continue;
 		e[nr] = p->run[r].elapsed;
@@ -742,9 +731,9 @@ int main(int argc, char **argv)
 		report_point(&pt[p]);
 	if (nr_pts < 2) {
 		rp_check_skip(CHECK, RP_SWEEP_ONE_CPU);
-		return rp_finish();
+	} else {
+		control_report();
+		speedup_check();
 	}
-	control_report();
-	speedup_check();
 	return rp_finish();
 }
