@@ -494,11 +494,11 @@ static void timed_run(struct point *p, int idx, int total)
 		p->n, p->jobs, p->nr + 1, (int)p_runs.value, idx, total);
 	rp_knob_read(ONLINE, on0, sizeof(on0));
 	first_cpu = rp_sweep_first(&sw, p->n, p->nr);
-	rp_sweep_cpu_time(&sw, first_cpu, p->n, &c0);
+	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c0);
 	wall = rp_now_ms();
 	run_make(tree ? "vmlinux" : NULL, p->jobs, sw.hotplug ? 0 : p->n, t);
 	wall = (rp_now_ms() - wall) / 1000;
-	rp_sweep_cpu_time(&sw, first_cpu, p->n, &c1);
+	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c1);
 	rp_knob_read(ONLINE, on1, sizeof(on1));
 	/*
 	 * GNU time's user + sys are the build's, the rest other tasks'.

@@ -314,6 +314,8 @@ struct rp_cpu_time {
 int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 		 struct rp_cpu_time *all);
 void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t);
+/* cpus[0..n)'s summed (ids from 1024 on left out); all NAN if unreadable */
+void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum);
 double rp_cpu_elapsed(const struct rp_cpu_time *t0,
 		      const struct rp_cpu_time *t1);
 /* The share of @capacity_s that others took: busy (<= @delay_s), stolen */
@@ -471,9 +473,6 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
 int rp_sweep_first(const struct rp_sweep *s, int n, int turn);
 /* The caller on cpus[first..first+n) (n <= 0: unchanged): 0 or -errno. */
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n);
-/* Their /proc/stat times summed; all NAN if unreadable. */
-void rp_sweep_cpu_time(const struct rp_sweep *s, int first, int n,
-		       struct rp_cpu_time *sum);
 /* Hotplug: exactly cpus[0..n) online of cpus[0..max), or rp_fatal(). */
 void rp_sweep_online(const struct rp_sweep *s, int n);
 /* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */

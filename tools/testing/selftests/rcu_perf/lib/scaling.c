@@ -76,21 +76,6 @@ int rp_sweep_pin(const struct rp_sweep *s, int first, int n)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
-void rp_sweep_cpu_time(const struct rp_sweep *s, int first, int n,
-		       struct rp_cpu_time *sum)
-{
-	static struct rp_cpu_time t[RP_SWEEP_CPUS];
-	int i;
-
-	*sum = (struct rp_cpu_time){ 0 };
-	if (rp_cpu_times(t, RP_SWEEP_CPUS, NULL)) {
-		*sum = (struct rp_cpu_time){ NAN, NAN, NAN, NAN };
-		return;
-	}
-	for (i = first; i < first + n; i++)
-		rp_cpu_time_add(sum, &t[s->cpus[i]]);
-}
-
 void rp_sweep_online(const struct rp_sweep *s, int n)
 {
 	int err = rp_cpus_set_online(s->cpus, n, s->max);

@@ -2,6 +2,7 @@
 /* Facts of the machine and the running kernel. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -215,6 +216,21 @@ void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t)
 	sum->idle += t->idle;
 	sum->steal += t->steal;
 	sum->iowait += t->iowait;
+}
+
+void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum)
+{
+	static struct rp_cpu_time t[1024];
+	int i;
+
+	*sum = (struct rp_cpu_time){ 0 };
+	if (rp_cpu_times(t, ARRAY_SIZE(t), NULL)) {
+		*sum = (struct rp_cpu_time){ NAN, NAN, NAN, NAN };
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (cpus[i] < (int)ARRAY_SIZE(t))
+			rp_cpu_time_add(sum, &t[cpus[i]]);
 }
 
 /* Stolen time counts as busy: the hypervisor ran something else. */
