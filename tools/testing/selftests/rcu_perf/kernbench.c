@@ -328,8 +328,11 @@ static __printf(1, 2) __noreturn void build_failed(const char *fmt, ...)
 	va_end(ap);
 	p_keep.value = 1;
 	rp_tmpdir_keep(workdir);
-	for (p = log ? log + strlen(log) : NULL; p && p > log; p--)
-		if (p[-1] == '\n' && n++ == 20)
+	p = log ? log + strlen(log) : NULL;
+	if (p && p > log && p[-1] == '\n')
+		p--;
+	for (; p && p > log; p--)
+		if (p[-1] == '\n' && ++n == 20)
 			break;
 	for (; p && *p; p = *e ? e + 1 : e) {
 		e = strchrnul(p, '\n');
