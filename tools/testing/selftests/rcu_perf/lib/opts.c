@@ -22,6 +22,7 @@ const struct rp_test *rp_current_test;
 
 #define RP_MAX_KNOBS	((int)ARRAY_SIZE(rp_opts.knobs))
 #define RP_WHERE_LEN	(PATH_MAX + 32)
+#define NUM		"%.10g"	/* the shortest readable form of a value */
 
 /* Option names reserved for the environment of the common options. */
 static const char * const reserved[] = {
@@ -71,28 +72,19 @@ int rp_err(const char *fmt, ...)
 /* "baseline = DIR" of the config file, resolved; freed on the next parse */
 static char *conf_baseline;
 
-/* "" and "none" mean no baseline. */
-static void set_baseline(const char *dir, const char *from)
-{
-	rp_opts.baseline = dir && *dir && strcmp(dir, "none") ? dir : NULL;
-	rp_opts.baseline_from = from;
-}
-
 /* A relative DIR of a config file is relative to the file's directory. */
 static int conf_set_baseline(const char *path, const char *val,
 			     const char *where)
 {
 	const char *slash = strrchr(path, '/');
+	int n = slash && *val && *val != '/' && strcmp(val, "none") ?
+		slash - path + 1 : 0;
 
 	free(conf_baseline);
-	conf_baseline = NULL;
-	if (*val == '/' || !*val || !strcmp(val, "none") || !slash)
-		conf_baseline = strdup(val);
-	else if (asprintf(&conf_baseline, "%.*s/%s", (int)(slash - path), path,
-			  val) < 0)
+	if (asprintf(&conf_baseline, "%.*s%s", n, path, val) < 0) {
 		conf_baseline = NULL;
-	if (!conf_baseline)
 		return rp_err("%s: out of memory", where);
+	}
 	return 0;
 }
 
@@ -152,22 +144,6 @@ static bool integer_unit(const char *unit)
 	return false;
 }
 
-/* Shortest readable form of a parameter value. */
-static void fmt_val(char *buf, size_t len, double v)
-{
-	snprintf(buf, len, "%.10g", v);
-}
-
-/* "MIN..MAX" of a parameter with a range. */
-static void fmt_range(char *buf, size_t len, const struct rp_param *p)
-{
-	char lo[32], hi[32];
-
-	fmt_val(lo, sizeof(lo), p->min);
-	fmt_val(hi, sizeof(hi), p->max);
-	snprintf(buf, len, "%s..%s", lo, hi);
-}
-
 /* Is @v a value of @p? NULL if so, else why not (in buf, or static). */
 static const char *check_number(const struct rp_param *p, double v,
 				char *buf, size_t len)
@@ -181,10 +157,7 @@ static const char *check_number(const struct rp_param *p, double v,
 	    v > 1)
 		return "must be 0 or 1";
 	if (p->has_range && !(v >= p->min && v <= p->max)) {
-		char r[80];
-
-		fmt_range(r, sizeof(r), p);
-		snprintf(buf, len, "must be in %s", r);
+		snprintf(buf, len, "must be in " NUM ".." NUM, p->min, p->max);
 		return buf;
 	}
 	return NULL;
@@ -452,25 +425,6 @@ static const char *default_config(void)
 	return access(buf, R_OK) ? NULL : buf;
 }
 
-static int env_bool(const char *var, bool *out)
-{
-	const char *s = getenv(var);
-
-	if (!s || !*s)
-		return 0;
-	if (strcmp(s, "0") && strcmp(s, "1"))
-		return rp_err("environment %s='%s': expected 0 or 1", var, s);
-	*out = s[0] == '1';
-	return 0;
-}
-
-static const char *env_str(const char *var)
-{
-	const char *s = getenv(var);
-
-	return s && *s ? s : NULL;
-}
-
 /* One line on stderr, once, for RCU_PERF_<NAME>s of no parameter here. */
 static void warn_env(void)
 {
@@ -523,7 +477,7 @@ static int load_env(void)
 	return 0;
 }
 
-/* One --set NAME=VALUE. */
+/* One --set NAME=VALUE, after the config file and the environment. */
 static int cli_set(const char *arg)
 {
 	char name[128];
@@ -545,6 +499,17 @@ static int cli_set(const char *arg)
 	return set_param(p, eq + 1, "cli", "--set");
 }
 
+static const char *sets[64];
+static int nr_sets;
+
+static int add_set(const char *arg)
+{
+	if (nr_sets >= (int)ARRAY_SIZE(sets))
+		return rp_err("too many --set options");
+	sets[nr_sets++] = arg;
+	return 0;
+}
+
 static int cli_knob(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -563,70 +528,56 @@ static int cli_knob(const char *arg)
 	return 0;
 }
 
-/* The common options; "-s" is --set's. */
-enum {
-	OPT_JSON = 256, OPT_OUTDIR, OPT_CONFIG, OPT_KNOB, OPT_BASELINE,
-	OPT_LIST,
-};
+/* --config and --baseline, which the environment may set too */
+static const char *config, *baseline;
 
-static const struct option long_opts[] = {
-	{ "quick", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "outdir", required_argument, NULL, OPT_OUTDIR },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "set", required_argument, NULL, 's' },
-	{ "knob", required_argument, NULL, OPT_KNOB },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ }
+/* The common options: a flag, or a value kept or handed to a function. */
+static const struct common_opt {
+	const char *name;
+	char letter;
+	bool *flag;
+	const char **val;
+	int (*fn)(const char *val);
+} common_opts[] = {
+	{ "quick", 'q', .flag = &rp_opts.quick },
+	{ "verbose", 'v', .flag = &rp_opts.verbose },
+	{ "help", 'h', .flag = &rp_opts.help },
+	{ "list", 0, .flag = &rp_opts.list },
+	{ "json", 0, .val = &rp_opts.json_path },
+	{ "outdir", 0, .val = &rp_opts.outdir },
+	{ "config", 0, .val = &config },
+	{ "set", 's', .fn = add_set },
+	{ "knob", 0, .fn = cli_knob },
+	{ "baseline", 0, .val = &baseline },
 };
 
 /*
- * Is @arg option @c as the usage spells it? Not an abbreviation, "-qv" or
- * "-sNAME=VALUE", which getopt_long() takes: a typo stays an error.
+ * Is argv[a] option --@name (or -@letter) as the usage spells it: "--NAME",
+ * or with a value "--NAME=VALUE" or "--NAME VALUE"? Not an abbreviation,
+ * "-qv" or "-sNAME=VALUE": a typo stays an error. The argv entries it
+ * takes, 0 if not it, -1 if its value is missing; a flag's "=VALUE" comes
+ * back in *val, for the caller to refuse.
  */
-static bool spelled_out(const char *arg, int c)
+static int match(int argc, char **argv, int a, const char *name, char letter,
+		 bool has_val, const char **val)
 {
-	const struct option *o;
+	const char *arg = argv[a];
+	size_t n = strlen(name);
 
-	if (arg[0] == '-' && arg[1] == c && !arg[2])
-		return true;
-	for (o = long_opts; o->name; o++) {
-		size_t n = strlen(o->name);
-
-		if (o->val == c && !strncmp(arg, "--", 2) &&
-		    !strncmp(arg + 2, o->name, n) &&
-		    (!arg[n + 2] || (arg[n + 2] == '=' && o->has_arg)))
-			return true;
+	*val = NULL;
+	if (!letter || arg[0] != '-' || arg[1] != letter || arg[2]) {
+		if (strncmp(arg, "--", 2) || strncmp(arg + 2, name, n) ||
+		    (arg[n + 2] && arg[n + 2] != '='))
+			return 0;
+		if (arg[n + 2])
+			*val = arg + n + 3;
 	}
-	return false;
-}
-
-/*
- * The common option at argv[a]: its letter or OPT_*, its value in *val,
- * *used argv entries; -1 after printing why not. Parsed afresh each time:
- * the programs' own options come in between.
- */
-static int common_opt(int argc, char **argv, int a, const char **val,
-		      int *used)
-{
-	int c, saved = opterr;
-
-	opterr = 0;
-	optind = 0;
-	c = getopt_long(argc - a + 1, argv + a - 1, "+:qvhs:", long_opts,
-			NULL);
-	opterr = saved;
-	*val = optarg;
-	*used = optind - 1;
-	if (c == ':' && spelled_out(argv[a], optopt))
-		return rp_err("option %s needs a value", argv[a]);
-	if (c < 0 || c == '?' || c == ':' || *used < 1 ||
-	    !spelled_out(argv[a], c))
-		return rp_err("unknown option '%s' (see --help)", argv[a]);
-	return c;
+	if (!has_val || *val)
+		return 1;
+	if (a + 1 >= argc)
+		return rp_err("option %s needs a value", arg);
+	*val = argv[a + 1];
+	return 2;
 }
 
 /* One value of an option (or operand) @p. */
@@ -649,53 +600,56 @@ static int set_option(struct rp_param *p, const char *val)
 	return 0;
 }
 
-/*
- * The program's own option at argv[a], "--NAME", "--NAME VALUE" or
- * "--NAME=VALUE": 1 (*used: argv entries taken), 0 if not one, -1 bad.
- */
-static int own_opt(int argc, char **argv, int a, int *used)
+/* The option at argv[a], the program's own first: argv entries taken, or -1 */
+static int cli_opt(int argc, char **argv, int a)
 {
 	struct rp_param * const *pp;
-	const char *arg = argv[a];
-	size_t n = strcspn(arg, "=");
+	const struct common_opt *o;
+	const char *val;
+	int k;
 
 	for (pp = rp_current_test->params; pp && *pp; pp++) {
 		struct rp_param *p = *pp;
 
-		if (!is_option(p) || strncmp(arg, "--", 2) ||
-		    n != strlen(p->name) + 2 || strncmp(arg + 2, p->name, n - 2))
+		k = is_option(p) ? match(argc, argv, a, p->name, 0,
+					 p->kind != RP_FLAG, &val) : 0;
+		if (!k)
 			continue;
-		if (p->kind == RP_FLAG && arg[n])
+		if (k < 0 || p->kind != RP_FLAG)
+			return k < 0 || set_option(p, val) ? -1 : k;
+		if (val)
 			return rp_err("option --%s takes no value", p->name);
-		if (p->kind == RP_FLAG) {
-			p->value = 1;
-			p->source = "cli";
-			return 1;
-		}
-		if (arg[n])
-			return set_option(p, arg + n + 1) ? -1 : 1;
-		if (a + 1 >= argc)
-			return rp_err("option %s needs a value", arg);
-		*used = 2;
-		return set_option(p, argv[a + 1]) ? -1 : 1;
+		p->value = 1;
+		p->source = "cli";
+		return 1;
 	}
-	return 0;
+	for (o = common_opts; o < common_opts + ARRAY_SIZE(common_opts); o++) {
+		k = match(argc, argv, a, o->name, o->letter, !o->flag, &val);
+		if (!k || (o->flag && val))
+			continue;
+		if (k < 0 || (o->fn && o->fn(val)))
+			return -1;
+		if (o->flag)
+			*o->flag = true;
+		if (o->val)
+			*o->val = val;
+		return k;
+	}
+	return rp_err("unknown option '%s' (see --help)", argv[a]);
 }
 
 int rp_parse(const struct rp_test *test, int argc, char **argv)
 {
-	const char *sets[64];
-	int nr_sets = 0;
-	const char *config = NULL, *baseline = NULL;
 	struct rp_param * const *pp;
-	bool config_cli = false, dashdash = false;
-	const char *why;
-	int a;
+	const char *from, *why, *s;
+	bool dashdash = false;
+	int a, k;
 
 	rp_current_test = test;
 	memset(&rp_opts, 0, sizeof(rp_opts));
 	free(conf_baseline);
 	conf_baseline = NULL;
+	nr_sets = 0;
 	if (check_table(test))
 		return -1;
 
@@ -707,22 +661,22 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 		(*pp)->origin = NULL;
 	}
 
-	/* Environment of the common options; the command line overrides. */
-	if (env_bool("RCU_PERF_QUICK", &rp_opts.quick))
-		return -1;
-	rp_opts.json_path = env_str("RCU_PERF_JSON");
-	rp_opts.outdir = env_str("RCU_PERF_OUTDIR");
-	if (getenv("RCU_PERF_CONFIG")) {
-		/* Set but empty: no config file at all. */
-		config = env_str("RCU_PERF_CONFIG");
-		config_cli = true;
-	}
+	/* The environment of the common options; the command line overrides. */
+	s = getenv("RCU_PERF_QUICK");
+	if (s && *s && strcmp(s, "0") && strcmp(s, "1"))
+		return rp_err("environment RCU_PERF_QUICK='%s': expected 0 or 1",
+			      s);
+	rp_opts.quick = s && *s == '1';
+	s = getenv("RCU_PERF_JSON");
+	rp_opts.json_path = s && *s ? s : NULL;
+	s = getenv("RCU_PERF_OUTDIR");
+	rp_opts.outdir = s && *s ? s : NULL;
+	config = getenv("RCU_PERF_CONFIG");	/* "": no config file at all */
+	baseline = NULL;
 
 	for (a = 1; a < argc; a++) {
 		struct rp_param *op = dashdash ? test->operands_after :
 				      test->operands;
-		const char *v;
-		int k, used = 1;
 
 		if (op && (dashdash || argv[a][0] != '-' || !argv[a][1])) {
 			if (set_option(op, argv[a]))
@@ -734,68 +688,30 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 			continue;
 		}
 		rp_opts.nr_given++;
-		k = own_opt(argc, argv, a, &used);
-		if (k) {
-			if (k < 0)
-				return -1;
-			a += used - 1;
-			continue;
-		}
-		k = common_opt(argc, argv, a, &v, &used);
+		k = cli_opt(argc, argv, a);
 		if (k < 0)
 			return -1;
-		a += used - 1;
-		switch (k) {
-		case 'q':
-			rp_opts.quick = true;
-			break;
-		case 'v':
-			rp_opts.verbose = true;
-			break;
-		case 'h':
-			rp_opts.help = true;
-			break;
-		case OPT_LIST:
-			rp_opts.list = true;
-			break;
-		case OPT_JSON:
-			rp_opts.json_path = v;
-			break;
-		case OPT_OUTDIR:
-			rp_opts.outdir = v;
-			break;
-		case OPT_CONFIG:
-			config = *v ? v : NULL;
-			config_cli = true;
-			break;
-		case OPT_BASELINE:
-			baseline = v;
-			break;
-		case 's':
-			if (nr_sets >= (int)ARRAY_SIZE(sets))
-				return rp_err("too many --set options");
-			sets[nr_sets++] = v;
-			break;
-		case OPT_KNOB:
-			if (cli_knob(v))
-				return -1;
-		}
+		a += k - 1;
 	}
 
-	if (!config_cli)
+	if (!config)
 		config = default_config();
+	else if (!*config)
+		config = NULL;
 	rp_opts.config_path = config;
 	if (config && load_config(config))
 		return -1;
 	if (load_env())
 		return -1;
 	/* cli > environment (set but empty: none) > config file */
-	if (baseline)
-		set_baseline(baseline, "--baseline");
-	else if (getenv("RCU_PERF_BASELINE"))
-		set_baseline(getenv("RCU_PERF_BASELINE"), "RCU_PERF_BASELINE");
-	else if (conf_baseline)
-		set_baseline(conf_baseline, config);
+	from = baseline ? "--baseline" : getenv("RCU_PERF_BASELINE") ?
+	       "RCU_PERF_BASELINE" : config;
+	baseline = baseline ?: getenv("RCU_PERF_BASELINE") ?: conf_baseline;
+	if (baseline) {
+		rp_opts.baseline = *baseline && strcmp(baseline, "none") ?
+				   baseline : NULL;
+		rp_opts.baseline_from = from;
+	}
 	for (a = 0; a < nr_sets; a++)
 		if (cli_set(sets[a]))
 			return -1;
@@ -887,48 +803,39 @@ void rp_usage(FILE *f)
 	rp_list_params(f);
 }
 
-/* The cells of one --list row. */
-struct list_row {
-	const char *name, *kind, *unit, *source, *reason;
-	char d[32], q[32], r[72], v[32];
-};
-
-static void list_row(const struct rp_param *p, struct list_row *r)
+/* One --list row (@p NULL: the header): widen the columns @w, or print it. */
+static void list_row(FILE *f, const struct rp_param *p, int *w, bool print)
 {
-	*r = (struct list_row){ .name = p->name, .kind = kind_name(p->kind),
-		.unit = p->unit ?: "", .source = p->source ?: "default",
-		.reason = p->reason ?: "", .q = "-", .r = "-" };
-	fmt_val(r->d, sizeof(r->d), p->def);
-	if (p->has_quick)
-		fmt_val(r->q, sizeof(r->q), p->quick);
-	if (p->has_range)
-		fmt_range(r->r, sizeof(r->r), p);
-	fmt_val(r->v, sizeof(r->v), p->source ? p->value : p->def);
-}
-
-/* Widen the columns @w to row @r (@print false), or print it. */
-static void list_cells(FILE *f, const struct list_row *r, int *w, bool print)
-{
-	const char * const cell[] = { r->name, r->unit, r->d, r->q, r->r,
-				      r->v, r->source };
+	char d[32] = "DEFAULT", q[32] = "QUICK", r[72] = "RANGE", v[32] = "VALUE";
+	const char *cell[7] = { "NAME", "UNIT", d, q, r, v, "SOURCE" };
 	size_t i;
 
+	if (p) {
+		cell[0] = p->name;
+		cell[1] = p->unit ?: "";
+		cell[6] = p->source ?: "default";
+		snprintf(d, sizeof(d), NUM, p->def);
+		snprintf(q, sizeof(q), NUM, p->quick);
+		snprintf(r, sizeof(r), NUM ".." NUM, p->min, p->max);
+		snprintf(v, sizeof(v), NUM, p->source ? p->value : p->def);
+		cell[3] = p->has_quick ? q : "-";
+		cell[4] = p->has_range ? r : "-";
+	}
 	for (i = 0; !print && i < ARRAY_SIZE(cell); i++)
 		if ((int)strlen(cell[i]) > w[i])
 			w[i] = strlen(cell[i]);
 	if (print)
 		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", w[0],
-			r->name, r->kind, w[1], r->unit, w[2], r->d, w[3], r->q,
-			w[4], r->r, w[5], r->v, w[6], r->source, r->reason);
+			cell[0], p ? kind_name(p->kind) : "KIND", w[1], cell[1],
+			w[2], cell[2], w[3], cell[3], w[4], cell[4], w[5], cell[5],
+			w[6], cell[6],
+			p ? p->reason ?: "" : "REASON");
 }
 
 void rp_list_params(FILE *f)
 {
-	static const struct list_row head = { "NAME", "KIND", "UNIT", "SOURCE",
-		"REASON", "DEFAULT", "QUICK", "RANGE", "VALUE" };
 	const struct rp_test *t = rp_current_test;
 	struct rp_param * const *pp;
-	struct list_row r;
 	int w[7] = { 0 }, print;
 
 	for (pp = t ? t->params : NULL; pp && *pp; pp++)
@@ -939,13 +846,10 @@ void rp_list_params(FILE *f)
 		return;
 	}
 	for (print = 0; print < 2; print++) {
-		list_cells(f, &head, w, print);
-		for (pp = t->params; *pp; pp++) {
-			if (is_option(*pp))
-				continue;
-			list_row(*pp, &r);
-			list_cells(f, &r, w, print);
-		}
+		list_row(f, NULL, w, print);
+		for (pp = t->params; *pp; pp++)
+			if (!is_option(*pp))
+				list_row(f, *pp, w, print);
 	}
 }
 
@@ -980,12 +884,10 @@ void rp_opts_print(void)
 
 	for (pp = test->params; pp && *pp; pp++) {
 		const struct rp_param *p = *pp;
-		char v[32];
 
 		if (!strcmp(p->source, "default") || is_option(p))
 			continue;
-		fmt_val(v, sizeof(v), p->value);
-		printf("# %s = %s%s%s (%s)\n", p->name, v,
+		printf("# %s = " NUM "%s%s (%s)\n", p->name, p->value,
 		       p->unit && *p->unit ? " " : "", p->unit ? p->unit : "",
 		       p->origin ?:
 		       !strcmp(p->source, "quick") ? "--quick" : p->source);
