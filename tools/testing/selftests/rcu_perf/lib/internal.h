@@ -69,6 +69,7 @@ void rp_guard_block_signals(sigset_t *old);	/* the guard's signals */
 const char *rp_test_name(void);	/* "rcu_perf" before rp_parse() */
 int rp_opts_apply_knobs(void);	/* 0, or -1 (error printed) */
 void rp_opts_print(void);	/* parameters not at their default, knobs */
+const char *rp_kind_name(enum rp_param_kind k);	/* "max", "min", ... */
 
 /* checks.c */
 

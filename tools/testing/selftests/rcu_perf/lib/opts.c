@@ -6,7 +6,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -30,12 +29,11 @@ static const char * const reserved[] = {
 	"lock_timeout", "baseline", "tracepoints",
 };
 
-static bool is_reserved(const char *name)
+/* Is @s one of the @n strings of @list? */
+static bool in(const char *s, const char * const *list, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(reserved); i++)
-		if (!strcmp(name, reserved[i]))
+	while (s && n--)
+		if (!strcmp(s, list[n]))
 			return true;
 	return false;
 }
@@ -122,7 +120,7 @@ static struct rp_param *find_param(const char *name)
 	return NULL;
 }
 
-static const char *kind_name(enum rp_param_kind k)
+const char *rp_kind_name(enum rp_param_kind k)
 {
 	return k == RP_LIMIT_MAX ? "max" : k == RP_LIMIT_MIN ? "min" : "setting";
 }
@@ -136,18 +134,16 @@ static bool integer_unit(const char *unit)
 	static const char * const units[] = {
 		"count", "cpus", "threads", "iterations", "loops", "MiB", "bool",
 	};
-	size_t i;
 
-	for (i = 0; unit && i < ARRAY_SIZE(units); i++)
-		if (!strcmp(unit, units[i]))
-			return true;
-	return false;
+	return in(unit, units, ARRAY_SIZE(units));
 }
 
 /* Is @v a value of @p? NULL if so, else why not (in buf, or static). */
 static const char *check_number(const struct rp_param *p, double v,
 				char *buf, size_t len)
 {
+	if (!isfinite(v))
+		return "not a finite decimal number";
 	if (v < 0)
 		return "must not be negative";
 	/* Limits may be fractional in any unit: measurements are. */
@@ -166,12 +162,12 @@ static const char *check_number(const struct rp_param *p, double v,
 static int set_param(struct rp_param *p, const char *val, const char *source,
 		     const char *where)
 {
-	const char *why = "not a finite decimal number";
+	const char *why;
 	char buf[100];
-	double v;
+	double v = NAN;	/* if not a number */
 
-	if (!rp_parse_double(val, &v))
-		why = check_number(p, v, buf, sizeof(buf));
+	rp_parse_double(val, &v);
+	why = check_number(p, v, buf, sizeof(buf));
 	if (why)
 		return rp_err("%s: bad value '%s' for %s: %s", where, val,
 			      p->name, why);
@@ -214,19 +210,16 @@ static int check_table(const struct rp_test *t)
 			if (!strcmp(p->name, (*qq)->name))
 				return rp_err("bug: parameter '%s' twice",
 					      p->name);
-		if (is_reserved(p->name))
+		if (in(p->name, reserved, ARRAY_SIZE(reserved)))
 			return rp_err("bug: parameter name '%s' is reserved",
 				      p->name);
 		if (is_option(p))
 			continue;
 		if (p->has_range && !(p->min <= p->max))
 			return rp_err("bug: empty range of '%s'", p->name);
-		if (!isfinite(p->def) || check_number(p, p->def, buf,
-						      sizeof(buf)))
+		if (check_number(p, p->def, buf, sizeof(buf)))
 			return rp_err("bug: bad default of '%s'", p->name);
-		if (p->has_quick && (!isfinite(p->quick) ||
-				     check_number(p, p->quick, buf,
-						  sizeof(buf))))
+		if (p->has_quick && check_number(p, p->quick, buf, sizeof(buf)))
 			return rp_err("bug: bad --quick value of '%s'", p->name);
 	}
 	return 0;
@@ -440,7 +433,8 @@ static void warn_env(void)
 		for (i = 9; i < n && i < sizeof(name) - 1; i++)
 			name[i - 9] = tolower((unsigned char)(*e)[i]);
 		name[i - 9] = '\0';
-		if (is_reserved(name) || find_param(name) || len >= sizeof(list))
+		if (in(name, reserved, ARRAY_SIZE(reserved)) ||
+		    find_param(name) || len >= sizeof(list))
 			continue;
 		len += snprintf(list + len, sizeof(list) - len, " %.*s", (int)n, *e);
 	}
@@ -758,11 +752,10 @@ static void print_usage_options(FILE *f)
 /* "  --NAME VALUE" and the reason beside it, each line of it indented. */
 static void print_option(FILE *f, const struct rp_param *p)
 {
-	const char *r = p->reason ? p->reason : "";
+	const char *r = p->reason ?: "";
 	int n;
 
-	n = fprintf(f, "  --%s%s%s", p->name, p->unit ? " " : "",
-		    p->unit ? p->unit : "");
+	n = fprintf(f, "  --%s%s%s", p->name, p->unit ? " " : "", p->unit ?: "");
 	do {
 		size_t len = strcspn(r, "\n");
 
@@ -776,7 +769,6 @@ void rp_usage(FILE *f)
 {
 	const struct rp_test *t = rp_current_test;
 	struct rp_param * const *pp;
-	bool own = false;
 
 	if (!t)
 		return;
@@ -784,14 +776,13 @@ void rp_usage(FILE *f)
 	if (t->summary)
 		fprintf(f, "%s\n", t->summary);
 	fputc('\n', f);
-	for (pp = t->params; pp && *pp; pp++) {
-		if (!is_option(*pp))
-			continue;
-		if (!own)
-			fprintf(f, "Options of %s:\n", t->name);
-		own = true;
-		print_option(f, *pp);
-	}
+	for (pp = t->params; pp && *pp && !is_option(*pp); pp++)
+		;
+	if (pp && *pp)
+		fprintf(f, "Options of %s:\n", t->name);
+	for (; pp && *pp; pp++)
+		if (is_option(*pp))
+			print_option(f, *pp);
 	if (t->extra_usage) {
 		fputs(t->extra_usage, f);
 		if (*t->extra_usage &&
@@ -826,7 +817,7 @@ static void list_row(FILE *f, const struct rp_param *p, int *w, bool print)
 			w[i] = strlen(cell[i]);
 	if (print)
 		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", w[0],
-			cell[0], p ? kind_name(p->kind) : "KIND", w[1], cell[1],
+			cell[0], p ? rp_kind_name(p->kind) : "KIND", w[1], cell[1],
 			w[2], cell[2], w[3], cell[3], w[4], cell[4], w[5], cell[5],
 			w[6], cell[6],
 			p ? p->reason ?: "" : "REASON");

@@ -2,6 +2,7 @@
 /* The JSON results document of a run, for baselines, rcu_perf_compare, CI. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +40,11 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit,
 	struct rp_metric *m = rp_xrealloc(NULL, sizeof(*m));
 	int i;
 
-	memset(m, 0, sizeof(*m));
-	m->name = rp_xstrdup(name);
-	m->unit = rp_xstrdup(unit);
-	m->samples = rp_xrealloc(NULL, n * sizeof(double));
+	*m = (struct rp_metric){ .name = rp_xstrdup(name),
+		.unit = rp_xstrdup(unit), .n = n,
+		.samples = rp_xrealloc(NULL, n * sizeof(double)) };
 	if (n)
 		memcpy(m->samples, v, n * sizeof(double));
-	m->n = n;
 	rp_summarize(m->samples, n, &m->sum);	/* n = 0: every one NAN */
 	for (i = 0; i < RP_CTR_NR; i++)
 		m->per_op[i] = NAN;
@@ -98,17 +97,8 @@ void rp_info(const char *key, const char *fmt, ...)
 	infos[nr_infos++].val = val;
 }
 
-static const char *verdict_name(enum rp_verdict v)
-{
-	static const char * const names[] = { "pass", "fail", "skip", "error" };
-
-	return names[v];
-}
-
-static const char *overall(int code)
-{
-	return code == KSFT_PASS ? "pass" : code == KSFT_SKIP ? "skip" : "fail";
-}
+/* By enum rp_verdict */
+static const char * const verdicts[] = { "pass", "fail", "skip", "error" };
 
 static void write_summary(struct rp_jw *w, const struct rp_summary *s)
 {
@@ -168,7 +158,7 @@ static void write_checks(struct rp_jw *w)
 
 		rp_jw_obj_begin(w, NULL);
 		rp_jw_str(w, "name", c->name);
-		rp_jw_str(w, "verdict", verdict_name(c->verdict));
+		rp_jw_str(w, "verdict", verdicts[c->verdict]);
 		rp_jw_num(w, "measured", c->measured);
 		rp_jw_num(w, "ci_lo", c->ci_lo);
 		rp_jw_num(w, "ci_hi", c->ci_hi);
@@ -223,8 +213,7 @@ static int results_write(FILE *f, int code)
 
 		rp_jw_obj_begin(&w, NULL);
 		rp_jw_str(&w, "name", p->name);
-		rp_jw_str(&w, "kind", p->kind == RP_LIMIT_MAX ? "max" :
-			  p->kind == RP_LIMIT_MIN ? "min" : "setting");
+		rp_jw_str(&w, "kind", rp_kind_name(p->kind));
 		rp_jw_str(&w, "unit", p->unit);
 		rp_jw_num(&w, "default", p->def);
 		rp_jw_num(&w, "quick", p->has_quick ? p->quick : NAN);
@@ -247,52 +236,45 @@ static int results_write(FILE *f, int code)
 
 	rp_jw_obj_begin(&w, "totals");
 	rp_jw_int(&w, "planned", rp_ktap_planned());
-	rp_jw_int(&w, "pass", rp_ktap_total(RP_PASS));
-	rp_jw_int(&w, "fail", rp_ktap_total(RP_FAIL));
-	rp_jw_int(&w, "skip", rp_ktap_total(RP_SKIP));
-	rp_jw_int(&w, "error", rp_ktap_total(RP_ERROR));
+	for (i = RP_PASS; i <= RP_ERROR; i++)
+		rp_jw_int(&w, verdicts[i], rp_ktap_total(i));
 	rp_jw_obj_end(&w);
-	rp_jw_str(&w, "verdict", overall(code));
+	rp_jw_str(&w, "verdict", code == KSFT_PASS ? "pass" :
+		  code == KSFT_SKIP ? "skip" : "fail");
 	rp_jw_int(&w, "exit_code", code);
 	rp_jw_obj_end(&w);
 	fputc('\n', f);
 	return ferror(f) ? -1 : 0;
 }
 
-static int mkdir_p(const char *dir)
+/* mkdir -p of the directory of @path */
+static int mkdir_parents(const char *path)
 {
-	char buf[4096];
-	char *p, c;
+	char buf[PATH_MAX], *p;
 
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
 		return -1;
-	for (p = buf + 1; ; p++) {
-		if (*p != '/' && *p)
-			continue;
-		c = *p;
+	}
+	for (p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
 		*p = '\0';
 		if (mkdir(buf, 0755) && errno != EEXIST)
 			return -1;
-		*p = c;
-		if (!c)
-			return 0;
+		*p = '/';
 	}
+	return 0;
 }
 
 /* Write to a temporary file and rename it: readers never see half a file. */
 static int write_results_file(const char *path, int code)
 {
-	char *tmp = NULL, *dir = rp_xstrdup(path), *slash = strrchr(dir, '/');
-	int ret = -1, fd = -1, saved;
-	FILE *f = NULL;
+	int ret = -1, fd, saved;
+	char *tmp;
+	FILE *f;
 
-	if (slash && slash != dir)
-		*slash = '\0';
-	if ((slash && slash != dir && mkdir_p(dir)) ||
-	    asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		tmp = NULL;
-		goto out;
-	}
+	if (mkdir_parents(path) ||
+	    asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
+		return -1;
 	/* A new file of ours: never through a symlink planted there. */
 	unlink(tmp);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -313,11 +295,7 @@ static int write_results_file(const char *path, int code)
 	}
 	if (ret && fd >= 0)
 		unlink(tmp);
-	errno = saved;
-out:
-	saved = errno;
 	free(tmp);
-	free(dir);
 	errno = saved;
 	return ret;
 }
