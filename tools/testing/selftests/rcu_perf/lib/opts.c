@@ -70,22 +70,6 @@ int rp_err(const char *fmt, ...)
 /* "baseline = DIR" of the config file, resolved; freed on the next parse */
 static char *conf_baseline;
 
-/* A relative DIR of a config file is relative to the file's directory. */
-static int conf_set_baseline(const char *path, const char *val,
-			     const char *where)
-{
-	const char *slash = strrchr(path, '/');
-	int n = slash && *val && *val != '/' && strcmp(val, "none") ?
-		slash - path + 1 : 0;
-
-	free(conf_baseline);
-	if (asprintf(&conf_baseline, "%.*s%s", n, path, val) < 0) {
-		conf_baseline = NULL;
-		return rp_err("%s: out of memory", where);
-	}
-	return 0;
-}
-
 int rp_parse_double(const char *s, double *out)
 {
 	const char *p;
@@ -125,29 +109,25 @@ const char *rp_kind_name(enum rp_param_kind k)
 	return k == RP_LIMIT_MAX ? "max" : k == RP_LIMIT_MIN ? "min" : "setting";
 }
 
-/*
- * Units whose values are whole numbers; "bool" is 0 or 1. Not jiffies:
- * a slack of half a jiffy (gp_throttle's fqs_slack) splits whole ones.
- */
-static bool integer_unit(const char *unit)
-{
-	static const char * const units[] = {
-		"count", "cpus", "threads", "iterations", "loops", "MiB", "bool",
-	};
-
-	return in(unit, units, ARRAY_SIZE(units));
-}
-
 /* Is @v a value of @p? NULL if so, else why not (in buf, or static). */
 static const char *check_number(const struct rp_param *p, double v,
 				char *buf, size_t len)
 {
+	/*
+	 * Units whose values are whole numbers; "bool" is 0 or 1. Not
+	 * jiffies: a slack of half a jiffy (gp_throttle's fqs_slack) splits
+	 * whole ones.
+	 */
+	static const char * const whole[] = {
+		"count", "cpus", "threads", "iterations", "loops", "MiB", "bool",
+	};
+
 	if (!isfinite(v))
 		return "not a finite decimal number";
 	if (v < 0)
 		return "must not be negative";
 	/* Limits may be fractional in any unit: measurements are. */
-	if (p->kind == RP_SETTING && integer_unit(p->unit) && v != floor(v))
+	if (p->kind == RP_SETTING && in(p->unit, whole, ARRAY_SIZE(whole)) && v != floor(v))
 		return "must be a whole number";
 	if (p->kind == RP_SETTING && p->unit && !strcmp(p->unit, "bool") &&
 	    v > 1)
@@ -249,12 +229,11 @@ static int config_line(const char *path, char *s, const char *where,
 		return 0;
 	if (*s == '[') {
 		size_t n = strlen(s);
+		bool closed = s[n - 1] == ']';
 
-		if (s[n - 1] != ']')
-			return rp_err("%s: malformed section header", where);
 		s[n - 1] = '\0';
 		s = trim(s + 1);
-		if (!*s || strpbrk(s, " \t[]"))
+		if (!closed || !*s || strpbrk(s, " \t[]"))
 			return rp_err("%s: malformed section header", where);
 		*ours = !strcmp(s, rp_current_test->name);
 		return 0;
@@ -269,8 +248,18 @@ static int config_line(const char *path, char *s, const char *where,
 		return rp_err("%s: bad parameter name '%s'", where, key);
 	if (!*ours)
 		return 0;
-	if (!strcmp(key, "baseline"))
-		return conf_set_baseline(path, val, where);
+	if (!strcmp(key, "baseline")) {
+		/* A relative DIR is relative to the config file's directory. */
+		const char *slash = strrchr(path, '/');
+		int n = slash && *val && *val != '/' && strcmp(val, "none") ?
+			slash - path + 1 : 0;
+
+		free(conf_baseline);
+		if (asprintf(&conf_baseline, "%.*s%s", n, path, val) >= 0)
+			return 0;
+		conf_baseline = NULL;
+		return rp_err("%s: out of memory", where);
+	}
 	p = find_param(key);
 	if (!p)
 		return rp_err("%s: unknown parameter '%s' for %s", where, key,
@@ -457,10 +446,9 @@ static int load_env(void)
 
 		if (is_option(p))
 			continue;
-		snprintf(var, sizeof(var), "RCU_PERF_");
-		for (i = 0; p->name[i] && i + 10 < sizeof(var); i++)
-			var[9 + i] = toupper((unsigned char)p->name[i]);
-		var[9 + i] = '\0';
+		snprintf(var, sizeof(var), "RCU_PERF_%s", p->name);
+		for (i = 9; var[i]; i++)
+			var[i] = toupper((unsigned char)var[i]);
 		s = getenv(var);
 		if (!s)
 			continue;
@@ -722,33 +710,6 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	return 0;
 }
 
-static void print_usage_options(FILE *f)
-{
-	fputs("Common options:\n"
-	      "  -q, --quick            shorter runs (also RCU_PERF_QUICK=1)\n"
-	      "  -v, --verbose          per-sample lines on stderr\n"
-	      "  --json FILE            write the JSON results to FILE (RCU_PERF_JSON)\n"
-	      "  --outdir DIR           write them to DIR/<test>.json (RCU_PERF_OUTDIR)\n"
-	      "  --config FILE          read parameters from FILE (RCU_PERF_CONFIG; default:\n"
-	      "                         rcu_perf.conf beside the executable; \"\" for none)\n"
-	      "  -s, --set NAME=VALUE   set a parameter (also RCU_PERF_<NAME>=VALUE)\n"
-	      "  --baseline DIR         also judge the metrics against earlier results of\n"
-	      "                         this machine in DIR and DIR/*/ (RCU_PERF_BASELINE;\n"
-	      "                         \"baseline = DIR\" in the config; \"none\" for none)\n"
-	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
-	      "                         (repeatable, at most 16); PATH is one of\n"
-	      "                         /sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
-	      "                         /sys/module/{rcutree,rcupdate}/parameters/*,\n"
-	      "                         /sys/kernel/tracing/{current_tracer,tracing_on},\n"
-	      "                         /sys/devices/system/cpu/cpuN/online\n"
-	      "  --list                 list the parameters and exit\n"
-	      "  -h, --help             this help\n"
-	      "Precedence: --set > environment > config file > default.\n", f);
-	/* rp_init()'s codes; rcu_perf_compare (no checks) states its own. */
-	if (rp_current_test->nr_checks)
-		fputs("Exit: 0 pass, 1 fail or bad usage, 4 skip.\n", f);
-}
-
 /* "  --NAME VALUE" and the reason beside it, each line of it indented. */
 static void print_option(FILE *f, const struct rp_param *p)
 {
@@ -789,7 +750,29 @@ void rp_usage(FILE *f)
 		    t->extra_usage[strlen(t->extra_usage) - 1] != '\n')
 			fputc('\n', f);
 	}
-	print_usage_options(f);
+	fputs("Common options:\n"
+	      "  -q, --quick            shorter runs (also RCU_PERF_QUICK=1)\n"
+	      "  -v, --verbose          per-sample lines on stderr\n"
+	      "  --json FILE            write the JSON results to FILE (RCU_PERF_JSON)\n"
+	      "  --outdir DIR           write them to DIR/<test>.json (RCU_PERF_OUTDIR)\n"
+	      "  --config FILE          read parameters from FILE (RCU_PERF_CONFIG; default:\n"
+	      "                         rcu_perf.conf beside the executable; \"\" for none)\n"
+	      "  -s, --set NAME=VALUE   set a parameter (also RCU_PERF_<NAME>=VALUE)\n"
+	      "  --baseline DIR         also judge the metrics against earlier results of\n"
+	      "                         this machine in DIR and DIR/*/ (RCU_PERF_BASELINE;\n"
+	      "                         \"baseline = DIR\" in the config; \"none\" for none)\n"
+	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
+	      "                         (repeatable, at most 16); PATH is one of\n"
+	      "                         /sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
+	      "                         /sys/module/{rcutree,rcupdate}/parameters/*,\n"
+	      "                         /sys/kernel/tracing/{current_tracer,tracing_on},\n"
+	      "                         /sys/devices/system/cpu/cpuN/online\n"
+	      "  --list                 list the parameters and exit\n"
+	      "  -h, --help             this help\n"
+	      "Precedence: --set > environment > config file > default.\n", f);
+	/* rp_init()'s codes; rcu_perf_compare (no checks) states its own. */
+	if (t->nr_checks)
+		fputs("Exit: 0 pass, 1 fail or bad usage, 4 skip.\n", f);
 	fputs("\nParameters:\n", f);
 	rp_list_params(f);
 }
