@@ -21,9 +21,8 @@ static struct rp_metric **metrics;
 static size_t nr_metrics;
 static struct info_rec *infos;
 static size_t nr_infos;
-static bool started;
 static double start_ms;
-static time_t start_time;
+static time_t start_time;	/* 0: not begun */
 static const char *baseline;	/* the baseline judged against, or NULL */
 
 void rp_report_begin(const char *baseline_dir)
@@ -31,7 +30,6 @@ void rp_report_begin(const char *baseline_dir)
 	baseline = baseline_dir;
 	start_ms = rp_now_ms();
 	start_time = time(NULL);
-	started = true;
 }
 
 struct rp_metric *rp_metric_add(const char *name, const char *unit,
@@ -194,7 +192,7 @@ static int results_write(FILE *f, int code)
 	rp_jw_str(&w, "test", rp_test_name());
 	rp_jw_str(&w, "summary", t ? t->summary : NULL);
 	rp_jw_str(&w, "timestamp", ts);
-	rp_jw_num(&w, "duration_s", started ? (rp_now_ms() - start_ms) / 1e3 : 0);
+	rp_jw_num(&w, "duration_s", start_time ? (rp_now_ms() - start_ms) / 1e3 : 0);
 	rp_system_write(&w);
 
 	rp_jw_obj_begin(&w, "options");
