@@ -10,35 +10,32 @@
 
 #include "internal.h"
 
+/* Hot-pluggable: its online file exists (often not for CPU 0). */
+static bool can_offline(int cpu, char *path, size_t len)
+{
+	snprintf(path, len, "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return rp_knob_exists(path);
+}
+
 int rp_cpu_set_online(int cpu, bool online)
 {
 	char path[96];
 
 	if (cpu < 0)
 		return -EINVAL;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	if (!rp_knob_exists(path))
-		return -ENOENT;	/* not hot-pluggable (often CPU 0) */
+	if (!can_offline(cpu, path, sizeof(path)))
+		return -ENOENT;
 	return rp_knob_write(path, online ? "1" : "0");
-}
-
-static bool can_offline(int cpu)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return rp_knob_exists(path);
 }
 
 int rp_cpus_fixed_first(int *cpus, int nr)
 {
 	int i, j, fixed = 0, tmp;
+	char path[96];
 
 	/* A stable partition: rotate each fixed CPU to the front part. */
 	for (i = 0; i < nr; i++) {
-		if (can_offline(cpus[i]))
+		if (can_offline(cpus[i], path, sizeof(path)))
 			continue;
 		tmp = cpus[i];
 		for (j = i; j > fixed; j--)

@@ -277,17 +277,15 @@ void rp_guard_restore(void)
 static void guard_atexit(void)
 {
 	struct timespec ms = { 0, 1000000 };
-	sigset_t old;
 	int i;
 
 	/* A handler in another thread restores and kills: let it. */
 	for (i = 0; i < 10000 && raw_getpid() == owner_pid &&
 	     __atomic_load_n(&dying, __ATOMIC_SEQ_CST); i++)
 		nanosleep(&ms, NULL);
-	guard_lock(&old);
+	/* A change in flight ends before the restore; none starts after. */
 	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
-	do_restore();
-	guard_unlock(&old);
+	rp_guard_restore();
 }
 
 /*
@@ -749,16 +747,6 @@ static int state_append(const char *line)
 	return err;
 }
 
-static struct rp_entry *find_entry(const char *path)
-{
-	int i;
-
-	for (i = 0; i < nr_entries; i++)
-		if (!entries[i].done && !strcmp(entries[i].path, path))
-			return &entries[i];
-	return NULL;
-}
-
 /*
  * In the state file first, then published. A path with a newline or a tab
  * (a TMPDIR) would add a line that the next run replays: refused.
@@ -798,11 +786,14 @@ static int record(int kind, const char *path, const char *orig)
 
 static int knob_write_locked(const char *path, const char *value)
 {
-	char cur[RP_VAL_LEN + 2], orig[RP_VAL_LEN + 1], *buf;
-	size_t len;
-	int err;
+	char cur[RP_VAL_LEN + 2], orig[RP_VAL_LEN + 1], buf[RP_VAL_LEN + 1];
+	size_t len = strlen(value);
+	int err, i;
 
-	if (!find_entry(path)) {
+	for (i = 0; i < nr_entries; i++)
+		if (!entries[i].done && !strcmp(entries[i].path, path))
+			break;
+	if (i == nr_entries) {
 		err = rp_knob_check(path);
 		if (err)
 			return err;
@@ -818,16 +809,10 @@ static int knob_write_locked(const char *path, const char *value)
 		if (err)
 			return err;
 	}
-	len = strlen(value);
-	buf = malloc(len + 2);
-	if (!buf)
-		return -ENOMEM;
 	memcpy(buf, value, len);
 	if (!len || value[len - 1] != '\n')
 		buf[len++] = '\n';
-	err = rp_write_value(path, buf, len);
-	free(buf);
-	return err;
+	return rp_write_value(path, buf, len);
 }
 
 /* A knob write, or record() of a change of its own: unless closing. */
