@@ -79,6 +79,17 @@ static bool cpu_online_file(const char *path)
 	return !strcmp(p + digits, "/online");
 }
 
+/* 1 + the tracefs_files[] index of name (or NULL), else 0. */
+static int tracer_file(const char *name)
+{
+	size_t j;
+
+	for (j = 0; name && j < ARRAY_SIZE(tracefs_files); j++)
+		if (!strcmp(name, tracefs_files[j]))
+			return j + 1;
+	return 0;
+}
+
 /*
  * Which kind of allowed file path names (by its spelling), or 0. With
  * any_tracefs, a tracer file anywhere: a tracefs mounted elsewhere.
@@ -86,7 +97,7 @@ static bool cpu_online_file(const char *path)
 static int knob_kind(const char *path, bool any_tracefs)
 {
 	const char *name;
-	size_t i, j;
+	size_t i;
 
 	if (!path || path[0] != '/' || strlen(path) >= RP_PATH_LEN)
 		return 0;
@@ -98,37 +109,28 @@ static int knob_kind(const char *path, bool any_tracefs)
 			return KNOB_SYSFS;
 	if (cpu_online_file(path))
 		return KNOB_SYSFS;
-	for (i = 0; i <= ARRAY_SIZE(tracefs_dirs); i++) {
-		/* The last one: where rp_tracefs() found tracefs. */
-		name = in_dir(path, i < ARRAY_SIZE(tracefs_dirs) ?
-			      tracefs_dirs[i] : tracefs_dir);
-		for (j = 0; name && j < ARRAY_SIZE(tracefs_files); j++)
-			if (!strcmp(name, tracefs_files[j]))
-				return KNOB_TRACEFS;
-	}
+	/* The last one: where rp_tracefs() found tracefs. */
+	for (i = 0; i <= ARRAY_SIZE(tracefs_dirs); i++)
+		if (tracer_file(in_dir(path, i < ARRAY_SIZE(tracefs_dirs) ?
+				       tracefs_dirs[i] : tracefs_dir)))
+			return KNOB_TRACEFS;
 	if (in_dir(path, test_dir))
 		return KNOB_TEST;
 	name = strrchr(path, '/');
-	for (j = 0; any_tracefs && j < ARRAY_SIZE(tracefs_files); j++)
-		if (name > path && !strcmp(name + 1, tracefs_files[j]) &&
-		    plain_name(name + 1) && !strstr(path, "/./") &&
-		    !strstr(path, "/../") && !strstr(path, "//"))
-			return KNOB_TRACEFS_ROOT;
+	if (any_tracefs && name > path && tracer_file(name + 1) &&
+	    !strstr(path, "/./") && !strstr(path, "/../") &&
+	    !strstr(path, "//"))
+		return KNOB_TRACEFS_ROOT;
 	return 0;
 }
 
-/* 1 + the tracefs_files[] index of the tracer file path names, else 0. */
 int rp_tracefs_index(const char *path)
 {
 	int kind = knob_kind(path, true);
-	size_t j;
 
 	if (kind != KNOB_TRACEFS && kind != KNOB_TRACEFS_ROOT)
 		return 0;
-	for (j = 0; j < ARRAY_SIZE(tracefs_files); j++)
-		if (!strcmp(strrchr(path, '/') + 1, tracefs_files[j]))
-			return j + 1;
-	return 0;
+	return tracer_file(strrchr(path, '/') + 1);
 }
 
 int rp_knob_allowed(const char *path)

@@ -49,12 +49,8 @@ static const char *kernel_config(void)
 	if (kconfig_read)
 		return kconfig;
 	kconfig_read = true;
-	if (env && *env) {
-		kconfig = read_text_file(env);
-		return kconfig;
-	}
-	kconfig = read_text_file("/proc/config.gz");
-	if (!kconfig && !uname(&u)) {
+	kconfig = read_text_file(env && *env ? env : "/proc/config.gz");
+	if (!kconfig && !(env && *env) && !uname(&u)) {
 		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
 		kconfig = read_text_file(path);
 	}
@@ -177,7 +173,7 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 	unsigned long long v[8];
 	struct rp_cpu_time *t;
 	char line[512];
-	int id, n, err = -EINVAL;
+	int id, n, off, err = -EINVAL;
 	FILE *f;
 
 	f = fopen("/proc/stat", "re");
@@ -186,19 +182,17 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "cpu", 3))
 			break;		/* the cpu lines come first */
+		/* "cpu" the sum, else "cpuN" */
+		off = 0;
+		if (line[3] != ' ' && sscanf(line + 3, "%d%n", &id, &off) != 1)
+			continue;
 		memset(v, 0, sizeof(v));
-		if (line[3] == ' ') {
-			n = sscanf(line + 3, "%llu %llu %llu %llu %llu %llu %llu %llu",
-				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-				   &v[6], &v[7]);
-			t = all;
+		n = sscanf(line + 3 + off, "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (!off)
 			err = n >= 5 ? 0 : -EINVAL;
-		} else {
-			n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu",
-				   &id, &v[0], &v[1], &v[2], &v[3], &v[4],
-				   &v[5], &v[6], &v[7]);
-			t = n >= 6 && id >= 0 && id < max ? &per_cpu[id] : NULL;
-		}
+		t = !off ? all :
+		    n >= 5 && id >= 0 && id < max ? &per_cpu[id] : NULL;
 		if (!t)
 			continue;
 		t->busy = (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
@@ -439,8 +433,14 @@ static bool config_yes(const char *sym)
 /* The preemption model: the boot's preempt= choice, or the config's. */
 static const char *preempt_model(void)
 {
+	static const char * const models[][2] = {
+		{ "CONFIG_PREEMPT_RT", "rt" }, { "CONFIG_PREEMPT", "full" },
+		{ "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
+		{ "CONFIG_PREEMPT_NONE", "none" },
+	};
 	static char mode[32];
 	char *cmd = read_text_file("/proc/cmdline"), *p;
+	size_t i;
 
 	p = cmd ? strstr(cmd, "preempt=") : NULL;
 	if (p && (p == cmd || p[-1] == ' ') &&
@@ -451,14 +451,9 @@ static const char *preempt_model(void)
 		return mode;
 	}
 	free(cmd);
-	if (config_yes("CONFIG_PREEMPT_RT"))
-		return "rt";
-	if (config_yes("CONFIG_PREEMPT"))
-		return "full";
-	if (config_yes("CONFIG_PREEMPT_VOLUNTARY"))
-		return "voluntary";
-	if (config_yes("CONFIG_PREEMPT_NONE"))
-		return "none";
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		if (config_yes(models[i][0]))
+			return models[i][1];
 	return "unknown";
 }
 

@@ -13,20 +13,16 @@
 
 #include "internal.h"
 
+#define STD_TRACEFS	"/sys/kernel/tracing"
+
 static char tracefs_dir[RP_PATH_LEN + 16];
 static pid_t looked;		/* the process that looked, or 0 */
 
 /*
- * Mount point of tracefs in /proc/mounts, or "".
- *
- * Not libapi's tracefs__mountpoint(): it statfs()es its list of usual
- * places, /sys/kernel/debug/tracing among them, and that lookup makes
- * debugfs automount tracefs there whenever tracefs is not mounted at
- * /sys/kernel/tracing: a mount made behind the guard, which can then
- * neither undo it nor mount its own private tracefs at /sys/kernel/tracing
- * (when tracefs was unmounted under a running program). Its
- * tracefs__mount() mounts without the guard recording it first, so a
- * SIGKILL would leave it. Reading /proc/mounts changes nothing.
+ * Mount point of tracefs in /proc/mounts, or "". Not libapi's
+ * tracefs__mountpoint(): its statfs() of /sys/kernel/debug/tracing makes
+ * debugfs automount tracefs there, behind the guard; its tracefs__mount()
+ * mounts before the guard records it. Reading /proc/mounts changes nothing.
  */
 static void find_tracefs(char *out, size_t len)
 {
@@ -43,7 +39,7 @@ static void find_tracefs(char *out, size_t len)
 		if (strcmp(type, "tracefs"))
 			continue;
 		/* prefer the standard place if it is mounted twice */
-		if (!out[0] || !strcmp(dir, "/sys/kernel/tracing"))
+		if (!out[0] || !strcmp(dir, STD_TRACEFS))
 			snprintf(out, len, "%s", dir);
 	}
 	fclose(f);
@@ -51,7 +47,6 @@ static void find_tracefs(char *out, size_t len)
 
 const char *rp_tracefs(void)
 {
-	static const char std[] = "/sys/kernel/tracing";
 	char probe[RP_PATH_LEN + 16];
 	const char *debugfs;
 	struct stat st;
@@ -61,12 +56,12 @@ const char *rp_tracefs(void)
 		return tracefs_dir[0] ? tracefs_dir : NULL;
 	looked = getpid();
 	find_tracefs(tracefs_dir, sizeof(tracefs_dir));
-	if (!tracefs_dir[0] && !stat(std, &st) && S_ISDIR(st.st_mode) &&
-	    !rp_guard_get() && !rp_guard_record(RP_ENT_MOUNT, std)) {
-		if (!mount("nodev", std, "tracefs", 0, NULL))
-			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", std);
+	if (!tracefs_dir[0] && !stat(STD_TRACEFS, &st) && S_ISDIR(st.st_mode) &&
+	    !rp_guard_get() && !rp_guard_record(RP_ENT_MOUNT, STD_TRACEFS)) {
+		if (!mount("nodev", STD_TRACEFS, "tracefs", 0, NULL))
+			snprintf(tracefs_dir, sizeof(tracefs_dir), STD_TRACEFS);
 		else	/* not mounted: nothing to undo */
-			rp_guard_forget(RP_ENT_MOUNT, std, 0);
+			rp_guard_forget(RP_ENT_MOUNT, STD_TRACEFS, 0);
 	}
 	/*
 	 * Old kernels: tracing under debugfs. libapi's debugfs__mountpoint()
