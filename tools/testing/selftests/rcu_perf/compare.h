@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rcu_perf_compare, one file per job: rcu_perf_compare.c (main, options,
- * report), compare_input.c (finding and comparing results files),
- * compare_kcidb.c (--kcidb), compare_plot.c (--svg), compare_repeat.c
- * (--repeat). Calls go one way, rcu_perf_compare.c -> compare_*.c -> lib,
- * with the state (struct compare) an argument, never a global.
+ * rcu_perf_compare: rcu_perf_compare.c (main, options, report) calls
+ * compare_input.c (results files), compare_kcidb.c, compare_plot.c (--svg)
+ * and compare_repeat.c, never back; the state is an argument, not a global.
  */
 #ifndef RCU_PERF_COMPARE_H
 #define RCU_PERF_COMPARE_H
@@ -23,13 +21,11 @@
 
 enum { BASE, CAND, NR_SIDES = RP_SIDES };
 
-/* --allow GLOB=PCT */
-struct allow {
+struct allow {	/* --allow GLOB=PCT */
 	const char *glob;
 	double pct;
 };
 
-/* The command line (rcu_perf_compare.c parses it) */
 struct compare_opts {
 	const char *paths[NR_SIDES][MAX_ARGS];
 	int nr_paths[NR_SIDES];

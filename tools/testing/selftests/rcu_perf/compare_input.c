@@ -125,20 +125,10 @@ bool selected(const struct compare *cmp, const char *key)
 	return !cmp->o.nr_metric_globs;
 }
 
-static double allowed_for(const struct compare *cmp, const char *key)
-{
-	double pct = cmp->o.allowed_change;
-	int i;
-
-	for (i = 0; i < cmp->o.nr_allows; i++)
-		if (!fnmatch(cmp->o.allows[i].glob, key, 0))
-			pct = cmp->o.allows[i].pct;
-	return pct;
-}
-
 void compare_all(struct compare *cmp, struct tally *t)
 {
 	size_t i;
+	int k;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < cmp->r.nr_metrics; i++) {
@@ -153,7 +143,11 @@ void compare_all(struct compare *cmp, struct tally *t)
 			t->missing++;
 			continue;
 		}
-		m->allowed = allowed_for(cmp, m->key);
+		/* --allow: the last match wins */
+		m->allowed = cmp->o.allowed_change;
+		for (k = 0; k < cmp->o.nr_allows; k++)
+			if (!fnmatch(cmp->o.allows[k].glob, m->key, 0))
+				m->allowed = cmp->o.allows[k].pct;
 		/* several runs: the run is the unit, not the sample */
 		if (m->runs[BASE] + m->runs[CAND] >= 3)
 			rp_compare_runs(m->v[BASE].v, m->run_n[BASE],

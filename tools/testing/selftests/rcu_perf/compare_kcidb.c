@@ -4,6 +4,7 @@
  * every KTAP check of every results file) as KCIDB test objects, for
  * kernelci.org's common database.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -19,22 +20,6 @@
  */
 #define KCIDB_MAJOR	5
 #define KCIDB_MINOR	0
-
-/*
- * One component of a test path: a dot in a name would be a level of the
- * tree to a receiver, so it becomes '_' like any other character outside
- * [a-zA-Z0-9_-]; an empty name is "_".
- */
-static char *kcidb_path_add(char *p, const char *name)
-{
-	if (!*name)
-		*p++ = '_';
-	for (; *name; name++)
-		*p++ = strchr("_-", *name) || (*name >= 'a' && *name <= 'z') ||
-		       (*name >= 'A' && *name <= 'Z') ||
-		       (*name >= '0' && *name <= '9') ? *name : '_';
-	return p;
-}
 
 /* Time units go out in seconds with a metric prefix, so they scale. */
 static void kcidb_number(struct rp_jw *w, double v, const char *unit)
@@ -69,23 +54,30 @@ static void kcidb_num(struct rp_jw *w, const char *key, double v)
 }
 
 /*
- * The path is "rcu_perf.<test>.<name>"; the id keeps the names as they
- * are, so that two names made alike by the path stay two ids.
+ * The path is "rcu_perf.<test>.<name>", a dot in a name would be a level
+ * of the tree to a receiver: it becomes '_' like any other character
+ * outside [a-zA-Z0-9_-], an empty name "_". The id keeps the names as
+ * they are, so that two names made alike by the path stay two ids.
  */
 static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 			     const char *run_id, const char *idpart,
 			     const char *test, const char *name,
 			     const char *status)
 {
+	const char *const part[] = { "rcu_perf", test, name }, *s;
 	size_t len = strlen(test) + strlen(name);
-	char *id, *p, *e;
+	char *id, *p = rp_xrealloc(NULL, len + 16), *e = p;
+	int i;
 
-	p = rp_xrealloc(NULL, len + 16);
-	e = kcidb_path_add(p, "rcu_perf");
-	*e++ = '.';
-	e = kcidb_path_add(e, test);
-	*e++ = '.';
-	e = kcidb_path_add(e, name);
+	for (i = 0; i < 3; i++) {
+		if (i)
+			*e++ = '.';
+		if (!*part[i])
+			*e++ = '_';
+		for (s = part[i]; *s; s++)
+			*e++ = strchr("_-", *s) || isalnum((unsigned char)*s) ?
+			       *s : '_';
+	}
 	*e = '\0';
 	id = rp_xrealloc(NULL, strlen(o->origin) + strlen(run_id) +
 		      strlen(idpart) + len + 3);
@@ -112,21 +104,6 @@ static bool kcidb_date_time(const char *s)
 			return false;
 	return s[n - 1] == 'Z' ||
 	       (n >= 25 && strchr("+-", s[n - 6]) && s[n - 3] == ':');
-}
-
-/* DONE: measured, but no verdict on the code */
-static const char *kcidb_status(const struct rp_rmetric *m)
-{
-	if (m->report_only || m->cmp.verdict == RP_CMP_INCONCLUSIVE)
-		return "DONE";
-	return m->cmp.verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS";
-}
-
-static const char *kcidb_status_check(const char *verdict)
-{
-	return !strcmp(verdict, "pass") ? "PASS" :
-	       !strcmp(verdict, "fail") ? "FAIL" :
-	       !strcmp(verdict, "skip") ? "SKIP" : "ERROR";
 }
 
 void write_kcidb(const struct compare *cmp, bool compared)
@@ -186,8 +163,11 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		}
 		verdict = m->report_only ? "reported only" :
 			  rp_cmp_verdict_name(c->verdict);
+		/* DONE: measured, but no verdict on the code */
 		kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
-				 kcidb_status(m));
+				 m->report_only ||
+				 c->verdict == RP_CMP_INCONCLUSIVE ? "DONE" :
+				 c->verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS");
 		kcidb_number(&w, c->b.median, m->unit);
 		snprintf(buf, sizeof(buf),
 			 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
@@ -218,17 +198,20 @@ void write_kcidb(const struct compare *cmp, bool compared)
 	for (i = 0; !compared && i < cmp->r.nr_checks; i++) {
 		const struct rp_rcheck *c = &cmp->r.checks[i];
 		char part[32], *path;
+		bool sel;
 
 		path = rp_xrealloc(NULL, strlen(c->test) + strlen(c->name) + 2);
 		sprintf(path, "%s.%s", c->test, c->name);
-		if (!selected(cmp, path)) {
-			free(path);
+		sel = selected(cmp, path);
+		free(path);
+		if (!sel)
 			continue;
-		}
 		/* The same check in several runs: one test object each. */
 		snprintf(part, sizeof(part), ".%d.", c->file);
 		kcidb_test_begin(&w, o, run_id, part, c->test, c->name,
-				 kcidb_status_check(c->verdict));
+				 !strcmp(c->verdict, "pass") ? "PASS" :
+				 !strcmp(c->verdict, "fail") ? "FAIL" :
+				 !strcmp(c->verdict, "skip") ? "SKIP" : "ERROR");
 		if (strcmp(c->verdict, "skip"))
 			kcidb_number(&w, c->measured, c->unit);
 		if (c->start_time && kcidb_date_time(c->start_time))
@@ -236,7 +219,6 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		if (isfinite(c->duration) && c->duration >= 0)
 			rp_jw_num(&w, "duration", c->duration);
 		rp_jw_obj_end(&w);
-		free(path);
 	}
 	rp_jw_arr_end(&w);
 	rp_jw_obj_end(&w);

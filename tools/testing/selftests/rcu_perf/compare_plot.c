@@ -18,11 +18,13 @@
 #define SVG_W		760
 #define COL_BASE	"#1f77b4"
 #define COL_CAND	"#ff7f0e"
+#define ESC		"&<>\""
 
 static __printf(6, 7) void svg_text(FILE *f, double x, double y,
 				     const char *anchor, const char *extra,
 				     const char *fmt, ...)
 {
+	static const char *const ent[] = { "&amp;", "&lt;", "&gt;", "&quot;" };
 	char buf[512], *s;
 	va_list ap;
 
@@ -32,15 +34,13 @@ static __printf(6, 7) void svg_text(FILE *f, double x, double y,
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y,
 		anchor, extra ? " " : "", extra ? extra : "");
 	for (s = buf; *s; s++)
-		if (strchr("&<>\"", *s))
-			fputs(*s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
-			      *s == '>' ? "&gt;" : "&quot;", f);
+		if (strchr(ESC, *s))
+			fputs(ent[strchr(ESC, *s) - ESC], f);
 		else
 			fputc(*s, f);
 	fputs("</text>\n", f);
 }
 
-/* <line>, <rect> with extra attributes (style) */
 static void svg_line(FILE *f, double x1, double y1, double x2, double y2,
 		     const char *style)
 {
@@ -53,11 +53,6 @@ static void svg_rect(FILE *f, double x, double y, double w, double h,
 {
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" %s/>\n",
 		x, y, w, h, fill, style ? style : "");
-}
-
-static void svg_stroke(char *buf, size_t len, const char *col, int width)
-{
-	snprintf(buf, len, "stroke=\"%s\" stroke-width=\"%d\"", col, width);
 }
 
 static FILE *svg_open(const struct compare *cmp, const char *name, int h,
@@ -86,16 +81,23 @@ static void svg_close(FILE *f)
 		die("error writing an SVG file");
 }
 
-/* A "nice" tick step (1, 2 or 5 times a power of ten) for 0..max. */
-static double nice_step(double max, int ticks)
+/*
+ * An axis from 0: a "nice" tick step (1, 2 or 5 times a power of ten),
+ * returned, and *max rounded up to a whole number of steps.
+ */
+static double nice_axis(double *max, int ticks)
 {
-	double raw = max / ticks, mag, r;
+	double raw = *max / ticks, step = 1, mag, r;
 
-	if (!(raw > 0) || !isfinite(raw))
-		return 1;
-	mag = pow(10, floor(log10(raw)));
-	r = raw / mag;
-	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+	if (raw > 0 && isfinite(raw)) {
+		mag = pow(10, floor(log10(raw)));
+		r = raw / mag;
+		step = (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+	}
+	*max = ceil(*max / step) * step;
+	if (!(*max > 0))
+		*max = 1;
+	return step;
 }
 
 static void svg_legend(FILE *f, double x, double y, bool two)
@@ -142,13 +144,12 @@ static void svg_box(FILE *f, const struct rp_summary *s, double x0,
 {
 	char st[80];
 
-	svg_stroke(st, sizeof(st), col, 1);
+	snprintf(st, sizeof(st), "stroke=\"%s\" stroke-width=\"1\"", col);
 	svg_line(f, x0 + s->min * xs, y, x0 + s->max * xs, y, st);
-	strcat(st, " fill-opacity=\"0.45\"");
 	svg_rect(f, x0 + s->p10 * xs, y - 5, (s->p90 - s->p10) * xs, 10, col,
-		 st);
-	svg_stroke(st, sizeof(st), "black", 2);
-	svg_line(f, x0 + s->median * xs, y - 7, x0 + s->median * xs, y + 7, st);
+		 strcat(st, " fill-opacity=\"0.45\""));
+	svg_line(f, x0 + s->median * xs, y - 7, x0 + s->median * xs, y + 7,
+		 "stroke=\"black\" stroke-width=\"2\"");
 }
 
 /*
@@ -184,21 +185,15 @@ static int family_of(const struct compare *cmp, const struct rp_rmetric *m,
 	return n;
 }
 
-static bool plotted_as_curve(const struct compare *cmp,
-			     const struct rp_rmetric *m)
-{
-	size_t idx[64];
-	double x[64];
-
-	return family_of(cmp, m, idx, x, 64) >= 2;
-}
-
 /* A metric plotted in its test's rows: not part of a scaling curve. */
 static bool in_rows(const struct compare *cmp, const struct rp_rmetric *m,
 		    const char *test_name)
 {
+	size_t idx[64];
+	double x[64];
+
 	return !strcmp(m->test, test_name) && selected(cmp, m->key) &&
-	       m->v[BASE].n && !plotted_as_curve(cmp, m);
+	       m->v[BASE].n && family_of(cmp, m, idx, x, 64) < 2;
 }
 
 /*
@@ -236,10 +231,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 			if (s[k].n && s[k].max > max)
 				max = s[k].max;
 		}
-		step = nice_step(max, 4);
-		max = ceil(max / step) * step;
-		if (!(max > 0))
-			max = 1;
+		step = nice_axis(&max, 4);
 		xs = (x1 - x0) / max;
 		svg_rect(f, 0, y, SVG_W, row, n % 2 ? "#f8f8f8" : "white", NULL);
 		n++;
@@ -272,42 +264,40 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	svg_close(f);
 }
 
-/* A scaling curve: median and p10-p90 per N (CPUs, load level), per side. */
+/*
+ * A scaling curve of the @n metrics idx[] (N in xs[], ascending): median
+ * and p10-p90 per N (CPUs, load level), per side.
+ */
 static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first,
-		       int sides)
+		       const size_t *idx, const double *xs, int n, int sides)
 {
-	const struct rp_rmetric *metrics = cmp->r.metrics;
 	const double x0 = 80, x1 = SVG_W - 30, y0 = 360, y1 = 60;
 	struct rp_summary s[64][NR_SIDES];
-	double xs[64], xmin, xmax, ymax = 0, step, t, sx, sy;
+	double px[64], xmin = xs[0], xmax, ymax = 0, step, t, sx, sy;
 	char fam[256], file[300], title[320], xlabel[64];
 	const char *comp;
-	size_t idx[64];
-	int n, i, k;
+	int i, k;
 	FILE *f;
 
-	n = family_of(cmp, first, idx, xs, 64);
-	comp = name_number(first->name, &xmin, fam, sizeof(fam));
+	comp = name_number(first->name, &t, fam, sizeof(fam));
 	/* the x label: the letters of the varying component, e.g. "cpus" */
 	for (i = 0; comp[i] && comp[i] != '.' && i < (int)sizeof(xlabel) - 1; i++)
 		xlabel[i] = (comp[i] >= '0' && comp[i] <= '9') ? ' ' : comp[i];
 	xlabel[i] = '\0';
 	for (i = 0; i < n; i++)
 		for (k = 0; k < sides; k++) {
-			rp_summarize(metrics[idx[i]].v[k].v,
-				     metrics[idx[i]].v[k].n, &s[i][k]);
+			rp_summarize(cmp->r.metrics[idx[i]].v[k].v,
+				     cmp->r.metrics[idx[i]].v[k].n, &s[i][k]);
 			if (s[i][k].n && s[i][k].p90 > ymax)
 				ymax = s[i][k].p90;
 		}
-	xmin = xs[0];
 	xmax = xs[n - 1] > xmin ? xs[n - 1] : xmin + 1;
-	step = nice_step(ymax, 5);
-	ymax = ceil(ymax / step) * step;
-	if (!(ymax > 0))
-		ymax = 1;
+	step = nice_axis(&ymax, 5);
 	/* 20 px inside the axes, so that the end points stay visible */
 	sx = (x1 - x0 - 40) / (xmax - xmin);
 	sy = (y0 - y1) / ymax;
+	for (i = 0; i < n; i++)
+		px[i] = x0 + 20 + (xs[i] - xmin) * sx;
 
 	snprintf(file, sizeof(file), "%s.%s", first->test, fam);
 	snprintf(title, sizeof(title), "%s: %s", first->test, fam);
@@ -317,10 +307,8 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 		svg_line(f, x0, y0 - t * sy, x1, y0 - t * sy, "stroke=\"#ddd\"");
 		svg_text(f, x0 - 6, y0 - t * sy + 4, "end", NULL, "%g", t);
 	}
-	for (i = 0; i < n; i++) {
-		svg_text(f, x0 + 20 + (xs[i] - xmin) * sx, y0 + 16, "middle", NULL,
-			 "%g", xs[i]);
-	}
+	for (i = 0; i < n; i++)
+		svg_text(f, px[i], y0 + 16, "middle", NULL, "%g", xs[i]);
 	svg_line(f, x0, y0, x1, y0, "stroke=\"black\"");
 	svg_line(f, x0, y0, x0, y1, "stroke=\"black\"");
 	svg_text(f, (x0 + x1) / 2, y0 + 36, "middle", NULL, "%s", xlabel);
@@ -332,24 +320,21 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 		double off = sides == 2 ? (k ? 4 : -4) : 0;
 		char st[64];
 
-		svg_stroke(st, sizeof(st), col, 1);
+		snprintf(st, sizeof(st), "stroke=\"%s\" stroke-width=\"1\"", col);
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
 			col);
 		for (i = 0; i < n; i++)
 			if (s[i][k].n)
-				fprintf(f, "%.1f,%.1f ",
-					x0 + 20 + (xs[i] - xmin) * sx + off,
+				fprintf(f, "%.1f,%.1f ", px[i] + off,
 					y0 - s[i][k].median * sy);
 		fputs("\"/>\n", f);
 		for (i = 0; i < n; i++) {
-			double x = x0 + 20 + (xs[i] - xmin) * sx + off;
-
 			if (!s[i][k].n)
 				continue;
-			svg_line(f, x, y0 - s[i][k].p10 * sy, x,
+			svg_line(f, px[i] + off, y0 - s[i][k].p10 * sy, px[i] + off,
 				 y0 - s[i][k].p90 * sy, st);
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
-				x, y0 - s[i][k].median * sy, col);
+				px[i] + off, y0 - s[i][k].median * sy, col);
 		}
 	}
 	svg_close(f);
@@ -373,16 +358,14 @@ void write_svg(const struct compare *cmp, int sides)
 			continue;
 		n = family_of(cmp, m, idx, x, 64);
 		if (n >= 2) {
-			plot_curve(cmp, m, sides);
+			plot_curve(cmp, m, idx, x, n, sides);
 			for (k = 0; k < n; k++)
 				done[idx[k]] = true;
 			continue;
 		}
 		/* All rows of this test go into one plot. */
 		for (j = i; j < cmp->r.nr_metrics; j++)
-			if (!strcmp(metrics[j].test, m->test) &&
-			    !plotted_as_curve(cmp, &metrics[j]))
-				done[j] = true;
+			done[j] |= in_rows(cmp, &metrics[j], m->test);
 		plot_rows(cmp, m->test, sides);
 	}
 	free(done);

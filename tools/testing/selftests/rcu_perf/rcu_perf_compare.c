@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rcu_perf_compare: is the candidate kernel worse than the baseline? A
- * before/after comparison judged by hand in a mail made one command with
- * a verdict a bot can act on (Documentation/dev-tools/rcu_perf.rst). This
- * file: main, the options and the report; compare.h lists the others.
+ * verdict a bot can act on (Documentation/dev-tools/rcu_perf.rst). Here:
+ * main, the options and the report; compare.h lists the other files.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -192,18 +191,15 @@ static const struct rp_test test = {
 	"      3 inconclusive, 4 a --repeat command skipped.\n",
 };
 
-/* KCIDB's origin names: [a-z0-9_]+ */
-static bool valid_origin(const char *s, size_t n)
+/*
+ * KCIDB's origin names are [a-z0-9_]+, its ids "<origin>:<local id>" (an
+ * empty local id is of no use).
+ */
+static bool kcidb_name(const char *s, bool id)
 {
-	return n && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") >= n;
-}
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
 
-/* KCIDB's ids: "<origin>:<local id>" (an empty local id is of no use) */
-static bool valid_id(const char *s)
-{
-	const char *colon = strchr(s, ':');
-
-	return colon && colon[1] && valid_origin(s, colon - s);
+	return n && (id ? s[n] == ':' && s[n + 1] : !s[n]);
 }
 
 static void parse_options(int argc, char **argv)
@@ -254,9 +250,9 @@ static void parse_options(int argc, char **argv)
 	/* Made-up ids would be records no CI can attach to its build. */
 	if (o->kcidb && (!o->origin || !o->build_id))
 		die("--kcidb needs --origin NAME and --build-id ORIGIN:ID");
-	if (o->origin && !valid_origin(o->origin, strlen(o->origin)))
+	if (o->origin && !kcidb_name(o->origin, false))
 		die("--origin %s: KCIDB origins are [a-z0-9_]+", o->origin);
-	if (o->build_id && !valid_id(o->build_id))
+	if (o->build_id && !kcidb_name(o->build_id, true))
 		die("--build-id %s: KCIDB ids are ORIGIN:ID, ORIGIN [a-z0-9_]+",
 		    o->build_id);
 	if (o->table && o->ktap)
