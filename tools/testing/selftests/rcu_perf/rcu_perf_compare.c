@@ -305,17 +305,6 @@ static void print_header(const struct rp_rmetric *m)
 }
 
 /* --table: one row per metric, the way A/B results are quoted in a mail */
-static int key_width(void)
-{
-	int w = 6;
-	size_t i;
-
-	for (i = 0; i < cmp.r.nr_metrics; i++)
-		if (selected(&cmp, cmp.r.metrics[i].key) && (int)strlen(cmp.r.metrics[i].key) > w)
-			w = strlen(cmp.r.metrics[i].key);
-	return w;
-}
-
 static void print_table_row(const struct rp_rmetric *m, int w)
 {
 	const struct rp_cmp *c = &m->cmp;
@@ -374,10 +363,14 @@ static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 static int report_compare(void)
 {
 	struct tally t;
-	int nr, ktap_nr = 0, w = key_width();
+	int nr, ktap_nr = 0, w = 6;
 	size_t i;
 
 	compare_all(&cmp, &t);
+	for (i = 0; i < cmp.r.nr_metrics; i++)
+		if (selected(&cmp, cmp.r.metrics[i].key) &&
+		    (int)strlen(cmp.r.metrics[i].key) > w)
+			w = strlen(cmp.r.metrics[i].key);
 	nr = t.n[0] + t.n[1] + t.n[2] + t.n[3] + t.reported + t.missing;
 	if (!nr)
 		die("no baseline samples%s", cmp.o.nr_metric_globs ?
