@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rcu_perf_compare --kcidb FILE: the metrics (and without a candidate,
- * every KTAP check of every results file) as KCIDB test objects, for
- * kernelci.org's common database.
+ * rcu_perf_compare --kcidb FILE: the metrics (without a candidate, also
+ * every KTAP check of every results file) as KCIDB test objects.
  */
 #include <ctype.h>
 #include <errno.h>

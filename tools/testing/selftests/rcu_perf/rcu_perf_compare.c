@@ -59,7 +59,6 @@ static const char *add_metric(const char *v)
 	return NULL;
 }
 
-/* --allow GLOB=PCT */
 static const char *add_allow(const char *v)
 {
 	const char *eq = strrchr(v, '=');
