@@ -138,6 +138,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		if (!selected(cmp, m->key) || !m->v[BASE].n ||
 		    (compared && !m->compared))
 			continue;
+		/* DONE: measured, but no verdict on the code */
 		if (!compared) {
 			rp_summarize(m->v[BASE].v, m->v[BASE].n, &s);
 			kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
@@ -154,43 +155,38 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			kcidb_num(&w, "stddev", s.stddev);
 			kcidb_num(&w, "min", s.min);
 			kcidb_num(&w, "max", s.max);
-			if (*rel)
-				rp_jw_str(&w, "kernel", rel);
-			rp_jw_obj_end(&w);
-			rp_jw_obj_end(&w);
-			continue;
+		} else {
+			verdict = m->report_only ? "reported only" :
+				  rp_cmp_verdict_name(c->verdict);
+			kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
+					 m->report_only ||
+					 c->verdict == RP_CMP_INCONCLUSIVE ? "DONE" :
+					 c->verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS");
+			kcidb_number(&w, c->b.median, m->unit);
+			snprintf(buf, sizeof(buf),
+				 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
+				 c->b.median, m->unit, c->a.median, m->unit,
+				 c->change_pct, c->p, verdict);
+			rp_jw_str(&w, "comment", buf);
+			rp_jw_obj_begin(&w, "misc");
+			rp_jw_str(&w, "verdict", verdict);
+			rp_jw_str(&w, "unit", m->unit);
+			rp_jw_str(&w, "better", m->higher_is_better ? "higher" : "lower");
+			kcidb_num(&w, "baseline_median", c->a.median);
+			kcidb_num(&w, "candidate_median", c->b.median);
+			rp_jw_int(&w, "baseline_samples", (long long)c->a.n);
+			rp_jw_int(&w, "candidate_samples", (long long)c->b.n);
+			kcidb_num(&w, "change_pct", c->change_pct);
+			kcidb_num(&w, "p_value", c->p);
+			kcidb_num(&w, "mde_pct", c->mde_pct);
+			kcidb_num(&w, "allowed_change_pct", m->allowed);
+			kcidb_num(&w, "alpha", o->alpha);
+			if (cmp->r.kernel_release[BASE][0])
+				rp_jw_str(&w, "baseline_kernel",
+					  cmp->r.kernel_release[BASE]);
 		}
-		verdict = m->report_only ? "reported only" :
-			  rp_cmp_verdict_name(c->verdict);
-		/* DONE: measured, but no verdict on the code */
-		kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
-				 m->report_only ||
-				 c->verdict == RP_CMP_INCONCLUSIVE ? "DONE" :
-				 c->verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS");
-		kcidb_number(&w, c->b.median, m->unit);
-		snprintf(buf, sizeof(buf),
-			 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
-			 c->b.median, m->unit, c->a.median, m->unit,
-			 c->change_pct, c->p, verdict);
-		rp_jw_str(&w, "comment", buf);
-		rp_jw_obj_begin(&w, "misc");
-		rp_jw_str(&w, "verdict", verdict);
-		rp_jw_str(&w, "unit", m->unit);
-		rp_jw_str(&w, "better", m->higher_is_better ? "higher" : "lower");
-		kcidb_num(&w, "baseline_median", c->a.median);
-		kcidb_num(&w, "candidate_median", c->b.median);
-		rp_jw_int(&w, "baseline_samples", (long long)c->a.n);
-		rp_jw_int(&w, "candidate_samples", (long long)c->b.n);
-		kcidb_num(&w, "change_pct", c->change_pct);
-		kcidb_num(&w, "p_value", c->p);
-		kcidb_num(&w, "mde_pct", c->mde_pct);
-		kcidb_num(&w, "allowed_change_pct", m->allowed);
-		kcidb_num(&w, "alpha", o->alpha);
-		if (cmp->r.kernel_release[BASE][0])
-			rp_jw_str(&w, "baseline_kernel",
-				  cmp->r.kernel_release[BASE]);
 		if (*rel)
-			rp_jw_str(&w, "candidate_kernel", rel);
+			rp_jw_str(&w, compared ? "candidate_kernel" : "kernel", rel);
 		rp_jw_obj_end(&w);
 		rp_jw_obj_end(&w);
 	}
