@@ -25,22 +25,18 @@ struct marker_def {
 
 /* Most preferred first: the first one present in the log wins. */
 static const struct marker_def markers[] = {
-	/* x86_64 and parisc mark_rodata_ro(): the marker of the report */
+	/* mark_rodata_ro(): x86_64 and parisc (the report's), x86_32, s390 */
 	{ .text = "Write protecting the kernel read-only data" },
-	/* x86_32 mark_rodata_ro() */
 	{ .text = "Write protecting kernel text and read-only data" },
-	/* s390 mark_rodata_ro() */
 	{ .text = "Write protected read-only-after-init data" },
 	/* old x86_64: text and rodata were protected in two steps */
 	{ .text = "Write protecting the kernel text" },
 	/*
-	 * free_initmem(): free_reserved_area("unused kernel image (initmem)")
-	 * of x86 and of free_initmem_default() (riscv, powerpc, mips, ...).
+	 * free_initmem(): of x86 and free_initmem_default() (riscv, powerpc,
+	 * mips, ...); older x86; arm64 and older free_initmem_default()
 	 */
 	{ .text = "Freeing unused kernel image (initmem) memory" },
-	/* older x86 free_kernel_image_pages() */
 	{ .text = "Freeing unused kernel image memory" },
-	/* arm64 free_initmem(), older free_initmem_default() */
 	{ .text = "Freeing unused kernel memory" },
 	/* init/main.c run_init_process(), every architecture */
 	{ .text = "Run ", .tail = " as init process",
@@ -50,6 +46,7 @@ static const struct marker_def markers[] = {
 /* Times of one printk agree to the microsecond in every format. */
 #define SAME_TIME	0.000001
 #define NR_MARKERS	ARRAY_SIZE(markers)
+#define DIGITS		"0123456789"
 
 static const char *marker_name(const struct marker_def *d)
 {
@@ -109,18 +106,14 @@ static size_t clean_line(char *dst, const char *s, const char *e)
 				while (s < e && (unsigned char)*s >= 0x20 &&
 				       (unsigned char)*s < 0x40)
 					s++;
-				if (s < e)
-					s++;		/* final byte */
 			} else if (s < e && *s == ']') {	/* OSC */
 				while (s < e && *s != '\a' && *s != 0x1b)
 					s++;
 				if (s < e && *s == 0x1b)
 					s++;
-				if (s < e)
-					s++;
-			} else if (s < e) {
-				s++;
 			}
+			if (s < e)
+				s++;		/* the final byte */
 			continue;
 		}
 		if ((c < 0x20 && c != '\t') || c == 0x7f)
@@ -133,57 +126,22 @@ static size_t clean_line(char *dst, const char *s, const char *e)
 	return n;
 }
 
-/* "[  123.456789]": seconds since boot. */
+/* "[  123.456789]" (s[0] '[', e[-1] ']'): seconds since boot. */
 static int parse_time_bracket(const char *s, const char *e, double *t)
 {
-	const char *p = s + 1, *q;
+	const char *p = s + 1 + strspn(s + 1, " "), *q = p + strspn(p, DIGITS);
 	char num[40];
-	char *end;
 
-	if (e - s < 3 || *s != '[' || e[-1] != ']' || e - s > 32)
+	if (e - s < 3 || e - s > 32)
 		return -1;
 	e--;
-	while (p < e && *p == ' ')
-		p++;
-	for (q = p; q < e && isdigit((unsigned char)*q); q++)
-		;
-	if (q == p || q >= e || *q != '.')
-		return -1;
-	for (q++; q < e && isdigit((unsigned char)*q); q++)
-		;
-	if (q != e || q[-1] == '.')
+	if (q == p || q >= e || *q != '.' ||
+	    q + 1 + strspn(q + 1, DIGITS) != e || e[-1] == '.')
 		return -1;
 	memcpy(num, p, e - p);
 	num[e - p] = '\0';
-	*t = strtod(num, &end);
-	return (*end || !isfinite(*t)) ? -1 : 0;
-}
-
-/* "[    T1]" or "[   C0]" of CONFIG_PRINTK_CALLER. */
-static bool is_caller_bracket(const char *s, const char *e)
-{
-	const char *p = s + 1;
-
-	if (e - s < 4 || *s != '[' || e[-1] != ']')
-		return false;
-	while (p < e && *p == ' ')
-		p++;
-	if (p >= e - 1 || (*p != 'T' && *p != 'C'))
-		return false;
-	for (p++; p < e - 1; p++)
-		if (!isdigit((unsigned char)*p))
-			return false;
-	return isdigit((unsigned char)e[-2]);
-}
-
-/* Start of the last "[...]" ending at e[-1]; NULL if none. */
-static const char *last_bracket(const char *line, const char *e)
-{
-	const char *p = e - 1;
-
-	while (p > line && p[-1] != '[')
-		p--;
-	return p > line ? p - 1 : NULL;
+	*t = strtod(num, NULL);
+	return 0;
 }
 
 enum occ { OCC_NONE, OCC_OK, OCC_BAD };
@@ -192,7 +150,7 @@ enum occ { OCC_NONE, OCC_OK, OCC_BAD };
 static enum occ dmesg_time(const char *line, const char *m, double *t,
 			   char *bad, size_t badlen)
 {
-	const char *e = m, *b;
+	const char *e = m, *b, *p;
 	char q[48];
 
 	while (e > line && isspace((unsigned char)e[-1]))
@@ -201,8 +159,8 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 		snprintf(bad, badlen, "no timestamp (printk.time=0 or dmesg -t?)");
 		return OCC_BAD;
 	}
+	b = memrchr(line, '[', e - line);
 	if (e[-1] != ']') {
-		b = memrchr(line, '[', e - line);
 		if (b && !memchr(b, ']', e - b)) {
 			quote(q, sizeof(q), b, e);
 			snprintf(bad, badlen, "unterminated timestamp '%s'", q);
@@ -210,12 +168,14 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 		}
 		return OCC_NONE;
 	}
-	b = last_bracket(line, e);
-	if (b && is_caller_bracket(b, e)) {
+	/* "[    T1]" or "[   C0]" of CONFIG_PRINTK_CALLER before the time */
+	p = b ? b + 1 + strspn(b + 1, " ") : NULL;
+	if (b && (*p == 'T' || *p == 'C') && p < e - 2 &&
+	    p + 1 + strspn(p + 1, DIGITS) == e - 1) {
 		e = b;
 		while (e > line && e[-1] == ' ')
 			e--;
-		b = (e > line && e[-1] == ']') ? last_bracket(line, e) : NULL;
+		b = (e > line && e[-1] == ']') ? memrchr(line, '[', e - line) : NULL;
 	}
 	if (!b || parse_time_bracket(b, e, t)) {
 		quote(q, sizeof(q), b ? b : line, e);
@@ -269,10 +229,8 @@ static bool marker_at(const struct marker_def *d, const char *msg)
 
 static bool looks_like_kmsg(const char *line)
 {
-	const char *p = line;
+	const char *p = line + strspn(line, DIGITS);
 
-	while (isdigit((unsigned char)*p))
-		p++;
 	return p > line && *p == ',' && strchr(p, ';');
 }
 
@@ -299,42 +257,30 @@ static void record(struct marker_seen *ms, enum occ o, double t,
 static void scan_line(const char *line, struct marker_seen *seen,
 		      size_t lineno, double *first_t)
 {
-	char why[128] = "";
-	const char *semi, *p;
-	enum occ o;
+	const char *semi = looks_like_kmsg(line) ? strchr(line, ';') : NULL;
+	const char *p = semi ? NULL : strchr(line, '['), *text;
+	char why[128] = "", q[48];
+	enum occ o = OCC_OK;
 	double t = 0;
 	size_t i;
 
-	if (looks_like_kmsg(line)) {
-		semi = strchr(line, ';');
-		o = kmsg_time(line, semi, &t) ? OCC_BAD : OCC_OK;
-		if (o == OCC_OK && *first_t < 0)
-			*first_t = t;
-		for (i = 0; i < NR_MARKERS; i++) {
+	if (semi && kmsg_time(line, semi, &t)) {
+		quote(q, sizeof(q), line, semi);
+		snprintf(why, sizeof(why),
+			 "malformed /dev/kmsg record prefix '%s'", q);
+		o = OCC_BAD;
+	}
+	if (*first_t < 0 && (semi ? o == OCC_OK : p && strchr(p, ']') &&
+			     !parse_time_bracket(p, strchr(p, ']') + 1, &t)))
+		*first_t = t;
+	for (i = 0; i < NR_MARKERS; i++) {
+		if (semi) {
 			if (!marker_at(&markers[i], semi + 1))
 				continue;
-			if (o == OCC_BAD) {
-				char q[48];
-
-				quote(q, sizeof(q), line, semi);
-				snprintf(why, sizeof(why),
-					 "malformed /dev/kmsg record prefix '%s'", q);
-			}
 			record(&seen[i], o, t, why, lineno);
 			return;
 		}
-		return;
-	}
-
-	if (*first_t < 0 && line[0] != '\0') {
-		p = strchr(line, '[');
-		if (p && strchr(p, ']') &&
-		    !parse_time_bracket(p, strchr(p, ']') + 1, &t))
-			*first_t = t;
-	}
-	for (i = 0; i < NR_MARKERS; i++) {
-		const char *text = markers[i].text;
-
+		text = markers[i].text;
 		for (p = strstr(line, text); p; p = strstr(p + 1, text)) {
 			if (!marker_at(&markers[i], p))
 				continue;
@@ -453,37 +399,23 @@ fail:
 	return NULL;
 }
 
-/* syslog(2), what dmesg falls back to: "<6>[    0.445800] msg" lines. */
-static char *read_syslog(void)
-{
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf;
-	int n;
-
-	if (size <= 0)
-		return NULL;
-	buf = malloc(size + 1);
-	if (!buf)
-		return NULL;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 char *rp_read_kmsg(void)
 {
 	char *log = read_dev_kmsg();
-	int saved = errno;
+	int saved = errno, size, n;
 
 	if (log)
 		return log;
-	log = read_syslog();
-	if (!log)
+	/* syslog(2), what dmesg falls back to: "<6>[    0.445800] msg" lines */
+	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	log = size > 0 ? malloc(size + 1) : NULL;
+	n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
+	if (n < 0) {
+		free(log);
 		errno = saved;
+		return NULL;
+	}
+	log[n] = '\0';
 	return log;
 }
 
