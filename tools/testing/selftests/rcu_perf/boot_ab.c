@@ -5,13 +5,10 @@
  * Expediting grace periods during boot cut the time to "Write protecting
  * the kernel read-only data" by 18%, from one boot each; the RCU
  * maintainer asked for "before-and-after measurements of actual boot
- * time". This tool boots each side N times, interleaved, under QEMU with
- * a busybox initramfs it generates, by default in instruction-counted
- * virtual time (a boot repeats exactly), and judges B's time to user
- * space against A's with rp_compare(), rcu_perf_compare's verdict. By
- * default A is the default boot and B adds rcupdate.rcu_normal=1.
- *
- * Options: Documentation/dev-tools/rcu_perf.rst and --help.
+ * time". Each side boots N times, interleaved, under QEMU with a busybox
+ * initramfs of ours, by default in instruction-counted virtual time (a
+ * boot repeats exactly); B's time to user space is judged against A's as
+ * rcu_perf_compare does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -144,6 +141,22 @@ static const char *kernel[NR_SIDES], *append[NR_SIDES];
 
 enum accel { ACCEL_ICOUNT, ACCEL_KVM, ACCEL_TCG };
 
+static const struct {
+	const char *mode;
+	const char *argv[8];	/* -accel's and what goes with it */
+} accels[] = {
+	/*
+	 * icount: neither the host's time of day may change the boot path
+	 * nor QEMU hand the guest random bytes of its own (an RNG seed in
+	 * setup_data, in some versions): the same ones in every boot.
+	 */
+	[ACCEL_ICOUNT] = { "virtual time (TCG -icount shift=0,sleep=off, 1 vCPU)",
+			   { "tcg", "-icount", "shift=0,sleep=off", "-rtc",
+			     "base=2024-01-01T00:00:00,clock=vm", "-seed", "1" } },
+	[ACCEL_KVM] = { "wall clock (KVM)", { "kvm", "-cpu", "host" } },
+	[ACCEL_TCG] = { "wall clock (TCG)", { "tcg,thread=multi" } },
+};
+
 struct boot {
 	int side;
 	int round;		/* 1.. within its side */
@@ -165,7 +178,6 @@ static char dir[PATH_MAX - 64];
 static bool dir_is_temp;
 static char initrd[PATH_MAX];
 static char cmdline[NR_SIDES][MAX_APPEND + 64];
-static bool dither;
 
 /* An error: keep the temporary directory for a look at the logs. */
 static void keep_logs(void)
@@ -175,83 +187,11 @@ static void keep_logs(void)
 	dir_is_temp = false;
 }
 
-/* The one-line reason of bad input, for rp_parse() to print. */
-static char bad_input[PATH_MAX + 128];
-#define bad(...)	rp_why(bad_input, sizeof(bad_input), __VA_ARGS__)
-
-/* Kernel parameters: printable ASCII, no newline, a sane length. */
-static const char *check_append(const char *what, const char *s)
-{
-	const char *p;
-
-	if (s && strlen(s) > MAX_APPEND)
-		return bad("%s is longer than %d characters", what, MAX_APPEND);
-	for (p = s; p && *p; p++)
-		if (*p < 0x20 || *p > 0x7e)
-			return bad("%s has a control or non-ASCII character",
-				   what);
-	return NULL;
-}
-
 static bool readable_file(const char *path)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, R_OK);
-}
-
-static const char *check_kernel(const char *what, const char *path)
-{
-	if (path && !readable_file(path))
-		return bad("%s '%s': not a readable file", what, path);
-	return NULL;
-}
-
-static const char *static_x86_64(const char *path);
-
-/* The rest of the options, and what a range cannot say. */
-static const char *check_options(void)
-{
-	char why[PATH_MAX + 96];
-
-	if (p_busybox.str && !readable_file(p_busybox.str))
-		return bad("--busybox '%s': not a readable file", p_busybox.str);
-	if (p_busybox.str && static_x86_64(p_busybox.str))
-		return bad("--busybox '%s' %s", p_busybox.str,
-			   static_x86_64(p_busybox.str));
-	if (p_logdir.str && (!*p_logdir.str || strlen(p_logdir.str) >= sizeof(dir)))
-		return bad("--logdir needs a directory name (shorter than %zu)",
-			   sizeof(dir));
-	/* As root, a symlink planted there would be written through. */
-	if (p_logdir.str && rp_check_dir(p_logdir.str, true, why, sizeof(why)))
-		return bad("--logdir %s: %s", p_logdir.str, why);
-	if (!(p_boot_timeout.value > 0))
-		return bad("boot_timeout must be in (0, 86400] s, not %g",
-			   p_boot_timeout.value);
-	if (!(p_alpha.value > 0 && p_alpha.value < 1))
-		return bad("alpha must be in (0, 1), not %g", p_alpha.value);
-	return NULL;
-}
-
-/*
- * Everything that is bad input beyond the parameters' ranges: rp_parse()
- * prints it as one line and rp_init() exits 1, before the KTAP header.
- */
-static const char *check_input(void)
-{
-	const char *env = getenv("KERNEL");
-
-	kernel[A] = p_kernel.str;
-	kernel[B] = p_kernel_b.str;
-	append[A] = p_append_a.str;
-	append[B] = p_append_b.str;
-	return check_kernel("--kernel", kernel[A]) ?:
-	       check_kernel("--kernel-b", kernel[B]) ?:
-	       check_kernel("$KERNEL", !kernel[A] && env && *env ? env : NULL) ?:
-	       check_append("--append-a", append[A]) ?:
-	       check_append("--append-b", append[B]) ?:
-	       check_append("--append", p_append.str) ?:
-	       check_options();
 }
 
 /* NULL if @path is a static x86-64 ELF executable, else why not. */
@@ -283,43 +223,85 @@ out:
 	return why;
 }
 
-/* Kernel A's default: $KERNEL, else the running kernel's image. */
-static const char *default_kernel(void)
-{
-	static char path[PATH_MAX];
-	const char *env = getenv("KERNEL");
-	struct utsname u;
+/* The one-line reason of bad input, for rp_parse() to print. */
+static char bad_input[PATH_MAX + 128];
+#define bad(...)	rp_why(bad_input, sizeof(bad_input), __VA_ARGS__)
 
-	if (env && *env)
-		return env;
-	if (uname(&u))
-		return NULL;
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
-	return readable_file(path) ? path : NULL;
+/*
+ * Everything that is bad input beyond the parameters' ranges: rp_parse()
+ * prints it as one line and rp_init() exits 1, before the KTAP header.
+ */
+static const char *check_input(void)
+{
+	const char *env = getenv("KERNEL"), *why, *p;
+	const struct { const char *what, *s; bool file; } in[] = {
+		{ "--kernel", p_kernel.str, true },
+		{ "--kernel-b", p_kernel_b.str, true },
+		{ "$KERNEL", !p_kernel.str && env && *env ? env : NULL, true },
+		{ "--append-a", p_append_a.str, false },
+		{ "--append-b", p_append_b.str, false },
+		{ "--append", p_append.str, false },
+		{ "--busybox", p_busybox.str, true },
+	};
+	char dir_why[PATH_MAX + 96];
+	size_t i;
+
+	kernel[A] = p_kernel.str;
+	kernel[B] = p_kernel_b.str;
+	append[A] = p_append_a.str;
+	append[B] = p_append_b.str;
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		if (!in[i].s)
+			continue;
+		if (in[i].file && !readable_file(in[i].s))
+			return bad("%s '%s': not a readable file", in[i].what,
+				   in[i].s);
+		/* Kernel parameters: printable ASCII, a sane length. */
+		if (!in[i].file && strlen(in[i].s) > MAX_APPEND)
+			return bad("%s is longer than %d characters",
+				   in[i].what, MAX_APPEND);
+		for (p = in[i].s; !in[i].file && *p; p++)
+			if (*p < 0x20 || *p > 0x7e)
+				return bad("%s has a control or non-ASCII character",
+					   in[i].what);
+	}
+	why = p_busybox.str ? static_x86_64(p_busybox.str) : NULL;
+	if (why)
+		return bad("--busybox '%s' %s", p_busybox.str, why);
+	if (p_logdir.str && (!*p_logdir.str || strlen(p_logdir.str) >= sizeof(dir)))
+		return bad("--logdir needs a directory name (shorter than %zu)",
+			   sizeof(dir));
+	/* As root, a symlink planted there would be written through. */
+	if (p_logdir.str &&
+	    rp_check_dir(p_logdir.str, true, dir_why, sizeof(dir_why)))
+		return bad("--logdir %s: %s", p_logdir.str, dir_why);
+	if (!(p_boot_timeout.value > 0))
+		return bad("boot_timeout must be in (0, 86400] s, not %g",
+			   p_boot_timeout.value);
+	if (!(p_alpha.value > 0 && p_alpha.value < 1))
+		return bad("alpha must be in (0, 1), not %g", p_alpha.value);
+	return NULL;
 }
 
 /* Nothing to boot with: the check is skipped, with the reason. */
-static __printf(1, 2) __noreturn void skip(const char *fmt, ...)
-{
-	char why[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	rp_check_skip(CHECK, "%s", why);
-	exit(rp_finish());
-}
-
 static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 {
 	const char *q = p_qemu.str ? p_qemu.str : getenv("QEMU");
-	const char *why;
+	const char *env = getenv("KERNEL"), *why;
+	static char path[PATH_MAX];
+	struct utsname u;
 
+	/* Kernel A's default: $KERNEL, else the running kernel's image. */
+	if (!kernel[A] && env && *env)
+		kernel[A] = env;
+	if (!kernel[A] && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
+		if (readable_file(path))
+			kernel[A] = path;
+	}
 	if (!kernel[A])
-		kernel[A] = default_kernel();
-	if (!kernel[A])
-		skip("no kernel: no readable /boot/vmlinuz-$(uname -r); use --kernel or KERNEL=");
+		rp_exit_skip("%s",
+			     "no kernel: no readable /boot/vmlinuz-$(uname -r); use --kernel or KERNEL=");
 	/* Nothing chosen: the default comparison. */
 	if (!kernel[B] && !append[A] && !append[B])
 		append[B] = "rcupdate.rcu_normal=1";
@@ -329,17 +311,17 @@ static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 	if (!q || !*q)
 		q = "qemu-system-x86_64";
 	if (!rp_find_prog(q, qemu, qlen))
-		skip("%s not found (apt install qemu-system-x86)", q);
+		rp_exit_skip("%s not found (apt install qemu-system-x86)", q);
 	if (p_busybox.str) {
 		snprintf(bb, blen, "%s", p_busybox.str);
 	} else if (!rp_find_prog("busybox", bb, blen)) {
 		snprintf(bb, blen, "/bin/busybox");
 		if (!readable_file(bb))
-			skip("no busybox (apt install busybox-static)");
+			rp_exit_skip("no busybox (apt install busybox-static)");
 	}
 	why = static_x86_64(bb);
 	if (why)
-		skip("busybox %s %s", bb, why);
+		rp_exit_skip("busybox %s %s", bb, why);
 }
 
 static void cpio_entry(FILE *f, unsigned int ino, const char *name,
@@ -360,43 +342,26 @@ static void cpio_entry(FILE *f, unsigned int ino, const char *name,
 	fwrite(zeros, 1, (4 - size % 4) % 4, f);
 }
 
-static char *read_file(const char *path, size_t *size)
-{
-	struct stat st;
-	char *buf;
-	FILE *f;
-
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > (64 << 20)) {
-		fclose(f);
-		errno = EFBIG;
-		return NULL;
-	}
-	buf = malloc(st.st_size + 1);
-	if (buf && fread(buf, 1, st.st_size, f) != (size_t)st.st_size) {
-		free(buf);
-		buf = NULL;
-		errno = EIO;
-	}
-	fclose(f);
-	*size = st.st_size;
-	return buf;
-}
-
 /* 0, or -1 with errno. */
 static int write_initramfs(const char *path, const char *busybox)
 {
-	size_t size;
-	char *bb;
-	FILE *f;
-	int err, fd;
+	FILE *f = fopen(busybox, "rb");
+	char *bb = NULL;
+	struct stat st;
+	int err = 0, fd;
 
-	bb = read_file(busybox, &size);
-	if (!bb)
+	if (!f)
 		return -1;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > (64 << 20))
+		err = EFBIG;
+	else
+		bb = malloc(st.st_size + 1);
+	if (!err && (!bb || fread(bb, 1, st.st_size, f) != (size_t)st.st_size))
+		err = bb ? EIO : errno;
+	fclose(f);
+	if (err)
+		goto out;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 		  0644);
 	f = fd < 0 ? NULL : fdopen(fd, "wb");
@@ -404,22 +369,21 @@ static int write_initramfs(const char *path, const char *busybox)
 		err = errno;
 		if (fd >= 0)
 			close(fd);
-		free(bb);
-		errno = err;
-		return -1;
+		goto out;
 	}
 	cpio_entry(f, 1, "dev", S_IFDIR | 0755, 0, 0, NULL, 0);
 	/* init's stdin/stdout: the console (ttyS0) */
 	cpio_entry(f, 2, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
 	cpio_entry(f, 3, "bin", S_IFDIR | 0755, 0, 0, NULL, 0);
-	cpio_entry(f, 4, "bin/busybox", S_IFREG | 0755, 0, 0, bb, size);
+	cpio_entry(f, 4, "bin/busybox", S_IFREG | 0755, 0, 0, bb, st.st_size);
 	cpio_entry(f, 5, "init", S_IFREG | 0755, 0, 0, init_script,
 		   strlen(init_script));
 	cpio_entry(f, 0, "TRAILER!!!", 0, 0, 0, NULL, 0);
-	free(bb);
 	err = ferror(f) ? EIO : 0;
 	if (fclose(f) && !err)
 		err = errno;
+out:
+	free(bb);
 	errno = err;
 	return err ? -1 : 0;
 }
@@ -433,6 +397,7 @@ static int write_initramfs(const char *path, const char *busybox)
 static void boot_cmdline(struct boot *b)
 {
 	unsigned int x = 2654435761u * (unsigned int)b->round;
+	bool dither = p_dither.value;
 	char d[17];
 	int i, len;
 
@@ -459,23 +424,15 @@ static void create_log(const char *path)
 	close(fd);
 }
 
-/* Append the NULL-terminated arguments after @n of argv. */
-static int args(const char **argv, int n, ...)
-{
-	va_list ap;
-
-	va_start(ap, n);
-	while ((argv[n] = va_arg(ap, const char *)))
-		n++;
-	va_end(ap);
-	return n;
-}
-
 static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 {
 	char mem[16], smp[16], serial[PATH_MAX + 8];
-	const char *argv[40];
-	int n, fd;
+	const char *argv[32] = {
+		qemu, "-nodefaults", "-no-user-config", "-display", "none",
+		"-no-reboot", "-serial", serial, "-m", mem, "-smp", smp, "-accel",
+	};
+	const char * const *a = accels[accel].argv;
+	int n = 13, fd;
 	pid_t parent;
 
 	snprintf(mem, sizeof(mem), "%d", (int)p_memory.value);
@@ -483,24 +440,14 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 		 accel == ACCEL_ICOUNT ? 1 : (int)p_cpus.value);
 	snprintf(serial, sizeof(serial), "file:%s", b->serial);
 	boot_cmdline(b);
-	n = args(argv, 0, qemu, "-nodefaults", "-no-user-config", "-display",
-		 "none", "-no-reboot", "-serial", serial, "-m", mem, "-smp", smp,
-		 "-accel", NULL);
-	/*
-	 * icount: neither the host's time of day may change the boot path
-	 * nor QEMU hand the guest random bytes of its own (an RNG seed in
-	 * setup_data, in some versions): the same ones in every boot.
-	 */
-	if (accel == ACCEL_ICOUNT)
-		n = args(argv, n, "tcg", "-icount", "shift=0,sleep=off",
-			 "-rtc", "base=2024-01-01T00:00:00,clock=vm",
-			 "-seed", "1", NULL);
-	else if (accel == ACCEL_KVM)
-		n = args(argv, n, "kvm", "-cpu", "host", NULL);
-	else
-		n = args(argv, n, "tcg,thread=multi", NULL);
-	args(argv, n, "-kernel", kernel[b->side], "-initrd", initrd,
-	     "-append", b->cmdline, NULL);
+	while (*a)
+		argv[n++] = *a++;
+	argv[n++] = "-kernel";
+	argv[n++] = kernel[b->side];
+	argv[n++] = "-initrd";
+	argv[n++] = initrd;
+	argv[n++] = "-append";
+	argv[n++] = b->cmdline;
 
 	/*
 	 * QEMU's "file:" follows a symlink: the capture is a file of ours,
@@ -537,19 +484,16 @@ static bool grep_line(const char *text, const char *what, char *out,
 		      size_t len)
 {
 	const char *s = text ? strstr(text, what) : NULL;
-	const char *e;
 
-	if (!s)
-		return false;
-	e = s + strcspn(s, "\r\n");
-	snprintf(out, len, "%.*s", (int)(e - s), s);
-	return true;
+	if (s)
+		snprintf(out, len, "%.*s", (int)strcspn(s, "\r\n"), s);
+	return s;
 }
 
 /* The result of a boot from its exit and its serial capture. */
 static void judge_boot(struct boot *b)
 {
-	char line[200], err[256];
+	char line[200] = "", err[256];
 	char *log = NULL, *begin, *end;
 	struct rp_marker m;
 	int r;
@@ -562,13 +506,9 @@ static void judge_boot(struct boot *b)
 		goto why;
 	}
 	if (!WIFEXITED(b->status) || WEXITSTATUS(b->status)) {
-		char *q = rp_read_log(b->qlog);
-
-		line[0] = '\0';
-		if (q)
-			snprintf(line, sizeof(line), "%.*s",
-				 (int)strcspn(q, "\r\n"), q);
-		free(q);
+		log = rp_read_log(b->qlog);
+		grep_line(log, "", line, sizeof(line));
+		free(log);
 		snprintf(b->err, sizeof(b->err), "QEMU %s %d: %s",
 			 WIFEXITED(b->status) ? "exited with" : "killed by signal",
 			 WIFEXITED(b->status) ? WEXITSTATUS(b->status) :
@@ -600,11 +540,10 @@ static void judge_boot(struct boot *b)
 	if (r) {
 		snprintf(b->err, sizeof(b->err), "%s",
 			 r == -1 ? "no boot marker in the kernel log" : err);
-		free(log);
-		return;
+	} else {
+		b->t = m.t;
+		b->marker = m.name;
 	}
-	b->t = m.t;
-	b->marker = m.name;
 	free(log);
 	return;
 why:
@@ -643,18 +582,6 @@ static bool vm_stopped(struct boot *b)
 	}
 	free(q);
 	return hit;
-}
-
-static void kill_boots(struct boot *boots, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (boots[i].pid > 0)
-			kill(boots[i].pid, SIGKILL);
-	for (i = 0; i < n; i++)
-		if (boots[i].pid > 0)
-			waitpid(boots[i].pid, NULL, 0);
 }
 
 /*
@@ -717,7 +644,12 @@ static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
 			}
 		}
 		if (failed >= 0) {
-			kill_boots(boots, next);
+			for (i = 0; i < next; i++)
+				if (boots[i].pid > 0)
+					kill(boots[i].pid, SIGKILL);
+			for (i = 0; i < next; i++)
+				if (boots[i].pid > 0)
+					waitpid(boots[i].pid, NULL, 0);
 			break;
 		}
 		usleep(POLL_US);
@@ -764,10 +696,9 @@ static enum accel warm_up(const char *qemu)
 			return ACCEL_TCG;
 		printf("# warm-up boot %d under TCG failed: %s\n", i, b.err);
 	}
-	rp_check_skip(CHECK, "the warm-up boot failed %d times: %s (logs: %s)",
-		      WARMUP_TRIES, b.err, dir);
 	keep_logs();
-	exit(rp_finish());
+	rp_exit_skip("the warm-up boot failed %d times: %s (logs: %s)",
+		     WARMUP_TRIES, b.err, dir);
 }
 
 /*
@@ -814,18 +745,14 @@ static void report(const struct rp_cmp *c)
 {
 	double ch = c->change_pct;
 	double alpha = p_alpha.value;
-	char phrase[64];
+	char phrase[64] = "is no change at all";
 
 	print_side(A, &c->a);
 	print_side(B, &c->b);
-	if (ch > 0)
-		snprintf(phrase, sizeof(phrase), "is %s %.2f%% regression",
-			 article(ch), ch);
-	else if (ch < 0)
-		snprintf(phrase, sizeof(phrase), "is %s %.2f%% improvement",
-			 article(-ch), -ch);
-	else
-		snprintf(phrase, sizeof(phrase), "is no change at all");
+	if (ch)
+		snprintf(phrase, sizeof(phrase), "is %s %.2f%% %s",
+			 article(fabs(ch)), fabs(ch),
+			 ch > 0 ? "regression" : "improvement");
 	printf("# B against A: %.6f s against %.6f s (medians), which, in percentage, %s\n",
 	       c->b.median, c->a.median, phrase);
 	rp_info("change", "%+.3f %%", ch);
@@ -856,14 +783,12 @@ int main(int argc, char **argv)
 	struct boot *boots;
 	const char *marker = NULL;
 	enum accel accel = ACCEL_ICOUNT;
-	int runs, n, jobs, i, failed;
+	int n, jobs, i, failed;
 	struct rp_cmp c;
 
 	rp_init(&test, argc, argv);
 	resolve(qemu, sizeof(qemu), bb, sizeof(bb));
 
-	runs = p_runs.value;
-	dither = p_dither.value;
 	jobs = p_jobs.value;
 	if (!jobs)
 		jobs = rp_nr_online_cpus() > 0 ? rp_nr_online_cpus() : 1;
@@ -890,7 +815,7 @@ int main(int argc, char **argv)
 		rp_fatal("cannot write the initramfs %s: %s", initrd,
 			 strerror(errno));
 
-	n = 2 * runs;
+	n = 2 * p_runs.value;
 	boots = calloc(n, sizeof(*boots));
 	if (!boots)
 		rp_fatal("out of memory");
@@ -910,45 +835,40 @@ int main(int argc, char **argv)
 			kernel[i], cmdline[i]);
 	if (!strcmp(kernel[A], kernel[B]) && !strcmp(cmdline[A], cmdline[B]))
 		printf("# A and B are the same: this run measures the noise\n");
-	rp_info("dither", "%s", dither ?
+	rp_info("dither", "%s", p_dither.value ?
 		"each round adds boot_ab.dither=<4-16 hex digits> on both sides" :
 		"off: every round boots the same command lines");
 	if (p_wall.value)
 		accel = warm_up(qemu);
-	rp_info("mode", "%s", accel == ACCEL_ICOUNT ?
-		"virtual time (TCG -icount shift=0,sleep=off, 1 vCPU)" :
-		accel == ACCEL_KVM ? "wall clock (KVM)" : "wall clock (TCG)");
+	rp_info("mode", "%s", accels[accel].mode);
 	fprintf(stderr, "boot_ab: %d boots (ABAB...), %d at a time, timeout %g s, logs in %s\n",
 		n, jobs, p_boot_timeout.value, dir);
 
 	failed = run_boots(boots, n, jobs, qemu, accel, p_boot_timeout.value,
 			   true);
 	if (failed >= 0) {
+		struct boot *f = &boots[failed];
+		bool panic = f->side == B && strstr(f->err, "Kernel panic");
+
 		printf("# boot %d (%s) failed: %s\n", failed + 1,
-		       side_name[boots[failed].side], boots[failed].err);
+		       side_name[f->side], f->err);
 		/*
 		 * B is what is judged: a B that panics where A booted is a
 		 * regression. Anything else (no output, a timeout, an init
 		 * that did not finish) says nothing about the kernel.
 		 */
-		if (boots[failed].side == B &&
-		    strstr(boots[failed].err, "Kernel panic") &&
-		    accel != ACCEL_ICOUNT && !panic_repeats(&boots[failed], qemu, accel))
+		if (panic && accel != ACCEL_ICOUNT && !panic_repeats(f, qemu, accel))
 			rp_check_skip(CHECK,
 				      "boot %d (B) panicked once but booted when repeated: not reproducible in real time (serial log: %s)",
-				      failed + 1, boots[failed].serial);
-		else if (boots[failed].side == B &&
-			 strstr(boots[failed].err, "Kernel panic"))
+				      failed + 1, f->serial);
+		else if (panic)
 			rp_check_fail(CHECK,
 				      "boot %d (B) panicked where A booted: %s (serial log: %s)",
-				      failed + 1, boots[failed].err,
-				      boots[failed].serial);
+				      failed + 1, f->err, f->serial);
 		else
-			rp_check_skip(CHECK,
-				      "boot %d (%s) failed: %s (serial log: %s)",
-				      failed + 1, side_name[boots[failed].side],
-				      boots[failed].err,
-				      boots[failed].serial);
+			rp_check_skip(CHECK, "boot %d (%s) failed: %s (serial log: %s)",
+				      failed + 1, side_name[f->side], f->err,
+				      f->serial);
 		keep_logs();
 		return rp_finish();
 	}
@@ -961,10 +881,9 @@ int main(int argc, char **argv)
 		if (!marker) {
 			marker = b->marker;
 		} else if (strcmp(marker, b->marker)) {
-			rp_check_skip(CHECK, "boot %d found the marker \"%s\", others \"%s\"",
-				      i + 1, b->marker, marker);
 			keep_logs();
-			return rp_finish();
+			rp_exit_skip("boot %d found the marker \"%s\", others \"%s\"",
+				     i + 1, b->marker, marker);
 		}
 		if (rp_samples_add(&t[b->side], b->t))
 			rp_fatal("out of memory");
