@@ -65,10 +65,6 @@ static size_t utf8_put(char *out, unsigned int cp)
 	return n;
 }
 
-/* ------------------------------------------------------------------ */
-/* Writer                                                              */
-/* ------------------------------------------------------------------ */
-
 void rp_jw_init(struct rp_jw *w, FILE *f)
 {
 	memset(w, 0, sizeof(*w));
@@ -237,10 +233,6 @@ void rp_jw_bool(struct rp_jw *w, const char *key, bool v)
 	jw_scalar(w, key, v ? "true" : "false", NULL);
 }
 
-/* ------------------------------------------------------------------ */
-/* Reader                                                              */
-/* ------------------------------------------------------------------ */
-
 struct jp {
 	const char *s;		/* NUL-terminated after len (strtod()) */
 	size_t len, pos;
@@ -300,45 +292,47 @@ static void jp_unexpected(struct jp *p, const char *expected)
 			jp_what(p, p->pos, buf, sizeof(buf)));
 }
 
-static void jp_ws(struct jp *p)
-{
-	while (p->pos < p->len && memchr(" \t\n\r", p->s[p->pos], 4))
-		p->pos++;
-}
-
 static int jp_peek(struct jp *p)
 {
 	return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1;
 }
 
-static bool jp_digit(struct jp *p)
+/* Steps over the byte at pos if it is one of @set (never a NUL). */
+static bool jp_eat(struct jp *p, const char *set)
 {
-	return p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9';
+	int c = jp_peek(p);
+
+	return c > 0 && strchr(set, c) && ++p->pos;
+}
+
+static void jp_ws(struct jp *p)
+{
+	while (jp_eat(p, " \t\n\r"))
+		;
 }
 
 /* One digit or more, else @expected is what is missing. */
 static bool jp_digits(struct jp *p, const char *expected)
 {
-	if (!jp_digit(p)) {
+	if (!jp_eat(p, "0123456789")) {
 		jp_unexpected(p, expected);
 		return false;
 	}
-	while (jp_digit(p))
-		p->pos++;
+	while (jp_eat(p, "0123456789"))
+		;
 	return true;
 }
 
 static int jp_hex4(struct jp *p, size_t at)
 {
-	char buf[5] = "";
-	int i;
+	int i, v = 0;
 
 	for (i = 0; i < 4; i++) {
 		if (at + i >= p->len || !isxdigit((unsigned char)p->s[at + i]))
 			return -1;
-		buf[i] = p->s[at + i];
+		v = v << 4 | ((p->s[at + i] & 0xf) + (p->s[at + i] > '9' ? 9 : 0));
 	}
-	return (int)strtol(buf, NULL, 16);
+	return v;
 }
 
 /*
@@ -458,26 +452,19 @@ static bool jp_number(struct jp *p, double *out)
 	size_t start = p->pos;
 	char *end;
 
-	if (jp_peek(p) == '-')
-		p->pos++;
-	if (jp_peek(p) == '0') {
-		p->pos++;
-		if (jp_digit(p)) {
+	jp_eat(p, "-");
+	if (jp_eat(p, "0")) {
+		if (jp_peek(p) >= '0' && jp_peek(p) <= '9') {
 			jp_fail(p, p->pos - 1, "invalid number: leading zero");
 			return false;
 		}
 	} else if (!jp_digits(p, "a digit in number")) {
 		return false;
 	}
-	if (jp_peek(p) == '.') {
-		p->pos++;
-		if (!jp_digits(p, "a digit after '.' in number"))
-			return false;
-	}
-	if (jp_peek(p) == 'e' || jp_peek(p) == 'E') {
-		p->pos++;
-		if (jp_peek(p) == '+' || jp_peek(p) == '-')
-			p->pos++;
+	if (jp_eat(p, ".") && !jp_digits(p, "a digit after '.' in number"))
+		return false;
+	if (jp_eat(p, "eE")) {
+		jp_eat(p, "+-");
 		if (!jp_digits(p, "a digit in exponent"))
 			return false;
 	}
@@ -559,16 +546,15 @@ static bool jp_unique_keys(struct jp *p, struct rp_jval *o, const size_t *at)
 static bool jp_container(struct jp *p, struct rp_jval *c)
 {
 	bool obj = c->type == RP_JOBJ, ok = false;
-	char close = obj ? '}' : ']', *key = NULL;
+	const char *close = obj ? "}" : "]";
+	char *key = NULL;
 	size_t *at = NULL;
 	struct rp_jval *v;
 
 	p->pos++;
 	jp_ws(p);
-	if (jp_peek(p) == close) {
-		p->pos++;
+	if (jp_eat(p, close))
 		return true;
-	}
 	for (;;) {
 		if (obj && jp_peek(p) == '}') {
 			jp_fail(p, p->pos, "expected a string key, got '}' (no trailing commas)");
@@ -586,11 +572,10 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 			if (!key)
 				goto out;
 			jp_ws(p);
-			if (jp_peek(p) != ':') {
+			if (!jp_eat(p, ":")) {
 				jp_unexpected(p, "':' after key");
 				goto out;
 			}
-			p->pos++;
 		}
 		v = jp_value(p);
 		if (!v)
@@ -603,17 +588,15 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		}
 		c->items[c->len++] = v;
 		jp_ws(p);
-		if (jp_peek(p) == close) {
-			p->pos++;
+		if (jp_eat(p, close)) {
 			ok = !obj || jp_unique_keys(p, c, at);
 			goto out;
 		}
-		if (jp_peek(p) != ',') {
+		if (!jp_eat(p, ",")) {
 			jp_unexpected(p, obj ? "',' or '}' after object member" :
 				      "',' or ']' after array element");
 			goto out;
 		}
-		p->pos++;
 		jp_ws(p);
 		if (!obj && jp_peek(p) == ']') {
 			jp_fail(p, p->pos, "expected a value, got ']' (no trailing commas)");
@@ -662,13 +645,10 @@ static struct rp_jval *jp_value(struct jp *p)
 		break;
 	case 't':
 	case 'f':
-		v->type = RP_JBOOL;
-		v->b = c == 't';
-		ok = jp_literal(p, v->b ? "true" : "false");
-		break;
 	case 'n':
-		v->type = RP_JNULL;
-		ok = jp_literal(p, "null");
+		v->type = c == 'n' ? RP_JNULL : RP_JBOOL;
+		v->b = c == 't';
+		ok = jp_literal(p, c == 'n' ? "null" : v->b ? "true" : "false");
 		break;
 	default:
 		v->type = RP_JNUM;
