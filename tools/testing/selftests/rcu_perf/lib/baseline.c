@@ -149,6 +149,17 @@ static bool config_known(const struct rp_jval *c)
 	return c && c->type == RP_JOBJ && c->len;
 }
 
+static __printf(3, 4) const char *say(char *why, size_t len,
+				      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return why;
+}
+
 const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 				 const struct rp_jval *cur, char *why,
 				 size_t len)
@@ -164,65 +175,43 @@ const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 
 	bv = jnum(base_doc, "suite_version");
 	cv = jnum(cur, "suite_version");
-	if (bv != cv) {
-		if (isnan(bv))
-			snprintf(why, len, "recorded by an older suite (this is version %g)",
-				 cv);
-		else
-			snprintf(why, len, "suite_version %g, this is %g", bv, cv);
-		return why;
-	}
-	if (!bs || bs->type != RP_JOBJ) {
-		snprintf(why, len, "no \"system\" facts recorded");
-		return why;
-	}
+	if (bv != cv && isnan(bv))
+		return say(why, len, "recorded by an older suite (this is version %g)",
+			   cv);
+	if (bv != cv)
+		return say(why, len, "suite_version %g, this is %g", bv, cv);
+	if (!bs || bs->type != RP_JOBJ)
+		return say(why, len, "no \"system\" facts recorded");
 	for (i = 0; i < ARRAY_SIZE(strs); i++) {
 		const char *x = jstr(bs, strs[i]), *y = jstr(cs, strs[i]);
 
-		if (!x || !y || strcmp(x, y)) {
-			snprintf(why, len, "%s '%s', this machine '%s'", strs[i],
-				 x ? x : "(none)", y ? y : "(none)");
-			return why;
-		}
+		if (!x || !y || strcmp(x, y))
+			return say(why, len, "%s '%s', this machine '%s'",
+				   strs[i], x ? x : "(none)", y ? y : "(none)");
 	}
 	for (i = 0; i < ARRAY_SIZE(nums); i++) {
 		bv = jnum(bs, nums[i]);
 		cv = jnum(cs, nums[i]);
-		if (!(bv == cv) || !bv) {
-			snprintf(why, len, "%s %g, here %g", nums[i], bv, cv);
-			return why;
-		}
+		if (!(bv == cv) || !bv)
+			return say(why, len, "%s %g, here %g", nums[i], bv, cv);
 	}
 	bc = rp_json_get(bs, "config");
 	cc = rp_json_get(cs, "config");
-	if (config_known(bc) != config_known(cc)) {
-		snprintf(why, len, "kernel config unknown %s",
-			 config_known(bc) ? "here" : "in the baseline");
-		return why;
-	}
+	if (config_known(bc) != config_known(cc))
+		return say(why, len, "kernel config unknown %s",
+			   config_known(bc) ? "here" : "in the baseline");
 	sym = config_diff(bc, cc, &va, &vb);
-	if (sym) {
-		snprintf(why, len, "%s=%s, here %s", sym, va, vb);
-		return why;
-	}
-	sym = config_diff(cc, bc, &vb, &va);
-	if (sym) {
-		snprintf(why, len, "%s=%s, here %s", sym, va, vb);
-		return why;
-	}
+	if (!sym)
+		sym = config_diff(cc, bc, &vb, &va);
+	if (sym)
+		return say(why, len, "%s=%s, here %s", sym, va, vb);
 	t = cmdline_extra(rp_json_get(bs, "cmdline_rcu"),
 			  rp_json_get(cs, "cmdline_rcu"));
-	if (t) {
-		snprintf(why, len, "booted with %s, this kernel without", t);
-		return why;
-	}
+	if (t)
+		return say(why, len, "booted with %s, this kernel without", t);
 	t = cmdline_extra(rp_json_get(cs, "cmdline_rcu"),
 			  rp_json_get(bs, "cmdline_rcu"));
-	if (t) {
-		snprintf(why, len, "booted without %s, this kernel with", t);
-		return why;
-	}
-	return NULL;
+	return t ? say(why, len, "booted without %s, this kernel with", t) : NULL;
 }
 
 /* ---- loading ---- */
@@ -404,40 +393,41 @@ void rp_baseline_describe(void)
 }
 
 /*
- * The limit @lim, widened to how far the baseline's own runs spread in
- * the statistic @st: a change within the machine's drift from run to run
- * is no regression (rp_run_spread_pct()).
+ * One comparison in the statistic @st, the run as the unit: the limit
+ * @lim widened to how far the baseline's own runs spread in @st (a change
+ * within the machine's drift from run to run is no regression,
+ * rp_run_spread_pct()), or to @step as a share of their mean @st (@why)
+ * if that is more. Returns the limit, *@widened what widened it.
  */
-static double drift_pct(const struct rp_rmetric *b, enum rp_cmp_stat st,
-			double lim)
+static double look(const struct rp_rmetric *b, const struct rp_metric *m,
+		   enum rp_cmp_stat st, double lim, double step,
+		   const char *why, double alpha, const char **widened,
+		   struct rp_cmp *c)
 {
-	double *v = malloc((b->runs[0] ? b->runs[0] : 1) * sizeof(*v));
-	double spread = 0;
-	size_t i, k = 0;
+	size_t i, k = 0, n = b->runs[0];
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	double sum = 0, spread = 0, limit, r = 0, x;
 
-	for (i = 0; v && i < (size_t)b->runs[0]; k += b->run_n[0][i], i++)
-		v[i] = rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
+	for (i = 0; i < n; k += b->run_n[0][i], i++) {
+		x = rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
+		sum += x;
+		if (v)
+			v[i] = x;
+	}
 	if (v)
-		spread = rp_run_spread_pct(v, b->runs[0], bl.alpha->value);
+		spread = rp_run_spread_pct(v, n, bl.alpha->value);
 	free(v);
-	return spread > lim ? spread : lim;
-}
-
-/*
- * @step as a share of the baseline runs' mean statistic @st, in %; 0
- * without one.
- */
-static double step_pct(const struct rp_rmetric *b, enum rp_cmp_stat st,
-		       double step)
-{
-	double sum = 0;
-	size_t i, k = 0;
-
-	if (!(step > 0) || !b->runs[0])
-		return 0;
-	for (i = 0; i < (size_t)b->runs[0]; k += b->run_n[0][i], i++)
-		sum += rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
-	return sum > 0 ? 100 * step * b->runs[0] / sum : 0;
+	limit = spread > lim ? spread : lim;
+	*widened = "the spread of the baseline's runs";
+	if (step > 0 && n && sum > 0)
+		r = 100 * step * n / sum;
+	if (r > limit) {
+		limit = r;
+		*widened = why;
+	}
+	rp_compare_runs(b->v[0].v, b->run_n[0], n, m->samples, &m->n, 1, st,
+			m->higher_is_better, limit, alpha, c);
+	return limit;
 }
 
 void rp_baseline_report(void)
@@ -452,10 +442,10 @@ void rp_baseline_report(void)
 		const char *check = bl.check[i];
 		const struct rp_rmetric *b;
 		const struct rp_param *lim = bl.change;
-		const char *widened = "the spread of the baseline's runs";
+		const char *widened;
 		const struct rp_metric *m;
 		struct rp_cmp c;
-		double limit, r;
+		double limit;
 
 		if (rp_current_test->baseline_limit &&
 		    rp_current_test->baseline_limit[i])
@@ -481,16 +471,9 @@ void rp_baseline_report(void)
 			rp_check_skip(check, "%s", m->disturbed);
 			continue;
 		}
-		/* The run is the unit (rp_compare_runs()). */
-		limit = drift_pct(b, m->stat, lim->value);
-		r = step_pct(b, m->stat, m->resolution);
-		if (r > limit) {
-			limit = r;
-			widened = "what the host moves between sessions (resolution)";
-		}
-		rp_compare_runs(b->v[0].v, b->run_n[0], b->runs[0], m->samples,
-				&m->n, 1, m->stat, m->higher_is_better, limit,
-				bl.alpha->value, &c);
+		limit = look(b, m, m->stat, lim->value, m->resolution,
+			     "what the host moves between sessions (resolution)",
+			     bl.alpha->value, &widened, &c);
 		/*
 		 * A second look, on the mean: a regression of some ops (a
 		 * throttled idle CPU delays one GP in five) moves the mean, not
@@ -503,20 +486,12 @@ void rp_baseline_report(void)
 		 */
 		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
 		    b->runs[0] >= 2) {
-			double ml = drift_pct(b, RP_CMP_MEAN, lim->value);
-			double q = step_pct(b, RP_CMP_MEAN, m->quantum);
-			const char *mw = "the spread of the baseline's runs";
+			const char *mw;
 			struct rp_cmp cm;
+			double ml = look(b, m, RP_CMP_MEAN, lim->value,
+					 m->quantum, "one quantum per op",
+					 bl.alpha->value / 10, &mw, &cm);
 
-			if (q > ml) {
-				ml = q;
-				mw = "one quantum per op";
-			}
-
-			rp_compare_runs(b->v[0].v, b->run_n[0], b->runs[0],
-					m->samples, &m->n, 1, RP_CMP_MEAN,
-					m->higher_is_better, ml,
-					bl.alpha->value / 10, &cm);
 			if (cm.verdict == RP_CMP_REGRESSED) {
 				c = cm;
 				limit = ml;
