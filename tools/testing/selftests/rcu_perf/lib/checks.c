@@ -74,18 +74,13 @@ static struct rp_check_rec *record(const char *name, enum rp_verdict v,
 static void ktap_result(const char *name, enum rp_verdict v,
 			const char *reason)
 {
+	static void (* const inc[])(void) = { ksft_inc_pass_cnt,
+		ksft_inc_fail_cnt, ksft_inc_xskip_cnt, ksft_inc_error_cnt };
 	static const char * const ok[] = { "ok", "not ok", "ok", "not ok" };
 	static const char * const dir[] = { "", "", " # SKIP ", " # error " };
 
 	totals[v]++;
-	if (v == RP_PASS)
-		ksft_inc_pass_cnt();
-	else if (v == RP_FAIL)
-		ksft_inc_fail_cnt();
-	else if (v == RP_SKIP)
-		ksft_inc_xskip_cnt();
-	else
-		ksft_inc_error_cnt();
+	inc[v]();
 	printf("%s %u %s%s%s\n", ok[v], ksft_test_num(), name, dir[v],
 	       v >= RP_SKIP && reason ? reason : "");
 }
@@ -127,18 +122,22 @@ static enum rp_verdict judged(struct rp_check_rec *c, double limit,
 }
 
 /*
- * Is @p a parameter of this program (in its table, parsed)? A handle left
- * out of the table would keep a value no option can change.
+ * Is @p not a limit (@max: a maximum) of this program, in its table? A
+ * handle left out of the table would keep a value no option can change.
  */
-static bool in_table(const struct rp_param *p)
+static bool bad_param(const char *check, const struct rp_param *p, bool max)
 {
 	struct rp_param * const *pp;
 
 	for (pp = rp_current_test ? rp_current_test->params : NULL;
 	     p && pp && *pp; pp++)
-		if (*pp == p)
-			return true;
-	return false;
+		if (*pp == p && (max ? p->kind == RP_LIMIT_MAX :
+				 p->kind != RP_SETTING))
+			return false;
+	check_error(check, format_line("bug: '%s' is not %s",
+				       p ? p->name : "(null)",
+				       max ? "a maximum" : "a limit parameter"));
+	return true;
 }
 
 enum rp_verdict rp_check(const char *check, double measured,
@@ -149,13 +148,8 @@ enum rp_verdict rp_check(const char *check, double measured,
 	struct rp_check_rec *c;
 	bool pass;
 
-	if (bad_name(check))
+	if (bad_name(check) || bad_param(check, p, false))
 		return RP_ERROR;
-	if (!in_table(p) || p->kind == RP_SETTING) {
-		check_error(check, format_line("bug: '%s' is not a limit parameter",
-					       p ? p->name : "(null)"));
-		return RP_ERROR;
-	}
 	unit = p->unit ? p->unit : "";
 	op = p->kind == RP_LIMIT_MAX ? "<=" : ">=";
 	fmt_num(m, sizeof(m), measured);
@@ -316,13 +310,8 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	struct rp_check_rec *rec;
 	enum rp_verdict v;
 
-	if (bad_name(check))
+	if (bad_name(check) || bad_param(check, p, true))
 		return RP_ERROR;
-	if (!in_table(p) || p->kind != RP_LIMIT_MAX) {
-		check_error(check, format_line("bug: '%s' is not a maximum",
-					       p ? p->name : "(null)"));
-		return RP_ERROR;
-	}
 	unit = unit ? unit : "";
 	sp = *unit ? " " : "";
 	fmt_num(m, sizeof(m), worse);
