@@ -168,37 +168,20 @@ enum rp_verdict rp_check(const char *check, double measured,
 	return judged(c, p->value, unit, op, p->name);
 }
 
-/* A verdict with its reason and no number: a skip, or a failure. */
-static void check_reason(const char *check, enum rp_verdict v,
-			 const char *fmt, va_list ap)
+void rp_check_say(const char *check, enum rp_verdict v, const char *fmt, ...)
 {
+	va_list ap;
 	char *r;
 
 	if (bad_name(check))
 		return;
+	va_start(ap, fmt);
 	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
 	if (v == RP_FAIL)
 		printf("# %s: %s\n", check, r);
 	record(check, v, r);
 	ktap_result(check, v, v == RP_FAIL ? NULL : r);
-}
-
-void rp_check_skip(const char *check, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	check_reason(check, RP_SKIP, fmt, ap);
-	va_end(ap);
-}
-
-void rp_check_fail(const char *check, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	check_reason(check, RP_FAIL, fmt, ap);
-	va_end(ap);
 }
 
 /* How far past the limit, signed so that positive is the bad side. */

@@ -141,7 +141,7 @@ static void jw_prefix(struct rp_jw *w, const char *key, bool container)
 	w->first[d] = false;
 }
 
-static void jw_begin(struct rp_jw *w, const char *key, bool arr)
+void rp_jw_begin(struct rp_jw *w, const char *key, bool arr)
 {
 	int d;
 
@@ -154,7 +154,7 @@ static void jw_begin(struct rp_jw *w, const char *key, bool arr)
 	w->wrapped[d] = false;
 }
 
-static void jw_end(struct rp_jw *w, bool arr)
+void rp_jw_end(struct rp_jw *w, bool arr)
 {
 	int d = jw_level(w);
 
@@ -166,26 +166,6 @@ static void jw_end(struct rp_jw *w, bool arr)
 	w->depth--;
 	if (!w->depth)
 		fputc('\n', w->f);
-}
-
-void rp_jw_obj_begin(struct rp_jw *w, const char *key)
-{
-	jw_begin(w, key, false);
-}
-
-void rp_jw_obj_end(struct rp_jw *w)
-{
-	jw_end(w, false);
-}
-
-void rp_jw_arr_begin(struct rp_jw *w, const char *key)
-{
-	jw_begin(w, key, true);
-}
-
-void rp_jw_arr_end(struct rp_jw *w)
-{
-	jw_end(w, true);
 }
 
 /* The string @str, else @text as it is; at the top level, the document. */

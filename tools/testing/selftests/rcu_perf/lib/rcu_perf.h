@@ -269,8 +269,11 @@ struct rp_bound {
 
 bool rp_bound_settled(const struct rp_bound *b); /* wholly on one side */
 enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
-__printf(2, 3) void rp_check_fail(const char *check, const char *fmt, ...);
-__printf(2, 3) void rp_check_skip(const char *check, const char *fmt, ...);
+/* A verdict with its reason and no number: a skip, or a failure. */
+__printf(3, 4) void rp_check_say(const char *check, enum rp_verdict v,
+				 const char *fmt, ...);
+#define rp_check_fail(check, ...)	rp_check_say(check, RP_FAIL, __VA_ARGS__)
+#define rp_check_skip(check, ...)	rp_check_say(check, RP_SKIP, __VA_ARGS__)
 __printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
 /* report.c */
@@ -343,10 +346,12 @@ struct rp_jw {
 };
 
 void rp_jw_init(struct rp_jw *w, FILE *f);
-void rp_jw_obj_begin(struct rp_jw *w, const char *key);	/* key NULL in arrays */
-void rp_jw_obj_end(struct rp_jw *w);
-void rp_jw_arr_begin(struct rp_jw *w, const char *key);
-void rp_jw_arr_end(struct rp_jw *w);
+void rp_jw_begin(struct rp_jw *w, const char *key, bool arr); /* key NULL in arrays */
+void rp_jw_end(struct rp_jw *w, bool arr);
+#define rp_jw_obj_begin(w, key)	rp_jw_begin(w, key, false)
+#define rp_jw_obj_end(w)	rp_jw_end(w, false)
+#define rp_jw_arr_begin(w, key)	rp_jw_begin(w, key, true)
+#define rp_jw_arr_end(w)	rp_jw_end(w, true)
 void rp_jw_str(struct rp_jw *w, const char *key, const char *v); /* NULL: null */
 void rp_jw_num(struct rp_jw *w, const char *key, double v); /* NaN: null */
 void rp_jw_int(struct rp_jw *w, const char *key, long long v);
