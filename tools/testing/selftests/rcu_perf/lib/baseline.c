@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Checks against a baseline: earlier results of known-good kernels on the
- * same machine. A limit derived from the kernel's own parameters must hold
- * on every machine, so a regression of a few percent hides in its room;
- * CI systems compare a run with earlier runs of the same machine instead.
- *
- * Each metric in rp_test.baseline gets "<metric>_vs_baseline" (its dots as
- * '_': membarrier_idle_latency_vs_baseline), judged by
- * rp_compare_runs() (each results file in DIR and below one run) on the
- * median and the mean. The baseline is used only when every file has this
- * suite version, CPU model and count, HZ, RCU-relevant config and the boot
- * parameters that shape the machine (nohz_full, isolcpus, ...); RCU's own
- * tunables and sysfs knobs are the behaviour under test, not compared.
- * Otherwise every check SKIPs, naming the first difference.
+ * same machine (rcu_perf.rst, "Results and baselines"). A limit derived
+ * from the kernel's own parameters must hold on every machine, so a
+ * regression of a few percent hides in its room; earlier runs of the same
+ * machine leave it none. RCU's own tunables and sysfs knobs are the
+ * behaviour under test: they are not compared.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -371,8 +371,10 @@ static char *jp_string(struct jp *p)
 		size_t at = p->pos;
 		unsigned char c;
 
-		if (p->pos >= p->len)
-			goto unterminated;
+		if (at >= p->len || (p->s[at] == '\\' && at + 1 >= p->len)) {
+			jp_fail(p, start, "unterminated string");
+			break;
+		}
 		c = (unsigned char)p->s[p->pos];
 		if (c == '"') {
 			p->pos++;
@@ -396,8 +398,6 @@ static char *jp_string(struct jp *p)
 			p->pos += k;
 			continue;
 		}
-		if (p->pos + 1 >= p->len)
-			goto unterminated;
 		c = (unsigned char)p->s[p->pos + 1];
 		p->pos += 2;
 		e = c ? strchr(esc, c) : NULL;
@@ -418,10 +418,6 @@ static char *jp_string(struct jp *p)
 			break;
 		n += utf8_put(out + n, (unsigned int)cp);
 	}
-	free(out);
-	return NULL;
-unterminated:
-	jp_fail(p, start, "unterminated string");
 	free(out);
 	return NULL;
 }
@@ -684,46 +680,33 @@ struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen)
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 {
 	char *buf = NULL, msg[256];
-	size_t len = 0, cap = 0, got;
-	struct rp_jval *v;
-	FILE *f;
-	int e;
+	size_t len = 0, cap = 0;
+	struct rp_jval *v = NULL;
+	FILE *f = fopen(path, "r");
+	int e = errno;
 
-	f = fopen(path, "r");
-	if (!f)
-		goto read_err;
-	for (;;) {
+	while (f && !ferror(f) && !feof(f) && len <= RP_JSON_MAX_BYTES) {
 		if (cap - len < 4096) {
 			cap = cap ? 2 * cap : 65536;
 			buf = rp_xrealloc(buf, cap);
 		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (!got)
-			break;
-		if (len > RP_JSON_MAX_BYTES) {
-			errno = EFBIG;
-			goto read_err;
-		}
+		len += fread(buf + len, 1, cap - len, f);
 	}
-	if (ferror(f))
-		goto read_err;	/* errno from the failed read(), e.g. EISDIR */
-	fclose(f);
-	buf[len] = '\0';	/* room: the last read found none to fill */
-	v = jp_parse(buf, len, msg, sizeof(msg));
+	/* errno of the failed read(), e.g. EISDIR */
+	if (f) {
+		e = len > RP_JSON_MAX_BYTES ? EFBIG : ferror(f) ? errno : 0;
+		fclose(f);
+	}
+	if (!e) {
+		buf[len] = '\0';	/* room: the last read found none to fill */
+		v = jp_parse(buf, len, msg, sizeof(msg));
+	}
 	free(buf);
-	if (!v && err && errlen)
+	if (e && err && errlen)
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
+	else if (!v && err && errlen)
 		snprintf(err, errlen, "%s: %s", path, msg);
 	return v;
-
-read_err:
-	e = errno;
-	if (f)
-		fclose(f);
-	free(buf);
-	if (err && errlen)
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
-	return NULL;
 }
 
 void rp_json_free(struct rp_jval *v)
