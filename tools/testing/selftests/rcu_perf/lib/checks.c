@@ -57,9 +57,17 @@ static char *format_line(const char *fmt, ...)
 	return s;
 }
 
+/*
+ * A check's record and its KTAP result line (@reason shown with a SKIP or
+ * an error); the counters live in this file's kselftest copy.
+ */
 static struct rp_check_rec *record(const char *name, enum rp_verdict v,
 				   char *reason)
 {
+	static void (* const inc[])(void) = { ksft_inc_pass_cnt,
+		ksft_inc_fail_cnt, ksft_inc_xskip_cnt, ksft_inc_error_cnt };
+	static const char * const ok[] = { "ok", "not ok", "ok", "not ok" };
+	static const char * const dir[] = { "", "", " # SKIP ", " # error " };
 	struct rp_check_rec *c;
 
 	checks = rp_xrealloc(checks, (nr_checks + 1) * sizeof(*checks));
@@ -67,28 +75,11 @@ static struct rp_check_rec *record(const char *name, enum rp_verdict v,
 	*c = (struct rp_check_rec){ .name = rp_xstrdup(name), .verdict = v,
 		.measured = NAN, .ci_lo = NAN, .ci_hi = NAN, .limit = NAN,
 		.reason = reason };
-	return c;
-}
-
-/* The KTAP result line; the counters live in this file's kselftest copy. */
-static void ktap_result(const char *name, enum rp_verdict v,
-			const char *reason)
-{
-	static void (* const inc[])(void) = { ksft_inc_pass_cnt,
-		ksft_inc_fail_cnt, ksft_inc_xskip_cnt, ksft_inc_error_cnt };
-	static const char * const ok[] = { "ok", "not ok", "ok", "not ok" };
-	static const char * const dir[] = { "", "", " # SKIP ", " # error " };
-
 	totals[v]++;
 	inc[v]();
 	printf("%s %u %s%s%s\n", ok[v], ksft_test_num(), name, dir[v],
 	       v >= RP_SKIP && reason ? reason : "");
-}
-
-static void check_error(const char *check, char *reason)
-{
-	record(check, RP_ERROR, reason);
-	ktap_result(check, RP_ERROR, reason);
+	return c;
 }
 
 /* A check name is one token, or the KTAP line would not parse. */
@@ -103,12 +94,13 @@ static bool bad_name(const char *check)
 	if (check && *check && !*p)
 		return false;
 	snprintf(buf, sizeof(buf), "check_%u", ksft_test_num() + 1);
-	check_error(buf, format_line("bug: check name '%s' is not one token",
-				     check ? check : "(null)"));
+	record(buf, RP_ERROR,
+	       format_line("bug: check name '%s' is not one token",
+			   check ? check : "(null)"));
 	return true;
 }
 
-/* The limit a check was judged against, and its KTAP result. */
+/* The limit a check was judged against. */
 static enum rp_verdict judged(struct rp_check_rec *c, double limit,
 			      const char *unit, const char *op,
 			      const char *param)
@@ -117,7 +109,6 @@ static enum rp_verdict judged(struct rp_check_rec *c, double limit,
 	c->unit = unit;
 	c->op = op;
 	c->param = param;
-	ktap_result(c->name, c->verdict, c->reason);
 	return c->verdict;
 }
 
@@ -134,9 +125,9 @@ static bool bad_param(const char *check, const struct rp_param *p, bool max)
 		if (*pp == p && (max ? p->kind == RP_LIMIT_MAX :
 				 p->kind != RP_SETTING))
 			return false;
-	check_error(check, format_line("bug: '%s' is not %s",
-				       p ? p->name : "(null)",
-				       max ? "a maximum" : "a limit parameter"));
+	record(check, RP_ERROR, format_line("bug: '%s' is not %s",
+					    p ? p->name : "(null)", max ?
+					    "a maximum" : "a limit parameter"));
 	return true;
 }
 
@@ -181,7 +172,6 @@ void rp_check_say(const char *check, enum rp_verdict v, const char *fmt, ...)
 	if (v == RP_FAIL)
 		printf("# %s: %s\n", check, r);
 	record(check, v, r);
-	ktap_result(check, v, v == RP_FAIL ? NULL : r);
 }
 
 /* How far past the limit, signed so that positive is the bad side. */
@@ -358,7 +348,6 @@ void rp_ktap_fill(enum rp_verdict v, const char *reason)
 			name = buf;
 		}
 		record(name, v, rp_xstrdup(reason));
-		ktap_result(name, v, reason);
 	}
 }
 

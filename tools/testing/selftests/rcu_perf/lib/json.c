@@ -27,10 +27,6 @@
 #define RP_JSON_MAX_DEPTH	64
 #define JW_MAX_DEPTH		31
 
-/* ------------------------------------------------------------------ */
-/* UTF-8                                                               */
-/* ------------------------------------------------------------------ */
-
 /*
  * Length of the valid UTF-8 sequence at s (at most avail bytes), 0 if
  * invalid: no overlong forms, surrogates or code points above U+10FFFF.
@@ -228,12 +224,10 @@ static void __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...
 
 	if (!p->err || !p->errlen)
 		return;
-	for (i = 0; i < at && i < p->len; i++) {
+	for (i = 0; i < at && i < p->len; i++, col++) {
 		if (p->s[i] == '\n') {
 			line++;
-			col = 1;
-		} else {
-			col++;
+			col = 0;
 		}
 	}
 	n = (size_t)snprintf(p->err, p->errlen, "line %zu col %zu: ", line,
