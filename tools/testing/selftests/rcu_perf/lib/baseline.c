@@ -87,13 +87,6 @@ static double jnum(const struct rp_jval *obj, const char *key)
 	return v && v->type == RP_JNUM ? v->num : NAN;
 }
 
-/* A boot parameter that is RCU's behaviour under test, not the machine. */
-static bool rcu_tunable(const char *tok)
-{
-	return !strncmp(tok, "rcupdate.", 9) || !strncmp(tok, "rcutree.", 8) ||
-	       !strncmp(tok, "srcutree.", 9);
-}
-
 /* A machine-shaping boot parameter of @a missing from @b, or NULL. */
 static const char *cmdline_extra(const struct rp_jval *a,
 				 const struct rp_jval *b)
@@ -105,7 +98,9 @@ static const char *cmdline_extra(const struct rp_jval *a,
 				a->items[i]->str : NULL;
 		bool found = false;
 
-		if (!t || rcu_tunable(t))
+		/* RCU's own parameters are the behaviour under test */
+		if (!t || !strncmp(t, "rcupdate.", 9) ||
+		    !strncmp(t, "rcutree.", 8) || !strncmp(t, "srcutree.", 9))
 			continue;
 		for (j = 0; b && b->type == RP_JARR && j < b->len && !found; j++)
 			found = b->items[j]->type == RP_JSTR &&
