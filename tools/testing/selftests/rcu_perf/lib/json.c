@@ -478,24 +478,19 @@ static int jkey_cmp(const void *a, const void *b)
 }
 
 /*
- * A key twice in one object, at[i] where key i began: sorted, a key is
- * next to its twin, O(n log n) where comparing each key with all before
- * it made a large object (a hostile file) quadratic. Reports the first
+ * A key twice among the @n keys @k of one object: sorted, a key is next
+ * to its twin, O(n log n) where comparing each key with all before it
+ * made a large object (a hostile file) quadratic. Reports the first
  * repeat in the text.
  */
-static bool jp_unique_keys(struct jp *p, struct rp_jval *o, const size_t *at)
+static bool jp_unique_keys(struct jp *p, struct jkey *k, size_t n)
 {
-	struct jkey *k = rp_xrealloc(NULL, o->len * sizeof(*k));
 	const char *name = NULL;
 	size_t i, dup = 0;
 	char kbuf[48];
 
-	for (i = 0; i < o->len; i++) {
-		k[i].key = o->keys[i];
-		k[i].at = at[i];
-	}
-	qsort(k, o->len, sizeof(*k), jkey_cmp);
-	for (i = 1; i < o->len; i++) {
+	qsort(k, n, sizeof(*k), jkey_cmp);
+	for (i = 1; i < n; i++) {
 		if (!strcmp(k[i - 1].key, k[i].key) && (!name || k[i].at < dup)) {
 			name = k[i].key;
 			dup = k[i].at;
@@ -508,7 +503,6 @@ static bool jp_unique_keys(struct jp *p, struct rp_jval *o, const size_t *at)
 		kbuf[i] = '\0';
 		jp_fail(p, dup, "duplicate key \"%s\"", kbuf);
 	}
-	free(k);
 	return !name;
 }
 
@@ -518,7 +512,7 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 	bool obj = c->type == RP_JOBJ, ok = false;
 	const char *close = obj ? "}" : "]";
 	char *key = NULL;
-	size_t *at = NULL;
+	struct jkey *k = NULL;	/* the keys, where each began */
 	struct rp_jval *v;
 
 	p->pos++;
@@ -526,18 +520,14 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 	if (jp_eat(p, close))
 		return true;
 	for (;;) {
-		if (obj && jp_peek(p) == '}') {
-			jp_fail(p, p->pos, "expected a string key, got '}' (no trailing commas)");
-			goto out;
-		}
 		if (obj && jp_peek(p) != '"') {
 			jp_unexpected(p, c->len ? "a string key" :
 				      "a string key or '}'");
 			goto out;
 		}
 		if (obj) {
-			at = rp_xgrow(at, c->len, sizeof(*at));
-			at[c->len] = p->pos;
+			k = rp_xgrow(k, c->len, sizeof(*k));
+			k[c->len].at = p->pos;
 			key = jp_string(p);
 			if (!key)
 				goto out;
@@ -554,12 +544,13 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		if (obj) {
 			c->keys = rp_xgrow(c->keys, c->len, sizeof(*c->keys));
 			c->keys[c->len] = key;
+			k[c->len].key = key;
 			key = NULL;
 		}
 		c->items[c->len++] = v;
 		jp_ws(p);
 		if (jp_eat(p, close)) {
-			ok = !obj || jp_unique_keys(p, c, at);
+			ok = !obj || jp_unique_keys(p, k, c->len);
 			goto out;
 		}
 		if (!jp_eat(p, ",")) {
@@ -568,14 +559,15 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 			goto out;
 		}
 		jp_ws(p);
-		if (!obj && jp_peek(p) == ']') {
-			jp_fail(p, p->pos, "expected a value, got ']' (no trailing commas)");
+		if (jp_peek(p) == *close) {
+			jp_fail(p, p->pos, "expected %s, got '%s' (no trailing commas)",
+				obj ? "a string key" : "a value", close);
 			goto out;
 		}
 	}
 out:
 	free(key);
-	free(at);
+	free(k);
 	return ok;
 }
 
