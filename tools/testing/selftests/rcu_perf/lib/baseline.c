@@ -306,7 +306,7 @@ int rp_baseline_load(void)
 	struct rp_param * const *pp;
 	struct rp_jval *cur;
 	struct stat st;
-	size_t i, j, n = 0;
+	size_t i, j;
 	char *p;
 	int ret;
 
@@ -330,10 +330,8 @@ int rp_baseline_load(void)
 	if (!S_ISDIR(st.st_mode))
 		return rp_err("baseline %s (%s): not a directory", dir,
 			      rp_opts.baseline_from);
-	while (t->baseline[n])
-		n++;
-	bl.check = rp_xrealloc(NULL, n * sizeof(*bl.check));
-	for (i = 0; i < n; i++) {
+	for (i = 0; t->baseline[i]; i++) {
+		bl.check = rp_xgrow(bl.check, i, sizeof(*bl.check));
 		bl.check[i] = rp_xrealloc(NULL, strlen(t->baseline[i]) +
 					   sizeof("_vs_baseline"));
 		sprintf(bl.check[i], "%s_vs_baseline", t->baseline[i]);
