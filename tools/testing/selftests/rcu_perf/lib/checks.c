@@ -281,7 +281,6 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
 	const char *sp;
 	struct rp_check_rec *rec;
-	enum rp_verdict v;
 
 	if (bad_name(check) || bad_param(check, p, true))
 		return RP_ERROR;
@@ -297,26 +296,17 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	       mb, sp, unit, ma, sp, unit, vs,
 	       pv, mde, l, p->name, limit > p->value && widened ? ", widened to " : "",
 	       limit > p->value && widened ? widened : "");
-	switch (c->verdict) {
-	case RP_CMP_REGRESSED:
-		v = RP_FAIL;
-		rec = record(check, v, format_line("regressed against %s (p %s)",
-						   vs, pv));
-		break;
-	case RP_CMP_INCONCLUSIVE:
-		v = RP_SKIP;
-		if (!c->a.n || !c->b.n)
-			rec = record(check, v, format_line("no samples %s",
-							   c->b.n ? "in the baseline" :
-							   "in this run"));
-		else
-			rec = record(check, v, format_line(CMP_NOISY, vs, mde,
-							   l));
-		break;
-	default:
-		v = RP_PASS;
-		rec = record(check, v, rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
-	}
+	if (c->verdict == RP_CMP_REGRESSED)
+		rec = record(check, RP_FAIL,
+			     format_line("regressed against %s (p %s)", vs, pv));
+	else if (c->verdict != RP_CMP_INCONCLUSIVE)
+		rec = record(check, RP_PASS,
+			     rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
+	else if (!c->a.n || !c->b.n)
+		rec = record(check, RP_SKIP, format_line("no samples %s", c->b.n ?
+				"in the baseline" : "in this run"));
+	else
+		rec = record(check, RP_SKIP, format_line(CMP_NOISY, vs, mde, l));
 	rec->measured = worse;
 	return judged(rec, limit, "%", "<=", p->name);
 }
