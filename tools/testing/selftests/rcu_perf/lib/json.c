@@ -217,13 +217,14 @@ struct jp {
 	size_t errlen;
 };
 
-static void __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...)
+/* Always false: "return jp_fail(...)" fails a step of the reader. */
+static bool __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...)
 {
 	size_t i, line = 1, col = 1, n;
 	va_list ap;
 
 	if (!p->err || !p->errlen)
-		return;
+		return false;
 	for (i = 0; i < at && i < p->len; i++, col++) {
 		if (p->s[i] == '\n') {
 			line++;
@@ -233,10 +234,11 @@ static void __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...
 	n = (size_t)snprintf(p->err, p->errlen, "line %zu col %zu: ", line,
 			     col);
 	if (n >= p->errlen)
-		return;
+		return false;
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
 	va_end(ap);
+	return false;
 }
 
 /* What stands at pos, for messages: "end of input", "'x'", "byte 0x01". */
@@ -254,16 +256,15 @@ static const char *jp_what(struct jp *p, size_t pos, char *buf, size_t len)
 	return buf;
 }
 
-static void jp_unexpected(struct jp *p, const char *expected)
+static bool jp_unexpected(struct jp *p, const char *expected)
 {
 	char buf[16];
 
 	if (p->pos >= p->len)
-		jp_fail(p, p->pos, "unexpected end of input, expected %s",
-			expected);
-	else
-		jp_fail(p, p->pos, "expected %s, got %s", expected,
-			jp_what(p, p->pos, buf, sizeof(buf)));
+		return jp_fail(p, p->pos, "unexpected end of input, expected %s",
+			       expected);
+	return jp_fail(p, p->pos, "expected %s, got %s", expected,
+		       jp_what(p, p->pos, buf, sizeof(buf)));
 }
 
 static int jp_peek(struct jp *p)
@@ -288,10 +289,8 @@ static void jp_ws(struct jp *p)
 /* One digit or more, else @expected is what is missing. */
 static bool jp_digits(struct jp *p, const char *expected)
 {
-	if (!jp_eat(p, "0123456789")) {
-		jp_unexpected(p, expected);
-		return false;
-	}
+	if (!jp_eat(p, "0123456789"))
+		return jp_unexpected(p, expected);
 	while (jp_eat(p, "0123456789"))
 		;
 	return true;
@@ -311,40 +310,33 @@ static int jp_hex4(struct jp *p, size_t at)
 
 /*
  * The code point of the \u escape (a surrogate pair: both) whose digits
- * are at p->pos; < 0 on error, reported at @at.
+ * are at p->pos; 0 (never valid) on error, reported at @at.
  */
 static int jp_escape_u(struct jp *p, size_t at)
 {
 	int cp = jp_hex4(p, p->pos), lo;
 
-	if (cp < 0) {
-		jp_fail(p, at, "invalid \\u escape: expected 4 hex digits");
-		return -1;
-	}
+	if (cp < 0)
+		return jp_fail(p, at, "invalid \\u escape: expected 4 hex digits");
 	p->pos += 4;
-	if (cp >= 0xdc00 && cp <= 0xdfff) {
-		jp_fail(p, at, "unpaired low surrogate \\u%04x", cp);
-		return -1;
-	}
+	if (cp >= 0xdc00 && cp <= 0xdfff)
+		return jp_fail(p, at, "unpaired low surrogate \\u%04x", cp);
 	if (cp >= 0xd800 && cp <= 0xdbff) {
 		if (p->pos + 6 > p->len || p->s[p->pos] != '\\' ||
-		    p->s[p->pos + 1] != 'u') {
-			jp_fail(p, at, "unpaired high surrogate \\u%04x", cp);
-			return -1;
-		}
+		    p->s[p->pos + 1] != 'u')
+			return jp_fail(p, at, "unpaired high surrogate \\u%04x",
+				       cp);
 		lo = jp_hex4(p, p->pos + 2);
 		if (lo < 0xdc00 || lo > 0xdfff) {
 			jp_fail(p, at, "high surrogate \\u%04x not followed by a low surrogate",
 				cp);
-			return -1;
+			return 0;
 		}
 		p->pos += 6;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
-	if (!cp) {
-		jp_fail(p, at, "\\u0000 is not supported in strings");
-		return -1;
-	}
+	if (!cp)
+		return jp_fail(p, at, "\\u0000 is not supported in strings");
 	return cp;
 }
 
@@ -408,7 +400,7 @@ static char *jp_string(struct jp *p)
 			break;
 		}
 		cp = jp_escape_u(p, at);
-		if (cp < 0)
+		if (!cp)
 			break;
 		n += utf8_put(out + n, (unsigned int)cp);
 	}
@@ -423,14 +415,11 @@ static bool jp_number(struct jp *p, double *out)
 	char *end;
 
 	jp_eat(p, "-");
-	if (jp_eat(p, "0")) {
-		if (jp_peek(p) >= '0' && jp_peek(p) <= '9') {
-			jp_fail(p, p->pos - 1, "invalid number: leading zero");
-			return false;
-		}
-	} else if (!jp_digits(p, "a digit in number")) {
+	if (!jp_eat(p, "0") && !jp_digits(p, "a digit in number"))
 		return false;
-	}
+	/* after more digits, none follows */
+	if (jp_peek(p) >= '0' && jp_peek(p) <= '9')
+		return jp_fail(p, p->pos - 1, "invalid number: leading zero");
 	if (jp_eat(p, ".") && !jp_digits(p, "a digit after '.' in number"))
 		return false;
 	if (jp_eat(p, "eE")) {
@@ -443,10 +432,8 @@ static bool jp_number(struct jp *p, double *out)
 	 * invalid anyway ("0x1p9": 'x' is an error after the number).
 	 */
 	*out = strtod(p->s + start, &end);
-	if (isinf(*out) && end == p->s + p->pos) {
-		jp_fail(p, start, "number out of range");
-		return false;
-	}
+	if (isinf(*out) && end == p->s + p->pos)
+		return jp_fail(p, start, "number out of range");
 	return true;
 }
 
@@ -454,10 +441,9 @@ static bool jp_literal(struct jp *p, const char *word)
 {
 	size_t n = strlen(word);
 
-	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n)) {
-		jp_fail(p, p->pos, "invalid literal (expected '%s')", word);
-		return false;
-	}
+	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n))
+		return jp_fail(p, p->pos, "invalid literal (expected '%s')",
+			       word);
 	p->pos += n;
 	return true;
 }
@@ -590,9 +576,8 @@ static struct rp_jval *jp_value(struct jp *p)
 	case '{':
 	case '[':
 		if (p->depth >= RP_JSON_MAX_DEPTH) {
-			jp_fail(p, p->pos, "nesting deeper than %d levels",
-				RP_JSON_MAX_DEPTH);
-			ok = false;
+			ok = jp_fail(p, p->pos, "nesting deeper than %d levels",
+				     RP_JSON_MAX_DEPTH);
 			break;
 		}
 		p->depth++;
