@@ -2,18 +2,15 @@
 /*
  * A small JSON writer and a strict RFC 8259 reader.
  *
- * The writer pretty-prints with two-space indentation, keeps arrays of
- * scalars on one line (sample lists stay readable), writes the shortest
- * number that reads back bit-exact, NaN/Inf as null, and always emits
- * valid UTF-8: invalid bytes in strings become U+FFFD. Nesting deeper than
- * 31 levels is not supported.
+ * The writer pretty-prints for people (arrays of scalars stay on one
+ * line), writes the shortest number that reads back bit-exact and never
+ * an invalid document: NaN/Inf become null, invalid UTF-8 U+FFFD.
+ * Nesting deeper than 31 levels is not supported.
  *
- * The reader accepts exactly RFC 8259 JSON in UTF-8 (no comments, trailing
- * commas, leading zeros, BOM, raw control characters or invalid UTF-8),
- * plus two limits of its own: nesting is at most RP_JSON_MAX_DEPTH deep and
- * "\u0000" is refused, since values are C strings. Duplicate keys and
- * numbers that overflow a double are errors too. Every error is one line;
- * out of memory ends the program (rp_xrealloc()).
+ * The reader takes exactly RFC 8259 JSON in UTF-8 (no BOM), with limits
+ * of its own: RP_JSON_MAX_DEPTH levels, no "\u0000" (values are C
+ * strings), no duplicate keys, no number that overflows a double. Every
+ * error is one line; out of memory ends the program (rp_xrealloc()).
  */
 #include <ctype.h>
 #include <errno.h>
