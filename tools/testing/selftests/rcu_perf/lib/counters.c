@@ -20,9 +20,6 @@
 
 #include "rcu_perf.h"
 
-/* enum softirq_vec in include/linux/interrupt.h, stable since 2.6.33 */
-#define RP_RCU_SOFTIRQ	9
-
 static const struct {
 	const char *name;
 	__u32 type;		/* PERF_TYPE_*; TRACEPOINT: sys/event below */
@@ -30,7 +27,6 @@ static const struct {
 	const char *tp;		/* "sys/event" */
 	const char *filter;	/* tracepoint filter, NULL for none */
 } ctr_def[RP_CTR_NR] = {
-/* Designated initializers: the fields a counter does not use stay 0. */
 #define CTR(n, t, c)	{ .name = (n), .type = PERF_TYPE_##t, .config = (c) }
 #define CTR_TP(n, tp_, f) \
 	{ .name = (n), .type = PERF_TYPE_TRACEPOINT, .tp = (tp_), .filter = (f) }
@@ -46,7 +42,7 @@ static const struct {
 				    PERF_COUNT_HW_INSTRUCTIONS),
 	[RP_CTR_RCU_UTIL] = CTR_TP("rcu_utilization", "rcu/rcu_utilization", NULL),
 	[RP_CTR_CPU_IDLE] = CTR_TP("cpu_idle", "power/cpu_idle", NULL),
-	/* only RCU_SOFTIRQ: the softirq that invokes callbacks */
+	/* RCU_SOFTIRQ (enum softirq_vec, stable since 2.6.33) runs callbacks */
 	[RP_CTR_SOFTIRQ] = CTR_TP("rcu_softirq", "irq/softirq_entry", "vec == 9"),
 	[RP_CTR_SCHED_SWITCH] = CTR_TP("sched_switch", "sched/sched_switch", NULL),
 	/* one "end" event per completed grace period (CONFIG_RCU_TRACE) */
@@ -112,29 +108,11 @@ static __u64 tp_id(const char *tp, const char **why)
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/id", tracefs, tp);
 	r = rp_knob_read(path, buf, sizeof(buf));
-	if (r == -EACCES || r == -EPERM) {
-		*why = "tracefs not readable (not root)";
-		return 0;
-	}
-	if (r <= 0) {
-		*why = "tracepoint not in this kernel";
-		return 0;
-	}
-	return strtoull(buf, NULL, 10);
-}
-
-/* Counts right with exclude_kernel: switches and migrations would be 0 */
-static bool user_ok(int i)
-{
-	return i == RP_CTR_TASK_CLOCK || i == RP_CTR_PAGE_FAULTS ||
-	       i == RP_CTR_CYCLES || i == RP_CTR_INSTRUCTIONS;
-}
-
-static bool tracepoints_wanted(void)
-{
-	const char *e = getenv("RCU_PERF_TRACEPOINTS");
-
-	return !e || strcmp(e, "0");
+	if (r <= 0)
+		*why = r == -EACCES || r == -EPERM ?
+		       "tracefs not readable (not root)" :
+		       "tracepoint not in this kernel";
+	return r > 0 ? strtoull(buf, NULL, 10) : 0;
 }
 
 static bool is_open(const struct ctr_priv *p, int i)
@@ -200,17 +178,17 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		},
 	};
 	struct perf_event_attr *attr = &u.attr;
-	bool tp = ctr_def[i].type == PERF_TYPE_TRACEPOINT;
+	const char *tp_env = getenv("RCU_PERF_TRACEPOINTS");
 	struct perf_evsel *ev;
 	int err;
 
 	c->supported[i] = false;
-	/* Patching tracepoint call sites can crash multi-threaded TCG. */
-	if (tp && !tracepoints_wanted()) {
-		c->why[i] = "turned off (RCU_PERF_TRACEPOINTS=0)";
-		return;
-	}
-	if (tp) {
+	if (ctr_def[i].type == PERF_TYPE_TRACEPOINT) {
+		/* Patching tracepoint call sites can crash multi-threaded TCG. */
+		if (tp_env && !strcmp(tp_env, "0")) {
+			c->why[i] = "turned off (RCU_PERF_TRACEPOINTS=0)";
+			return;
+		}
 		attr->config = tp_id(ctr_def[i].tp, &c->why[i]);
 		if (!attr->config)
 			return;
@@ -223,7 +201,9 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	}
 	ev = perf_evsel__new(attr);
 	err = ev ? perf_evsel__open(ev, p->self_cpus, p->self) : 0;
-	if (ev && (err == -EACCES || err == -EPERM) && user_ok(i)) {
+	/* Switches and migrations would count 0 with exclude_kernel. */
+	if (ev && (err == -EACCES || err == -EPERM) &&
+	    i != RP_CTR_CTX_SWITCHES && i != RP_CTR_MIGRATIONS) {
 		/* Unprivileged: user space only, as the perf tool does. */
 		perf_evsel__delete(ev);
 		attr->exclude_kernel = 1;
@@ -261,12 +241,11 @@ int rp_counters_open(struct rp_counters *c)
 	p->self_cpus = perf_cpu_map__new_any_cpu();
 	p->self = perf_thread_map__new_array(1, &self);
 	p->all_cpus = perf_cpu_map__new_online_cpus();
+	c->priv = p;
 	if (!p->self_cpus || !p->self) {
-		c->priv = p;
 		rp_counters_close(c);
 		return -ENOMEM;
 	}
-	c->priv = p;
 	for (i = 0; i < RP_CTR_NR; i++)
 		open_one(c, p, i);
 	return 0;

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rcu_perf: what the library's files tell each other, not the programs.
- * Calls between files point one way: none calls back into main.c.
- * kselftest.h's counters are per translation unit: checks.c alone prints
- * KTAP; main.c steers it through rp_ktap_*().
+ * checks.c alone prints KTAP (kselftest.h's counters are per file).
  */
 #ifndef RCU_PERF_INTERNAL_H
 #define RCU_PERF_INTERNAL_H
@@ -13,7 +11,7 @@
 
 #include "rcu_perf.h"
 
-/* util.c: a leaf */
+/* util.c: a leaf; load.c */
 
 /* No symlink followed; signal-safe: 0, 1 if it did not exist, -errno */
 int rp_rm_tree(const char *path);
@@ -21,6 +19,7 @@ unsigned long long rp_proc_start(pid_t pid);	/* 0 if it is gone */
 bool rp_one_line(const char *s);	/* no control characters */
 /* All of f, NULs as blanks: malloc'd, or NULL (ENOMEM, EFBIG past max) */
 char *rp_read_stream(FILE *f, size_t max);
+int rp_pin_cpus(const int *cpus, int n);	/* the caller: 0 or -errno */
 
 /* stats.c */
 
@@ -38,7 +37,7 @@ double rp_rank_min_detectable_effect(const double *a, size_t na,
 /* How far (%) one more run's median may stray: a (1 - @alpha) bound */
 double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 
-/* allow.c */
+/* allow.c, cpus.c, proc.c */
 
 #define RP_PATH_LEN		512
 #define RP_VAL_LEN		1024
@@ -51,9 +50,22 @@ bool rp_knob_mount_allowed(const char *path);	/* "@umount PATH" replayed? */
 void rp_knob_allow_tracefs(const char *dir);	/* where rp_tracefs() is */
 /* "echo VALUE > PATH", no symlink followed; signal-safe: 0 or -errno */
 int rp_write_value(const char *path, const char *val, size_t len);
+/* CPUs that cannot go offline first: how many; then exactly n online */
+int rp_cpus_fixed_first(int *cpus, int nr);
+int rp_cpus_set_online(const int *cpus, int n, int nr);	/* 0 or -errno */
+int rp_cpu_set_online(int cpu, bool online);
+int rp_tmpdir_remove(const char *path);		/* now: 0 or -errno */
 
 /* guard.c */
 
+/* Take the lock, repair what killed runs left: < 0 if no lock */
+int rp_guard_init(void);
+void rp_guard_nowait(void);
+int rp_guard_repair(void);	/* now: how many knobs were restored */
+/* 0 if the suite may change path (by its spelling), else -EPERM */
+int rp_knob_allowed(const char *path);
+const char *rp_knob_refusal(int err);	/* an error of the guard in words */
+void rp_knob_allow_dir(const char *dir);	/* unit tests: files in dir too */
 enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR, RP_ENT_PGRP };
 
 int rp_guard_get(void);		/* the guard usable here: 0 or -errno */
@@ -66,6 +78,8 @@ void rp_guard_block_signals(sigset_t *old);	/* the guard's signals */
 
 /* opts.c */
 
+extern const struct rp_test *rp_current_test;
+__printf(1, 2) int rp_err(const char *fmt, ...);	/* to stderr: -1 */
 const char *rp_test_name(void);	/* "rcu_perf" before rp_parse() */
 int rp_opts_apply_knobs(void);	/* 0, or -1 (error printed) */
 void rp_opts_print(void);	/* parameters not at their default, knobs */
@@ -92,44 +106,28 @@ void rp_ktap_count_error(void);		/* a failure outside any check */
 unsigned int rp_ktap_total(enum rp_verdict v);
 void rp_ktap_print_totals(void);	/* kselftest's "# Totals:" line */
 const struct rp_check_rec *rp_check_records(size_t *n);
-
-/* report.c */
-
-void rp_report_begin(const char *baseline);	/* the run's start */
-int rp_report_save(int code);	/* to --json or --outdir: 0, or -1 */
-
-/* system.c */
-
-void rp_system_snapshot(void);	/* "rcu_sysfs" as the run starts */
-void rp_system_write(struct rp_jw *w);	/* the "system" object */
-
-/* guard.c, allow.c, cpus.c: what main.c, opts.c and the tests use */
-
-/* Take the lock, repair what killed runs left: < 0 if no lock */
-int rp_guard_init(void);
-void rp_guard_nowait(void);
-int rp_guard_repair(void);	/* now: how many knobs were restored */
-/* 0 if the suite may change path (by its spelling), else -EPERM */
-int rp_knob_allowed(const char *path);
-const char *rp_knob_refusal(int err);	/* an error of the guard in words */
-void rp_knob_allow_dir(const char *dir);	/* unit tests: files in dir too */
-int rp_cpu_set_online(int cpu, bool online);
-
-/* checks.c: what baseline.c judges with */
-
 bool rp_check_reported(const char *check);
+bool rp_bound_settled(const struct rp_bound *b); /* wholly on one side */
 /* rp_compare()'s verdict as a check against @limit (>= @p's value) */
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     bool higher_is_better, const char *unit,
 			     const struct rp_param *p, double limit,
 			     const char *widened, const char *vs);
 
-/* report.c, system.c, kmsg.c */
+/* report.c, system.c, kmsg.c, results.c, scaling.c */
 
+void rp_report_begin(const char *baseline);	/* the run's start */
+int rp_report_save(int code);	/* to --json or --outdir: 0, or -1 */
 const struct rp_metric *rp_metric_find(const char *name);	/* or NULL */
+void rp_system_snapshot(void);	/* "rcu_sysfs" as the run starts */
+void rp_system_write(struct rp_jw *w);	/* the "system" object */
 int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
 struct rp_jval *rp_system_facts(void);	/* "system", "suite_version" */
 bool rp_rcu_param(const char *tok, size_t n);
+const struct rp_rmetric *rp_results_find(const struct rp_results *r,
+					 const char *test, const char *name);
+/* CPU counts 1, 2, 4, ... below max, then max itself; returns how many. */
+int rp_sweep_points(int max, int *pts, int cap);
 
 /* baseline.c: earlier results of the same machine (--baseline DIR) */
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rcu_perf.h"
+#include "internal.h"
 
 struct rp_load_thread {
 	struct rp_load *load;
@@ -26,19 +26,27 @@ struct rp_load {
 	int n;
 	int stop;		/* __atomic: set once to end the spinning */
 	int ready;		/* __atomic: threads pinned (or failed) */
-	struct rp_load_thread *t;
+	struct rp_load_thread t[];
 };
+
+int rp_pin_cpus(const int *cpus, int n)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n; i++)
+		CPU_SET(cpus[i], &set);
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
 
 static void *spin(void *arg)
 {
 	struct rp_load_thread *t = arg;
 	struct rp_load *l = t->load;
 	unsigned long x = (unsigned long)t->cpu + 1;
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(t->cpu, &set);
-	t->err = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	t->err = rp_pin_cpus(&t->cpu, 1);
 	/* The affinity takes effect at once, but check where we run. */
 	if (!t->err && sched_getcpu() != t->cpu)
 		t->err = -EAGAIN;
@@ -70,7 +78,6 @@ void rp_load_stop(struct rp_load *l)
 	for (i = 0; i < l->n; i++)
 		if (l->t[i].started)
 			pthread_join(l->t[i].tid, NULL);
-	free(l->t);
 	free(l);
 }
 
@@ -83,15 +90,9 @@ struct rp_load *rp_load_start(const int *cpus, int n)
 		errno = EINVAL;
 		return NULL;
 	}
-	l = calloc(1, sizeof(*l));
+	l = calloc(1, sizeof(*l) + n * sizeof(*l->t));
 	if (!l)
 		return NULL;
-	l->t = calloc(n, sizeof(*l->t));
-	if (!l->t) {
-		free(l);
-		errno = ENOMEM;
-		return NULL;
-	}
 	l->n = n;
 	for (i = 0; i < n && !err; i++) {
 		l->t[i].load = l;
@@ -117,21 +118,15 @@ struct rp_load *rp_load_start(const int *cpus, int n)
 
 int rp_pin_self(int cpu)
 {
-	cpu_set_t set;
 	int cpus[CPU_SETSIZE];
-	int i, n;
+	int n;
 
-	CPU_ZERO(&set);
-	if (cpu >= 0) {
-		if (cpu >= CPU_SETSIZE)
-			return -EINVAL;
-		CPU_SET(cpu, &set);
-	} else {
-		n = rp_online_cpus(cpus, CPU_SETSIZE);
-		if (n <= 0)
-			return n < 0 ? n : -ENOENT;
-		for (i = 0; i < n; i++)
-			CPU_SET(cpus[i], &set);
-	}
-	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	if (cpu >= 0)
+		return rp_pin_cpus(&cpu, 1);
+	n = rp_online_cpus(cpus, CPU_SETSIZE);
+	if (n <= 0)
+		return n < 0 ? n : -ENOENT;
+	return rp_pin_cpus(cpus, n);
 }

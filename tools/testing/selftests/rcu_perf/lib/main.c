@@ -2,7 +2,7 @@
 /*
  * Start-up and exit of every rcu_perf program: nothing is touched before
  * the options and the baseline are read; every way out goes through
- * finish(). Exit 0, 1 or 4: never 2, which kselftest reads as KSFT_XFAIL.
+ * rp_finish(). Exit 0, 1 or 4: never 2, which kselftest reads as KSFT_XFAIL.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,7 +64,6 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 	rp_baseline_describe();
 }
 
-/* 1 if anything failed or errored, else 4 if all skipped, else 0 */
 static int exit_code(void)
 {
 	/* A skip never hides a failure. */
@@ -75,11 +74,14 @@ static int exit_code(void)
 	return KSFT_PASS;
 }
 
-/* The end of every run: JSON, restore, totals. */
-static int finish(void)
+int rp_finish(void)
 {
 	int code;
 
+	if (!begun) {
+		printf("# error: %s() without rp_init()\n", __func__);
+		return KSFT_FAIL;
+	}
 	if (finished)
 		return exit_code();
 	finished = true;
@@ -94,15 +96,6 @@ static int finish(void)
 	rp_ktap_print_totals();
 	fflush(stdout);
 	return code;
-}
-
-int rp_finish(void)
-{
-	if (!begun) {
-		printf("# error: %s() without rp_init()\n", __func__);
-		return KSFT_FAIL;
-	}
-	return finish();
 }
 
 /* rp_exit_skip() and rp_fatal(): the rest skipped with reason @fmt. */
@@ -133,7 +126,7 @@ static __noreturn void leave(bool fatal, const char *fmt, va_list ap)
 	rp_ktap_fill(RP_SKIP, r);
 	free(r);
 	whole_skip = true;
-	exit(finish());
+	exit(rp_finish());
 }
 
 void rp_exit_skip(const char *fmt, ...)

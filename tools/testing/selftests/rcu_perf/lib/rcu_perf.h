@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * rcu_perf: what the RCU performance selftests share (the library's own
- * declarations are in internal.h). A program declares its parameters as
- * handles, then reads top-down as gp_expedited.c does: rp_init(),
- * measurements, rp_metric_add(), rp_check(), return rp_finish().
- */
+/* rcu_perf: what the programs use of the library (its own: internal.h). */
 #ifndef RCU_PERF_H
 #define RCU_PERF_H
 
@@ -166,15 +161,12 @@ struct rp_options {
 };
 
 extern struct rp_options rp_opts;
-extern const struct rp_test *rp_current_test;
 
 /* rp_init()'s parsing alone: 0 or -1 (error printed) */
 int rp_parse(const struct rp_test *test, int argc, char **argv);
 void rp_usage(FILE *f);
 void rp_list_params(FILE *f);
-/* "<program>: <message>" on stderr; -1 */
-__printf(1, 2) int rp_err(const char *fmt, ...);
-__printf(1, 0) int rp_verr(const char *fmt, va_list ap);
+__printf(1, 0) int rp_verr(const char *fmt, va_list ap);	/* -1 */
 int rp_parse_double(const char *s, double *out);	/* whole, finite: 0 */
 /* As root: 0 if path (fd, or -1) and its directory are root's alone. */
 int rp_check_trusted(const char *path, int fd, char *why, size_t len);
@@ -183,17 +175,11 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len);
 
 /* guard.c (every change restored on every exit path), util.c, proc.c... */
 
-/*
- * realloc()/strdup() that exit on out of memory (the guard restores) with
- * rp_oom_exit: KSFT_FAIL, or a tool's code for an error of its own.
- */
+/* Exit with rp_oom_exit (default KSFT_FAIL) when out of memory */
 void *rp_xrealloc(void *p, size_t n);
 char *rp_xstrdup(const char *s);	/* NULL is taken as "" */
 extern int rp_oom_exit;
-/*
- * An array of @n elements of @size made room for one more: called for
- * n = 0, 1, 2, ... in turn, it doubles the room at each power of two.
- */
+/* Room for element @n of an array, for n = 0, 1, 2, ... in turn */
 void *rp_xgrow(void *p, size_t n, size_t size);
 /* A whole small file, trailing blanks trimmed: its length, or -errno. */
 int rp_knob_read(const char *path, char *buf, size_t len);
@@ -203,14 +189,10 @@ void rp_guard_restore(void);			/* idempotent */
 /* <parent>/<name>.XXXXXX (parent NULL: $TMPDIR or /tmp), removed at exit */
 int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len);
 void rp_tmpdir_keep(const char *path);		/* unless SIGKILLed */
-int rp_tmpdir_remove(const char *path);		/* now: 0 or -errno */
 /* fork(): the child's process group is killed at exit (as root) */
 pid_t rp_guard_fork(void);
 void rp_guard_child_done(pid_t pid);		/* once waited for */
 const char *rp_tracefs(void);	/* mounted (guarded) if needed; or NULL */
-/* CPUs that cannot go offline first: how many; then exactly n online */
-int rp_cpus_fixed_first(int *cpus, int nr);
-int rp_cpus_set_online(const int *cpus, int n, int nr);	/* 0 or -errno */
 int rp_nr_online_cpus(void);
 int rp_online_cpus(int *cpus, int max);	/* list of online CPU ids */
 
@@ -267,7 +249,6 @@ struct rp_bound {
 	const char *how;	/* one line: how the limit was derived */
 };
 
-bool rp_bound_settled(const struct rp_bound *b); /* wholly on one side */
 enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
 /* A verdict with its reason and no number: a skip, or a failure. */
 __printf(3, 4) void rp_check_say(const char *check, enum rp_verdict v,
@@ -316,7 +297,6 @@ struct rp_cpu_time {
 /* per_cpu[] by CPU id (ids >= max ignored); all: the sum. 0 or -errno. */
 int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 		 struct rp_cpu_time *all);
-void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t);
 /* cpus[0..n)'s summed (ids from 1024 on left out); all NAN if unreadable */
 void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum);
 double rp_cpu_elapsed(const struct rp_cpu_time *t0,
@@ -420,18 +400,12 @@ struct rp_results {
 	char kernel_release[RP_SIDES][128];	/* of a side's first file */
 };
 
-/*
- * Open results file @path: 0 with its document in *doc; else *doc NULL
- * and why in @err (naming the file): -1 unreadable or not JSON, 1 JSON
- * of another schema, 2 not a JSON object.
- */
+/* 0 with *doc; else why in @err: -1 not JSON, 1 other schema, 2 no object */
 int rp_results_open(const char *path, struct rp_jval **doc, char *err,
 		    size_t len);
 /* Its metrics and checks into @r on @side: 0, or -1 with why in @err. */
 int rp_results_add(struct rp_results *r, const char *path,
 		   const struct rp_jval *doc, int side, char *err, size_t len);
-const struct rp_rmetric *rp_results_find(const struct rp_results *r,
-					 const char *test, const char *name);
 void rp_results_free(struct rp_results *r);
 
 /* kmsg.c */
@@ -452,9 +426,6 @@ int rp_log_cmdline(const char *log, char *buf, size_t len);	/* 0 or -1 */
 int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 
 /* scaling.c */
-
-/* CPU counts 1, 2, 4, ... below max, then max itself; returns how many. */
-int rp_sweep_points(int max, int *pts, int cap);
 
 #define RP_SWEEP_CPUS	1024
 #define RP_SWEEP_POINTS	32
@@ -484,10 +455,7 @@ void rp_sweep_online(const struct rp_sweep *s, int n);
 double rp_efficiency(double ops_n, double ops_1, int n);
 /* Karp-Flatt serial fraction of a speedup on n >= 2 workers. */
 double rp_serial_fraction(double speedup, int n);
-/*
- * The workload's serial fraction between a parallel control (0) and a
- * serial one (1, a global lock around each op), measured at the same n.
- */
+/* Serial fraction between a parallel (0) and a serial (1) control at n */
 double rp_serial_share(int n, double eff, double eff_par, double eff_ser);
 /* The efficiency at which a workload's serial share is @share (its limit). */
 double rp_serial_share_eff(int n, double share, double eff_par,

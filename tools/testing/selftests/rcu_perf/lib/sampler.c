@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the programs' measurement loops share, written once: a sample that
- * is kept or the run ends, intervals that have all settled, the one-line
- * reasons a run or a part of it cannot be judged, and the places a run
- * works in (a directory of its own, a program in $PATH). Nothing here is
- * timed: the programs keep what they time, in their order, in their code.
+ * What the programs' measurement loops share. Nothing here is timed: the
+ * programs keep what they time, in their order, in their code.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,7 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "rcu_perf.h"
+#include "internal.h"
 
 void rp_sample(struct rp_samples *s, double x)
 {
@@ -61,17 +58,11 @@ void rp_workdir_remove(char *path)
 	path[0] = '\0';
 }
 
-static bool readable_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, R_OK);
-}
-
 bool rp_find_prog(const char *prog, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
 	const char *p, *e;
+	struct stat st;
 
 	if (strchr(prog, '/')) {
 		snprintf(out, len, "%s", prog);
@@ -80,8 +71,8 @@ bool rp_find_prog(const char *prog, char *out, size_t len)
 	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ':');
 		if ((size_t)snprintf(out, len, "%.*s/%s", (int)(e - p), p,
-				     prog) < len && readable_file(out) &&
-		    !access(out, X_OK))
+				     prog) < len && !stat(out, &st) &&
+		    S_ISREG(st.st_mode) && !access(out, R_OK | X_OK))
 			return true;
 	}
 	return false;

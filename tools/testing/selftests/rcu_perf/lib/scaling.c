@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU-count sweeps (their CPUs and counts), scaling efficiency, the judgement of scaling against
- * a parallel and a serial control, and GNU time reports, shared by
- * dcache_scaling, kernbench and their unit tests.
- *
- * The report format is the one of the dcache_rcu evidence (kernbench,
- * average of 5 runs): "Elapsed: 19.622s User: 193.366s System: 42.498s
- * CPU: 1201.6%". GNU time prints two decimals per run and an integer
- * CPU percentage; the averages of five such runs have three decimals and
- * one decimal, which is why the seed reads that way.
+ * CPU-count sweeps, scaling efficiency against a parallel and a serial
+ * control, and GNU time reports: dcache_scaling's and kernbench's.
+ * rp_time_format() averages print as the dcache_rcu evidence's did.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "rcu_perf.h"
+#include "internal.h"
 
 int rp_sweep_points(int max, int *pts, int cap)
 {
@@ -65,15 +58,7 @@ int rp_sweep_first(const struct rp_sweep *s, int n, int turn)
 
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n)
 {
-	cpu_set_t set;
-	int i;
-
-	if (n <= 0)
-		return 0;
-	CPU_ZERO(&set);
-	for (i = first; i < first + n; i++)
-		CPU_SET(s->cpus[i], &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+	return n > 0 ? rp_pin_cpus(s->cpus + first, n) : 0;
 }
 
 void rp_sweep_online(const struct rp_sweep *s, int n)
@@ -94,13 +79,9 @@ double rp_efficiency(double ops_n, double ops_1, int n)
 }
 
 /*
- * Karp and Flatt's experimentally determined serial fraction. A workload
- * whose ops spend a share s of their time in a section only one worker
- * can be in at a time (a lock, one cache line bounced between CPUs) has
- * speedup 1 / (s + (1 - s) / n) by Amdahl's law, so this gives back s at
- * every n: unlike an efficiency, it does not drift down with n for a
- * fixed amount of serialization, which is what lets one limit hold from
- * 2 to many CPUs.
+ * Karp and Flatt's serial fraction: by Amdahl's law it gives back the
+ * serialized share s at every n, where an efficiency drifts down with n,
+ * so that one limit holds from 2 to many CPUs.
  */
 double rp_serial_fraction(double speedup, int n)
 {
@@ -144,27 +125,20 @@ const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 {
 	double e_ser;
 
-	if (n < 2) {
-		snprintf(why, len, "1 CPU: nothing to scale to");
-		return why;
-	}
-	if (isnan(eff_par) || isnan(eff_ser)) {
-		snprintf(why, len, "at N=%d a control has no valid sample", n);
-		return why;
-	}
-	if (eff_par < par_min) {
-		snprintf(why, len,
-			 "at N=%d the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d workers at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
-			 n, eff_par, par_min, n);
-		return why;
-	}
+	if (n < 2)
+		return rp_why(why, len, "1 CPU: nothing to scale to");
+	if (isnan(eff_par) || isnan(eff_ser))
+		return rp_why(why, len, "at N=%d a control has no valid sample",
+			      n);
+	if (eff_par < par_min)
+		return rp_why(why, len,
+			      "at N=%d the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d workers at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
+			      n, eff_par, par_min, n);
 	e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
-	if (!(e_ser >= ser_min)) {
-		snprintf(why, len,
-			 "at N=%d the serial control (one global lock) came out at serial fraction %.2f < %.2f, not near 1/N: the harness is not measuring parallel work",
-			 n, e_ser, ser_min);
-		return why;
-	}
+	if (!(e_ser >= ser_min))
+		return rp_why(why, len,
+			      "at N=%d the serial control (one global lock) came out at serial fraction %.2f < %.2f, not near 1/N: the harness is not measuring parallel work",
+			      n, e_ser, ser_min);
 	return NULL;
 }
 
@@ -273,25 +247,6 @@ static int parse_default_line(const char *l, struct rp_time *t)
 
 enum { HAVE_E = 1, HAVE_U = 2, HAVE_S = 4 };
 
-/* "real 4.58" (-p) or "real\t0m4.580s" (shell); "user", "sys" alike. */
-static int parse_posix_line(const char *l, struct rp_time *t)
-{
-	static const char *const key[] = { "real", "user", "sys" };
-	double *const dst[] = { &t->elapsed, &t->user, &t->sys };
-	size_t i, k;
-
-	for (i = 0; i < 3; i++) {
-		k = strlen(key[i]);
-		if (strncmp(l, key[i], k) || !isspace((unsigned char)l[k]))
-			continue;
-		l += k;
-		while (isspace((unsigned char)*l))
-			l++;
-		return parse_duration(l, dst[i]) ? -1 : 1 << i;
-	}
-	return 0;
-}
-
 /*
  * A whole number in 0..max (an exit status or a signal number) at s, the
  * whole rest of the line: 0, or -1. Checked before the conversion to int,
@@ -308,20 +263,37 @@ static int status_at(const char *s, int max, int *out)
 	return 0;
 }
 
-/* GNU time -v: "User time (seconds): 3.46" and friends. */
-static int parse_verbose_line(const char *l, struct rp_time *t)
+/*
+ * "real 4.58" (-p) or "real\t0m4.580s" (shell), the first three keys, with
+ * any blanks after them; GNU time -v's "User time (seconds): 3.46" et al.
+ */
+static int parse_time_line(const char *l, struct rp_time *t)
 {
-	static const char el[] = "Elapsed (wall clock) time (h:mm:ss or m:ss): ";
-	double v;
+	static const struct {
+		const char *key;
+		int have;
+	} keys[] = {
+		{ "real", HAVE_E }, { "user", HAVE_U }, { "sys", HAVE_S },
+		{ "User time (seconds): ", HAVE_U },
+		{ "System time (seconds): ", HAVE_S },
+		{ "Elapsed (wall clock) time (h:mm:ss or m:ss): ", HAVE_E },
+	};
+	double *const dst[] = {
+		[HAVE_E] = &t->elapsed, [HAVE_U] = &t->user, [HAVE_S] = &t->sys,
+	};
 	const char *e;
+	size_t i, k;
+	double v;
 
-	if (!strncmp(l, "User time (seconds): ", 21))
-		return parse_duration(l + 21, &t->user) ? -1 : HAVE_U;
-	if (!strncmp(l, "System time (seconds): ", 23))
-		return parse_duration(l + 23, &t->sys) ? -1 : HAVE_S;
-	if (!strncmp(l, el, sizeof(el) - 1))
-		return parse_duration(l + sizeof(el) - 1, &t->elapsed) ?
-			-1 : HAVE_E;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		k = strlen(keys[i].key);
+		if (strncmp(l, keys[i].key, k) ||
+		    (i < 3 && !isspace((unsigned char)l[k])))
+			continue;
+		for (l += k; i < 3 && isspace((unsigned char)*l); l++)
+			;
+		return parse_duration(l, dst[keys[i].have]) ? -1 : keys[i].have;
+	}
 	if (!strncmp(l, "Percent of CPU this job got: ", 29)) {
 		l += 29;
 		if (!strcmp(l, "?%"))
@@ -365,9 +337,7 @@ int rp_time_parse(const char *text, struct rp_time *t, char *err,
 			have = HAVE_E | HAVE_U | HAVE_S;
 			continue;
 		}
-		r = parse_posix_line(line, t);
-		if (!r)
-			r = parse_verbose_line(line, t);
+		r = parse_time_line(line, t);
 		if (r < 0)
 			goto bad;
 		have |= r;
@@ -397,12 +367,9 @@ void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg)
 {
 	int i;
 
-	memset(avg, 0, sizeof(*avg));
+	*avg = (struct rp_time){ 0 };
 	if (n < 1) {
-		avg->elapsed = NAN;
-		avg->user = NAN;
-		avg->sys = NAN;
-		avg->cpu_pct = NAN;
+		*avg = (struct rp_time){ NAN, NAN, NAN, NAN, 0 };
 		return;
 	}
 	for (i = 0; i < n; i++) {

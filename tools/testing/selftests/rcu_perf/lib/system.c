@@ -204,14 +204,6 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 	return err;
 }
 
-void rp_cpu_time_add(struct rp_cpu_time *sum, const struct rp_cpu_time *t)
-{
-	sum->busy += t->busy;
-	sum->idle += t->idle;
-	sum->steal += t->steal;
-	sum->iowait += t->iowait;
-}
-
 void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum)
 {
 	static struct rp_cpu_time t[1024];
@@ -222,9 +214,14 @@ void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum)
 		*sum = (struct rp_cpu_time){ NAN, NAN, NAN, NAN };
 		return;
 	}
-	for (i = 0; i < n; i++)
-		if (cpus[i] < (int)ARRAY_SIZE(t))
-			rp_cpu_time_add(sum, &t[cpus[i]]);
+	for (i = 0; i < n; i++) {
+		if (cpus[i] >= (int)ARRAY_SIZE(t))
+			continue;
+		sum->busy += t[cpus[i]].busy;
+		sum->idle += t[cpus[i]].idle;
+		sum->steal += t[cpus[i]].steal;
+		sum->iowait += t[cpus[i]].iowait;
+	}
 }
 
 /* Stolen time counts as busy: the hypervisor ran something else. */

@@ -46,29 +46,23 @@ double rp_now_ms(void)
 
 int rp_knob_read(const char *path, char *buf, size_t len)
 {
-	ssize_t r;
+	ssize_t r = 0;
 	size_t n = 0;
-	int fd;
+	int fd, err;
 
 	if (!len)
 		return -EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (n + 1 < len) {
-		r = read(fd, buf + n, len - 1 - n);
-		if (r < 0) {
-			int err = -errno;
-
-			close(fd);
-			buf[0] = '\0';
-			return err;
-		}
-		if (!r)
-			break;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
 		n += r;
-	}
+	err = r < 0 ? -errno : 0;
 	close(fd);
+	if (err) {
+		buf[0] = '\0';
+		return err;
+	}
 	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
 		     buf[n - 1] == '\t'))
@@ -176,7 +170,6 @@ int rp_rm_tree(const char *path)
 unsigned long long rp_proc_start(pid_t pid)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
 	int i, n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -189,9 +182,7 @@ unsigned long long rp_proc_start(pid_t pid)
 	/* field 22 (starttime); p points at the end of field 2 */
 	for (i = 2; i < 22 && p; i++)
 		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
-	return start;
+	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 /* A name without control characters: it cannot plant a state line. */
