@@ -207,12 +207,21 @@ t_prove "beside a CPU hog: healthy passes" \
 one_busy_p90() {
 	grep -m1 -oE '^# membarrier one_busy: .* p90 [0-9.]+' "$1" | awk '{ print $NF }'
 }
+# Noise only ever slows a level, and a regression slows every run: a
+# one-busy p90 slower by a single run's outlier (13.3 ms once here, 8.1 in
+# the next three runs) is taken from a second run, the faster of the two.
 t_run "$tmp/hog1.log" with_hog "$prog" "${inject1[@]}"
 p0=$(one_busy_p90 "$tmp/hog.log") p1=$(one_busy_p90 "$tmp/hog1.log")
 jms=$(awk -v hz="$(grep -m1 -oE '^# hz: [0-9]+' "$tmp/hog.log" | awk '{ print $3 }')" \
 	'BEGIN { print hz ? 1000 / hz : 4 }')
-if [ -n "$p0" ] && [ -n "$p1" ] &&
-   awk -v a="$p0" -v b="$p1" -v j="$jms" 'BEGIN { exit !(b < a + j / 2) }'; then
+slower() { awk -v a="$p0" -v b="$1" -v j="$jms" 'BEGIN { exit !(b >= a + j / 2) }'; }
+if [ -n "$p0" ] && [ -n "$p1" ] && slower "$p1"; then
+	t_run "$tmp/hog1b.log" with_hog "$prog" "${inject1[@]}"
+	p1b=$(one_busy_p90 "$tmp/hog1b.log")
+	t_note "one-busy p90 $p1 ms past the healthy $p0 + 1/2 jiffy; again: ${p1b:-none} ms"
+	[ -n "$p1b" ] && ! slower "$p1b" && p1=$p1b
+fi
+if [ -n "$p0" ] && [ -n "$p1" ] && ! slower "$p1"; then
 	t_skip "beside a CPU hog: fqs first +1 jiffy FAILs both idle tails" \
 		"the first FQS scan a jiffy later does not slow one busy CPU here (one-busy p90 $p0 -> $p1 ms): its idle CPU reports from its own tick"
 else
