@@ -13,6 +13,8 @@
 # no one, the host's mounts are left as found by construction); tracefs
 # itself is one instance, so what is restored is the host's real tracer.
 # The test holds the suite's lock; its runs use a private state dir.
+#
+# untimed: it judges restores, not verdicts (runs beside the kernel build)
 source "$(dirname "$0")/../tests/lib.sh"
 
 nr=6
@@ -100,12 +102,14 @@ as_found() {
 	return 1
 }
 
+# Left to end by itself, it exits with its verdicts (0, 1 or 4: which
+# one is the machine's business here), not by a signal.
 for how in self TERM; do
 	gone "$tmp/$how.log" $how
-	want=0
+	want="0 1 4"
 	[ $how = TERM ] && want=143
 	t_check "$how: it switched tracers ($mid), lost /sys/kernel/tracing, exit $T_RC (want $want)" \
-		test "$mid" -gt 0 -a "$T_RC" = $want
+		eval '[ "$mid" -gt 0 ] && [[ " $want " == *" $T_RC "* ]]'
 	t_check "$how: current_tracer, tracing_on restored, nothing left" as_found
 done
 
