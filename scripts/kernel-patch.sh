@@ -270,12 +270,12 @@ actual boot time.
 boot_marker reads this boot's kernel log (/dev/kmsg, or syslog(2) like
 dmesg), finds that marker or the fallback of other architectures and
 configurations, and reports its time and the RCU boot parameters in
-effect. The check is a boot budget a CI bot sets for its machine
-(boot_budget), with a generous default that only a pathological boot
-exceeds; with a baseline of the machine, the boot time is also judged
-against earlier boots. How it fails: --set boot_budget=S below this
-boot's time. "--parse" prints only the marker's time and name, of this
-boot or of a saved log (--log FILE), for scripts.
+effect. How long a boot should take depends on the machine, so the one
+check judges the time against earlier boots of it (--baseline; a kernel
+that boots 3% slower fails it); without a baseline it skips, and the
+time goes to the JSON results, a baseline's run. "--parse" prints only
+the marker's time and name, of this boot or of a saved log (--log
+FILE), for scripts.
 MSG
 
 defpatch boot_ab.c <<'MSG'
