@@ -10,7 +10,7 @@
 # boots as a FAIL; a boot that hangs as a SKIP, not a verdict. A boot in
 # virtual time repeats exactly, so an identical A/B needs 2 boots a side,
 # not 16: 16 icount boots (~11 s of CPU, ~14 s of QEMU each, two at a
-# time) and 5 in real time (~8 s each), ~2.5 minutes on a quiet 2-CPU
+# time) and 3 in real time (~8 s each), ~1.5 minutes on a quiet 2-CPU
 # machine; a busy one slows the boots, not the results.
 source "$(dirname "$0")/../tests/lib.sh"
 
