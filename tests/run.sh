@@ -59,28 +59,31 @@ if [ "${RP_LIVE:-0}" = 1 ]; then
 	done
 	for t in "${group[@]}"; do rm -f "$logdir/$(basename "$t").log.done"; done
 	if [ ${#group[@]} -gt 0 ]; then
-		(
-			for t in "${group[@]}"; do
-				l=$logdir/$(basename "$t").log
-				start=$(date +%s)
-				bash "$t" >"$l" 2>&1
-				echo "$? $(($(date +%s) - start))" >"$l.done"
-			done
-		) &
+		# shellcheck disable=SC2016 # the job's own shell expands them
+		setsid bash -c 'd=$1; shift; for t; do
+			l=$d/${t##*/}.log s=$(date +%s)
+			bash "$t" >"$l" 2>&1
+			echo "$? $(($(date +%s) - s))" >"$l.done"
+		done' untimed "$logdir" "${group[@]}" </dev/null &
 		untimed_pid=$!
 	fi
 fi
 
-# The background command in a session of its own, so that an interrupted
-# run stops all of it.
+# The background command in a session of its own too, so that an
+# interrupted run stops all of it and of the untimed job (whose proofs
+# restore what they changed on SIGTERM).
 bg_pid=""
 bg_start=$SECONDS
 if [ -n "${RP_BACKGROUND:-}" ]; then
 	echo "# background: $RP_BACKGROUND"
 	setsid bash -c "$RP_BACKGROUND" >"$logdir/background.log" 2>&1 </dev/null &
 	bg_pid=$!
-	trap 'kill -TERM -- -$bg_pid 2>/dev/null; exit 130' INT TERM HUP
 fi
+stop_jobs() {
+	local p
+	for p in $bg_pid $untimed_pid; do kill -TERM -- -"$p" 2>/dev/null; done
+}
+trap 'stop_jobs; exit 130' INT TERM HUP
 bg_wait() {
 	local rc
 	[ -n "$bg_pid" ] || return 0
@@ -88,7 +91,6 @@ bg_wait() {
 	wait "$bg_pid"
 	rc=$?
 	bg_pid=""
-	trap - INT TERM HUP
 	cat "$logdir/background.log"
 	if [ "$rc" = 0 ]; then
 		pass=$((pass + 1))
