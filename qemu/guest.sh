@@ -152,6 +152,30 @@ mkdir -p "$root/bin" "$root/rcu_perf" "$root/dev"
 cp "$busybox" "$root/bin/busybox"
 for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
 [ -f "$bindir/rcu_perf.conf" ] && cp "$bindir/rcu_perf.conf" "$root/rcu_perf/"
+# kernbench builds its generated tree with make, GNU time, cc and ar: the
+# host's, each where it is on the host, with the libraries they load and
+# the system headers the tree's files include at -O2 (kernbench.c:
+# generate()). /usr/bin comes first in the guest's PATH: busybox's ar
+# cannot create an archive.
+toolchain=""
+for c in "${cmds[@]}"; do [ "${c%% *}" = kernbench ] && toolchain=1; done
+if [ -n "$toolchain" ]; then
+	tools=()
+	for t in make cc ar as /usr/bin/time; do
+		t=$(command -v "$t") || skip "kernbench: no $t on the host"
+		tools+=("$t")
+	done
+	cc1=$(cc -print-prog-name=cc1)
+	[ -x "$cc1" ] || skip "kernbench: the host's cc has no cc1"
+	mapfile -t files < <(
+		ldd "${tools[@]}" "$cc1" 2>/dev/null | grep -o '/[^ :]*' | sort -u
+		printf '#include <%s.h>\n' stdio stdlib string |
+			cc -O2 -M -x c - 2>/dev/null | grep -o '/[^ ]*')
+	for f in "${tools[@]}" "$cc1" "${files[@]}"; do
+		mkdir -p "$root${f%/*}" && cp -L "$f" "$root$f" ||
+			die "cannot copy $f into the initramfs"
+	done
+fi
 # The baseline travels as a tar archive in a file of a fixed size, empty
 # (zeros) without one: an instruction-counted boot diverges at the first
 # instruction that differs (where the timer tick falls, then which task
@@ -229,6 +253,7 @@ truncate -s $(( (mib > 1 ? mib : 1) * 1048576 )) "$blob" ||
 	}
 	cd /rcu_perf
 	EOF
+	[ -z "$toolchain" ] || echo "export PATH=/usr/bin:/bin"
 	[ "$settle" = 0 ] || echo "sleep $settle"
 	for c in "${cmds[@]}"; do
 		echo "run ${c%% *} $prog_timeout ./$c $args"

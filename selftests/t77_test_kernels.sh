@@ -11,23 +11,24 @@
 # instruction-counted: grace periods) for needs-cpu-throttle,
 # needs-cpu-ready-only, exp-falls-back-normal and gp-end-late; cpu2-dcache
 # (2 vCPUs, wall-clock: dcache_scaling's scaling checks) for
-# lookups-serialized, whose rcu-walk workloads' *_efficiency checks FAIL
-# where the healthy kernel's, booted in the same run, are judged and pass
-# (no SKIP: a machine too busy to judge, or a boot in which the
-# serialized walks did not convoy, boots both again, three times at
-# most). Then make ab (qemu/ab.sh --judge) on the same guests: it names
+# lookups-serialized, whose rcu-walk workloads' *_efficiency checks FAIL,
+# and cpu2-kernbench (2 vCPUs, wall-clock, a build with the host's
+# compiler) for exec-pinned, whose kernbench_speedup FAILs, where the
+# healthy kernel's, booted in the same run, are judged and pass (no SKIP:
+# a machine too busy to judge, or a boot in which the injected kernel
+# alone missed, boots both again, three times at most). Then make ab (qemu/ab.sh --judge) on the same guests: it names
 # lookup-slower's lookups and gp-end-late's grace periods regressed, and
 # healthy's first two boots as A and B the same. t30 boots exp-select-slow
 # and exp-wait-first. A cell that misses its expectations fails its line
 # here. Fourteen instruction-counted guests, up to four at a time, and
-# two wall-clock guests alone: ~3 minutes.
+# four wall-clock guests alone: ~4.5 minutes.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 small=$RP_BUILD/kernels
 echo "TAP version 13"
-echo "1..9"
+echo "1..11"
 
 # cells DESC SCENARIO KERNEL...: matrix.sh over the kernels, healthy first;
 # in a "baseline: reference" scenario, also the A = A control: healthy's
@@ -143,46 +144,55 @@ else
 		  grep -vq " [+-]0\.0[0-9]% "'
 fi
 
-# cpu2-dcache: healthy's efficiency checks judged (ok, not SKIP) besides
-# every cell meeting its expectations. A cell that could not judge them
-# (a busy machine: the parallel control out of bounds) is no evidence
-# either way: both kernels boot again, three times at most. So is a boot
-# in which lookups-serialized missed its expectations while the rest met
-# theirs: what costs it its scaling is the convoy its global semaphore
-# makes of the two vCPUs, and a host that deschedules a vCPU thread at
-# the wrong moments can break the convoy for a whole sample, which the
-# best of a point's samples then keeps (1 boot in 9 quiet here, more
-# beside host load, every check FAIL in the others).
-dcache="stat_private_efficiency stat_shared_efficiency open_shared_efficiency
-dotdot_symlink_efficiency"
-hc=$tmp/cpu2-dcache/healthy/cpu2-dcache/checks
-for try in 1 2 3; do
-	rm -rf "$tmp/cpu2-dcache"
-	out=$(cells "cpu2-dcache: lookups-serialized" cpu2-dcache lookups-serialized)
-	judged=1
-	for c in $dcache; do
-		grep -qP "^dcache_scaling\t$c\tok\t" "$hc" 2>/dev/null || judged=0
+# The wall-clock scenarios, each KERNEL against healthy booted in the same
+# run: besides every cell meeting its expectations, healthy's CHECKS of
+# PROG are judged (ok, not SKIP). A cell that could not judge them (a
+# busy machine: a parallel control out of bounds) is no evidence either
+# way: both kernels boot again, three times at most. So is a boot in
+# which KERNEL alone missed: what costs lookups-serialized its scaling is
+# the convoy its global semaphore makes of the two vCPUs, and a host that
+# deschedules a vCPU thread at the wrong moments can break the convoy for
+# a whole sample, which the best of a point's samples then keeps (1 boot
+# in 9 quiet here, more beside host load, every check FAIL in the others).
+# wall_pair SCENARIO KERNEL PROG CHECKS
+wall_pair() {
+	local s=$1 k=$2 prog=$3 checks=$4 try out judged again c hc
+	hc=$tmp/$s/healthy/$s/checks
+	for try in 1 2 3; do
+		rm -rf "${tmp:?}/$s"
+		out=$(cells "$s: $k" "$s" "$k")
+		judged=1
+		for c in $checks; do
+			grep -qP "^$prog\t$c\tok\t" "$hc" 2>/dev/null || judged=0
+		done
+		again=""
+		for c in $checks; do
+			cat "$tmp/$s"/*/"$s"/checks 2>/dev/null |
+				grep -qP "^$prog\t$c\tSKIP\t" && again="$c not judged (machine busy)"
+		done
+		if [ -z "$again" ] && grep -q "^MISS $k/$s:\$" "$tmp/$s.log" &&
+		   ! grep -E '^(MISS|WARN|TIMEOUT|PANIC|NO-BOOT|ERROR) ' "$tmp/$s.log" |
+			grep -qv "^MISS $k/"; then
+			again="$k missed its expectations in this boot"
+		fi
+		[ -n "$again" ] || break
+		[ "$try" = 3 ] || t_note "$s, run $try: $again; again"
 	done
-	again=""
-	cat "$tmp"/cpu2-dcache/*/cpu2-dcache/checks 2>/dev/null |
-		grep -qP '^dcache_scaling\t[a-z_]+_efficiency\tSKIP\tSKIP not judged' &&
-		again="efficiency checks not judged (machine busy)"
-	if [ -z "$again" ] &&
-	   grep -q '^MISS lookups-serialized/cpu2-dcache:$' "$tmp/cpu2-dcache.log" &&
-	   ! grep -E '^(MISS|WARN|TIMEOUT|PANIC|NO-BOOT|ERROR) ' "$tmp/cpu2-dcache.log" |
-		grep -qv '^MISS lookups-serialized/'; then
-		again="lookups-serialized missed its expectations in this boot"
+	echo "$out"
+	T_N=$((T_N + $(grep -cE '^(not )?ok [0-9]+ ' <<<"$out")))
+	if [ -f "$hc" ]; then
+		t_note "healthy: $(for c in $checks; do grep -P "^$prog\t$c\t" "$hc"; done |
+			cut -f2,3 | tr '\t\n' '= ')"
+		t_check "$s: healthy's $(echo $checks | wc -w) $prog check(s) judged and ok" \
+			test $judged = 1
+	else
+		t_skip "$s: healthy's $prog checks judged and ok" "no cell (see above)"
 	fi
-	[ -n "$again" ] || break
-	[ "$try" = 3 ] || t_note "run $try: $again; again"
-done
-echo "$out"
-T_N=$((T_N + $(grep -cE '^(not )?ok [0-9]+ ' <<<"$out")))
-if [ -f "$hc" ]; then
-	t_note "healthy: $(for c in $dcache; do grep -P "^dcache_scaling\t$c\t" "$hc"; done |
-		cut -f2,3 | tr '\t\n' '= ')"
-	t_check "cpu2-dcache: healthy's $(echo $dcache | wc -w) efficiency checks judged and ok" \
-		test $judged = 1
-else
-	t_skip "cpu2-dcache: healthy's efficiency checks judged and ok" "no cell (see above)"
-fi
+}
+
+# cpu2-dcache: dcache_scaling's scaling checks against lookups-serialized.
+wall_pair cpu2-dcache lookups-serialized dcache_scaling "stat_private_efficiency
+stat_shared_efficiency open_shared_efficiency dotdot_symlink_efficiency"
+# cpu2-kernbench: a build on two vCPUs, the host's compiler in the guest,
+# against exec-pinned, whose builds run on one CPU.
+wall_pair cpu2-kernbench exec-pinned kernbench kernbench_speedup

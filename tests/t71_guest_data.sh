@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 fake=$tmp/fake
 mkdir -p "$fake/bin" "$tmp/tmpdir"
@@ -29,6 +29,8 @@ cat >"$fake/qemu" <<'EOF'
 serial=()
 while [ $# -gt 0 ]; do
 	[ "$1" = -serial ] && serial+=("${2#file:}")
+	[ "$1" = -initrd ] && cpio -i --quiet --to-stdout init <"$2" >"$FAKE_DIR/init" &&
+		cpio -t --quiet <"$2" >"$FAKE_DIR/initrd.list"
 	shift
 done
 con=${serial[0]} data=${serial[1]}
@@ -123,3 +125,23 @@ t_check "matrix.sh: that cell is an ERROR with the reason, exit $rc" eval \
 	'test $rc = 1 && grep -q "^ERROR k/two:" "$tmp/m.log" &&
 	 grep -q "results refused: gp_throttle.s block holds" "$tmp/m.log" &&
 	 test "$(cat "$tmp/victim")" = untouched'
+
+# kernbench in a guest builds with the host's toolchain: guest.sh puts it
+# in the initramfs, where it is on the host, and /usr/bin first in PATH;
+# a guest without kernbench gets none of it.
+cp "$fake/bin/gp_throttle" "$fake/bin/kernbench"
+FAKE=ok FAKE_DIR=$fake TMPDIR=$tmp/tmpdir "$RP_TOP/qemu/guest.sh" \
+	--kernel "$fake/bzImage" --outdir "$tmp/out-kb" --bindir "$fake/bin" \
+	--busybox "$fake/busybox" --qemu "$fake/qemu" --timeout 10 \
+	-- kernbench >"$tmp/kb.log" 2>&1
+tc_ok=1
+for f in "$(command -v make)" "$(command -v cc)" "$(command -v ar)" \
+	 "$(command -v as)" /usr/bin/time "$(cc -print-prog-name=cc1)" \
+	 /usr/include/stdio.h; do
+	grep -qxF "${f#/}" "$fake/initrd.list" || { t_note "not in the initramfs: $f"; tc_ok=0; }
+done
+grep -qx 'export PATH=/usr/bin:/bin' "$fake/init" || tc_ok=0
+hostile ok >/dev/null
+grep -q '^usr/bin/make$' "$fake/initrd.list" && tc_ok=0
+t_check "kernbench's guest: make, cc, cc1, as, ar, GNU time, headers; no other guest" \
+	test $tc_ok = 1
