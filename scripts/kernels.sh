@@ -31,6 +31,7 @@ pdir=$(realpath "$4") || die "no patch directory $4"
 obj=$out/obj
 src=$out/src
 applied=$obj/.rcu_perf-applied
+touched=$obj/.rcu_perf-touched
 jobs=${JOBS:-$(nproc)}
 { [ -f "$tree/Makefile" ] && [ -d "$tree/kernel/rcu" ]; } || die "$tree is not a kernel tree"
 
@@ -43,6 +44,11 @@ kname() {
 	local n
 	n=$(basename "$1" .patch)
 	echo "${n#[0-9][0-9][0-9][0-9]-}"
+}
+
+# patch_files PATCH: the files PATCH changes
+patch_files() {
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"
 }
 
 unapply() {
@@ -62,6 +68,17 @@ mkdir -p "$obj"
 rm -f "$applied"
 rsync -a --delete --link-dest="$tree" --exclude=/.git "$tree/" "$src/" ||
 	die "cannot make $src from $tree"
+# The files of the last patch built (OUT/obj/.rcu_perf-touched) were
+# compiled patched, and the sync has just linked them back with TREE's
+# date, older than their objects: make would keep the patched objects in
+# the next kernel it rebuilds (healthy with exec-pinned's sched_exec()
+# after a fragment change). A copy of its own has today's date, so what
+# includes it is compiled again.
+if [ -f "$touched" ]; then
+	sort -u "$touched" | while read -r f; do
+		[ -f "$tree/$f" ] && cp --remove-destination "$tree/$f" "$src/$f"
+	done
+fi
 
 # ---- configuration ---------------------------------------------------
 # A .config from tinyconfig + the fragment; every fragment line must
@@ -120,11 +137,14 @@ build() {
 		patch -s -p1 -f --dry-run -d "$src" <"$p" >/dev/null ||
 			die "$(basename "$p") does not apply to $tree"
 		echo "$p" >"$applied"
+		patch_files "$p" >>"$touched"
 		echo "  PATCH   $(basename "$p")" >&2
 		patch -s -p1 -d "$src" <"$p"
 	fi
 	echo "  BUILD   $name (make -j$jobs bzImage)" >&2
 	kmake -j"$jobs" bzImage || die "$name: the kernel build failed"
+	# everything is compiled as it is now: only this patch's files differ
+	if [ -n "$p" ]; then patch_files "$p" >"$touched"; else rm -f "$touched"; fi
 	unapply
 	mkdir -p "$dir.tmp"
 	cp "$obj/arch/x86/boot/bzImage" "$dir.tmp/bzImage"
