@@ -25,6 +25,11 @@
 #   --mem MB            guest memory (default 512)
 #   --append ARGS       extra kernel command line
 #   --args ARGS         appended to every CMD (e.g. --quick)
+#   --disk              make an ext2 file system on the kernel's RAM disk
+#                       (/dev/ram0: make kernels' kernels have one), mount
+#                       it at /disk and make it the programs' TMPDIR (tmpfs
+#                       keeps no negative dentries); without a RAM disk
+#                       the programs stay on tmpfs and say so
 #   --settle S          sleep S seconds after boot before the first CMD,
 #                       so that the boot's last work is done (in icount
 #                       mode a sleep costs no host time; default 0)
@@ -64,7 +69,7 @@ me=guest.sh
 die() { echo "$me: $*" >&2; exit 2; }
 skip() { echo "$me: SKIP: $*" >&2; exit 4; }
 
-kernel="" outdir="" mode=wall cpus="" mem=512 append="" args="" settle=0
+kernel="" outdir="" mode=wall cpus="" mem=512 append="" args="" settle=0 disk=""
 bindir=$(cd "$(dirname "$0")" && pwd)
 prog_timeout="" timeout="" busybox="" qemu=${QEMU:-qemu-system-x86_64}
 baseline=""
@@ -81,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--append) need "$@"; append=$2; shift 2 ;;
 	--args) need "$@"; args=$2; shift 2 ;;
 	--settle) need "$@"; settle=$2; shift 2 ;;
+	--disk) disk=1; shift ;;
 	--bindir) need "$@"; bindir=$2; shift 2 ;;
 	--baseline) need "$@"; baseline=$2; shift 2 ;;
 	--prog-timeout) need "$@"; prog_timeout=$2; shift 2 ;;
@@ -254,6 +260,14 @@ truncate -s $(( (mib > 1 ? mib : 1) * 1048576 )) "$blob" ||
 	cd /rcu_perf
 	EOF
 	[ -z "$toolchain" ] || echo "export PATH=/usr/bin:/bin"
+	[ -z "$disk" ] || cat <<-'EOF'
+	if [ -b /dev/ram0 ] && mkdir -p /disk && mke2fs /dev/ram0 >/dev/null 2>&1 &&
+	   mount -t ext2 /dev/ram0 /disk; then
+		export TMPDIR=/disk
+	else
+		echo "# guest.sh --disk: no RAM disk (/dev/ram0): /tmp is tmpfs"
+	fi
+	EOF
 	[ "$settle" = 0 ] || echo "sleep $settle"
 	for c in "${cmds[@]}"; do
 		echo "run ${c%% *} $prog_timeout ./$c $args"

@@ -40,6 +40,7 @@
 #   memory: 512             MB (default 512)
 #   mode: wall              or icount (see guest.sh)
 #   settle: S               guest.sh --settle (default 0)
+#   disk: ext2              guest.sh --disk: the programs' TMPDIR on ext2
 #   append: ARGS            extra kernel command line
 #   kernels: GLOB...        run only on kernels so named (default: all;
 #                           "!GLOB" excludes), for a scenario whose effect
@@ -478,7 +479,7 @@ for f in "$scen_dir"/*; do
 	s=$(basename "$f")
 	{ [ -f "$f" ] && [[ $s =~ ^[A-Za-z0-9_.-]+$ ]]; } || continue
 	[ -z "$only" ] || [[ " $only " == *" $s "* ]] || continue
-	keys="cpus|memory|mode|settle|append|kernels|programs|args|baseline|expect"
+	keys="cpus|memory|mode|settle|disk|append|kernels|programs|args|baseline|expect"
 	bad=$(grep -vnE "^[[:space:]]*(#.*)?\$|^[[:space:]]*($keys):" "$f" | head -n 1)
 	[ -z "$bad" ] ||
 		die "$f:${bad%%:*}: not a \"key: value\" line (${keys//|/, })"
@@ -489,6 +490,8 @@ for f in "$scen_dir"/*; do
 	done < <(expect_lines "$f")
 	v=$(scenario_get "$f" settle)
 	[[ ${v:-0} =~ ^[0-9]+$ ]] || die "$f: settle: '$v': whole seconds"
+	v=$(scenario_get "$f" disk)
+	[[ ${v:-ext2} = ext2 ]] || die "$f: disk: '$v': ext2 or no line"
 	v=$(scenario_get "$f" programs)
 	[[ $v =~ ^[A-Za-z0-9_.\ -]*$ ]] || die "$f: programs: '$v': program names"
 	while read -r v; do
@@ -665,14 +668,14 @@ echo "$me: ${#kernels[@]} kernels x ${#scenarios[@]} scenarios x $boots boot(s) 
 # met its expectations, its JSON results into the scenario's baseline.
 # $cell/.fail says 1 when the cell counts against the run.
 run_cell() {
-	local fail=0 cpus mem mode append settle base against="" wall
+	local fail=0 cpus mem mode append settle disk base against="" wall
 
 	if [ -n "$why" ]; then
 		printf 'skip\n%s\n' "$why" >"$cell/status"
 	else
 		cpus=$(scenario_get "$f" cpus) mem=$(scenario_get "$f" memory)
 		mode=$(scenario_get "$f" mode) append=$(scenario_get "$f" append)
-		settle=$(scenario_get "$f" settle)
+		settle=$(scenario_get "$f" settle) disk=$(scenario_get "$f" disk)
 		base=$(cell_baseline "$cell" "$s" "$name" "$ref" "${ccmds[@]%% *}")
 		if [ "$(head -n 1 "$cell/baseline" 2>/dev/null)" = none ]; then
 			against=", no baseline: $(sed -n 2p "$cell/baseline")"
@@ -683,7 +686,7 @@ run_cell() {
 			"${mode:-wall}${append:+, $append}${base:+$against}" >&2
 		"$here/guest.sh" --kernel "$image" --outdir "$cell" \
 			--cpus "${cpus:-2}" --mem "${mem:-512}" --mode "${mode:-wall}" \
-			--settle "${settle:-0}" --append "$append" \
+			--settle "${settle:-0}" ${disk:+--disk} --append "$append" \
 			${base:+--baseline "$base"} "${gargs[@]}" -- "${ccmds[@]}"
 		[ $? -le 1 ] || fail=1
 	fi

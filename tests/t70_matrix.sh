@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 matrix=$RP_TOP/qemu/matrix.sh
 guest=$RP_TOP/qemu/guest.sh
 echo "TAP version 13"
-echo "1..44"
+echo "1..45"
 
 # cell NAME STATUS: a finished cell with expect lines from stdin; KTAP
 # files are added by the caller.
@@ -314,6 +314,9 @@ rm "$tmp/scen/wallref"
 printf 'cpus: 2\nargs: gp_throttle "--set x=1"\n' >"$tmp/scen/badargs"
 bad_input "an args: line with quotes" "$matrix" --scenarios "$tmp/scen" --kernel /x
 rm "$tmp/scen/badargs"
+printf 'cpus: 2\ndisk: xfs\n' >"$tmp/scen/baddisk"
+bad_input "a disk: other than ext2" "$matrix" --scenarios "$tmp/scen" --kernel /x
+rm "$tmp/scen/baddisk"
 
 # The reference runs first, whatever the order of --kernel; each of its
 # cells that met its expectations joins the baseline of the scenario:

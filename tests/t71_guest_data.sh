@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 
 fake=$tmp/fake
 mkdir -p "$fake/bin" "$tmp/tmpdir"
@@ -145,3 +145,16 @@ hostile ok >/dev/null
 grep -q '^usr/bin/make$' "$fake/initrd.list" && tc_ok=0
 t_check "kernbench's guest: make, cc, cc1, as, ar, GNU time, headers; no other guest" \
 	test $tc_ok = 1
+
+# --disk: ext2 on the kernel's RAM disk at /disk, the programs' TMPDIR.
+FAKE=ok FAKE_DIR=$fake TMPDIR=$tmp/tmpdir "$RP_TOP/qemu/guest.sh" --disk \
+	--kernel "$fake/bzImage" --outdir "$tmp/out-disk" --bindir "$fake/bin" \
+	--busybox "$fake/busybox" --qemu "$fake/qemu" --timeout 10 \
+	-- gp_throttle >"$tmp/disk.log" 2>&1
+disk_ok=0
+grep -q 'mount -t ext2 /dev/ram0 /disk; then' "$fake/init" &&
+	grep -qx 'export TMPDIR=/disk' "$fake/init" && disk_ok=1
+hostile ok >/dev/null
+grep -q 'TMPDIR=/disk' "$fake/init" && disk_ok=0
+t_check "--disk: ext2 on /dev/ram0 at /disk, the programs' TMPDIR; not without it" \
+	test $disk_ok = 1
