@@ -5,9 +5,10 @@
 # of the running kernel are the baseline; one more run passes every
 # <metric>_vs_baseline check, and one with FQS scans every 2 jiffies
 # instead of 1 (rcutree.jiffies_till_{first,next}_fqs=2 through the
-# guard: idle GPs ~+50%) FAILs membarrier_idle_latency_vs_baseline in one
-# default run (gp_throttle's own checks, derived from the default FQS pace,
-# FAIL it too: t20 proves that). The proofs are strict (t_prove): a run the
+# guard: idle GPs ~+50%) FAILs membarrier_idle_latency_vs_baseline and
+# tracer_idle_latency_vs_baseline in one default run (gp_throttle's own
+# checks, derived from the default FQS pace, FAIL it too: t20 proves
+# that). The proofs are strict (t_prove): a run the
 # machine was too busy for (gp_throttle skips "machine busy" or "too
 # noisy", or a baseline check is too noisy) is run again, and a proof
 # still unjudged after three runs FAILs; so does a baseline that three
@@ -21,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 prog=$RP_BIN/gp_throttle
 fqs=/sys/module/rcutree/parameters
 inject=(--knob "$fqs/jiffies_till_first_fqs=2" --knob "$fqs/jiffies_till_next_fqs=2")
-check=membarrier_idle_latency_vs_baseline
+check="membarrier_idle_latency_vs_baseline tracer_idle_latency_vs_baseline"
 echo "TAP version 13"
 echo "1..5"
 unset RCU_PERF_QUICK RCU_PERF_BASELINE
@@ -45,14 +46,14 @@ fi
 if t_baseline "baseline: three healthy runs" "$tmp/base" busy "$prog"; then
 	# 2. The same kernel again: judged, no FAIL; the plan is the program's
 	# own checks (a baseline run's plan) and the baseline's four.
-	t_prove "healthy run vs baseline: $check judged and passes, no check fails" \
+	t_prove "healthy run vs baseline: ${check/ / and } judged and pass, no check fails" \
 		"$check" pass "$tmp/ok.log" "$prog" --baseline "$tmp/base"
 	own=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/base.1.log")
 	t_check "healthy run vs baseline: its ${own:-?} checks and the baseline's 4" \
 		grep -qx "1..$((${own:-0} + 4))" "$tmp/ok.log"
 
 	# 3. FQS 1 -> 2: the baseline check fails.
-	t_prove "FQS 1 -> 2 vs baseline: $check fails, exit 1" \
+	t_prove "FQS 1 -> 2 vs baseline: ${check/ / and } fail, exit 1" \
 		"$check" fail "$tmp/fqs2.log" "$prog" --baseline "$tmp/base" "${inject[@]}"
 else
 	for d in healthy checks fqs2; do t_fail "$d: no baseline"; done
