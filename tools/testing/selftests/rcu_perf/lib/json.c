@@ -31,8 +31,7 @@
 static size_t utf8_seq(const unsigned char *s, size_t avail)
 {
 	unsigned char c = s[0];
-	size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 :
-		   c < 0xf5 ? 4 : 0, i;
+	size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0, i;
 	/* 2nd byte: E0, F0 overlong, ED a surrogate, F4 above U+10FFFF */
 	unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
 	unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
@@ -71,15 +70,6 @@ static int jw_level(const struct rp_jw *w)
 	return w->depth > JW_MAX_DEPTH ? JW_MAX_DEPTH : w->depth;
 }
 
-static void jw_newline(struct rp_jw *w, int depth)
-{
-	int i;
-
-	fputc('\n', w->f);
-	for (i = 0; i < depth; i++)
-		fputs("  ", w->f);
-}
-
 static void jw_string(FILE *f, const char *s)
 {
 	static const char esc[] = "\"\\\n\t\r\b\f", name[] = "\"\\ntrbf";
@@ -116,20 +106,16 @@ static void jw_prefix(struct rp_jw *w, const char *key, bool container)
 	if (w->depth <= 0) {
 		if (!w->first[0])
 			fputc('\n', w->f);	/* misuse: a 2nd document */
-	} else if (w->is_arr[d]) {
-		if (container || w->wrapped[d]) {
-			fputs(w->first[d] ? "" : ",", w->f);
-			jw_newline(w, w->depth);
-			w->wrapped[d] = true;
-		} else if (!w->first[d]) {
-			fputs(", ", w->f);
-		}
+	} else if (w->is_arr[d] && !container && !w->wrapped[d]) {
+		fputs(w->first[d] ? "" : ", ", w->f);
 	} else {
-		fputs(w->first[d] ? "" : ",", w->f);
-		jw_newline(w, w->depth);
+		fprintf(w->f, "%s\n%*s", w->first[d] ? "" : ",", 2 * w->depth, "");
+		w->wrapped[d] = w->is_arr[d];
 		/* a member needs a name: never write an invalid document */
-		jw_string(w->f, key ? key : "");
-		fputs(": ", w->f);
+		if (!w->is_arr[d]) {
+			jw_string(w->f, key ? key : "");
+			fputs(": ", w->f);
+		}
 	}
 	w->first[d] = false;
 }
@@ -154,7 +140,7 @@ void rp_jw_end(struct rp_jw *w, bool arr)
 	if (w->depth <= 0)
 		return;		/* unbalanced: ignore rather than corrupt */
 	if (!w->first[d] && (!w->is_arr[d] || w->wrapped[d]))
-		jw_newline(w, w->depth - 1);
+		fprintf(w->f, "\n%*s", 2 * (w->depth - 1), "");
 	fputc(arr ? ']' : '}', w->f);
 	w->depth--;
 	if (!w->depth)
@@ -162,8 +148,7 @@ void rp_jw_end(struct rp_jw *w, bool arr)
 }
 
 /* The string @str, else @text as it is; at the top level, the document. */
-static void jw_scalar(struct rp_jw *w, const char *key, const char *text,
-		      const char *str)
+static void jw_scalar(struct rp_jw *w, const char *key, const char *text, const char *str)
 {
 	jw_prefix(w, key, false);
 	if (str)
@@ -228,8 +213,7 @@ static bool __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...
 			col = 0;
 		}
 	}
-	n = (size_t)snprintf(p->err, p->errlen, "line %zu col %zu: ", line,
-			     col);
+	n = (size_t)snprintf(p->err, p->errlen, "line %zu col %zu: ", line, col);
 	if (n >= p->errlen)
 		return false;
 	va_start(ap, fmt);
@@ -238,14 +222,11 @@ static bool __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...
 	return false;
 }
 
-/* What stands at pos, for messages: "end of input", "'x'", "byte 0x01". */
-static const char *jp_what(struct jp *p, size_t pos, char *buf, size_t len)
+/* The byte at pos (not the end), for messages: "'x'" or "byte 0x01". */
+static const char *jp_what(struct jp *p, char *buf, size_t len)
 {
-	unsigned char c;
+	unsigned char c = p->s[p->pos];
 
-	if (pos >= p->len)
-		return "end of input";
-	c = (unsigned char)p->s[pos];
 	if (c > 0x20 && c < 0x7f)
 		snprintf(buf, len, "'%c'", c);
 	else
@@ -258,10 +239,8 @@ static bool jp_unexpected(struct jp *p, const char *expected)
 	char buf[16];
 
 	if (p->pos >= p->len)
-		return jp_fail(p, p->pos, "unexpected end of input, expected %s",
-			       expected);
-	return jp_fail(p, p->pos, "expected %s, got %s", expected,
-		       jp_what(p, p->pos, buf, sizeof(buf)));
+		return jp_fail(p, p->pos, "unexpected end of input, expected %s", expected);
+	return jp_fail(p, p->pos, "expected %s, got %s", expected, jp_what(p, buf, sizeof(buf)));
 }
 
 static int jp_peek(struct jp *p)
@@ -319,16 +298,12 @@ static int jp_escape_u(struct jp *p, size_t at)
 	if (cp >= 0xdc00 && cp <= 0xdfff)
 		return jp_fail(p, at, "unpaired low surrogate \\u%04x", cp);
 	if (cp >= 0xd800 && cp <= 0xdbff) {
-		if (p->pos + 6 > p->len || p->s[p->pos] != '\\' ||
-		    p->s[p->pos + 1] != 'u')
-			return jp_fail(p, at, "unpaired high surrogate \\u%04x",
-				       cp);
+		if (p->pos + 6 > p->len || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
+			return jp_fail(p, at, "unpaired high surrogate \\u%04x", cp);
 		lo = jp_hex4(p, p->pos + 2);
-		if (lo < 0xdc00 || lo > 0xdfff) {
-			jp_fail(p, at, "high surrogate \\u%04x not followed by a low surrogate",
-				cp);
-			return 0;
-		}
+		if (lo < 0xdc00 || lo > 0xdfff)
+			return jp_fail(p, at,
+				       "high surrogate \\u%04x not followed by a low surrogate", cp);
 		p->pos += 6;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
@@ -369,8 +344,7 @@ static char *jp_string(struct jp *p)
 				c);
 			break;
 		}
-		k = c < 0x80 ? 1 : utf8_seq((const unsigned char *)p->s + at,
-					    p->len - at);
+		k = utf8_seq((const unsigned char *)p->s + at, p->len - at);
 		if (!k) {
 			jp_fail(p, at, "invalid UTF-8 in string");
 			break;
@@ -392,8 +366,7 @@ static char *jp_string(struct jp *p)
 			if (c > 0x20 && c < 0x7f)
 				jp_fail(p, at, "invalid escape '\\%c'", c);
 			else
-				jp_fail(p, at, "invalid escape '\\' + byte 0x%02x",
-					c);
+				jp_fail(p, at, "invalid escape '\\' + byte 0x%02x", c);
 			break;
 		}
 		cp = jp_escape_u(p, at);
@@ -439,8 +412,7 @@ static bool jp_literal(struct jp *p, const char *word)
 	size_t n = strlen(word);
 
 	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n))
-		return jp_fail(p, p->pos, "invalid literal (expected '%s')",
-			       word);
+		return jp_fail(p, p->pos, "invalid literal (expected '%s')", word);
 	p->pos += n;
 	return true;
 }
@@ -468,25 +440,21 @@ static int jkey_cmp(const void *a, const void *b)
  */
 static bool jp_unique_keys(struct jp *p, struct jkey *k, size_t n)
 {
-	const char *name = NULL;
-	size_t i, dup = 0;
+	size_t i, d = 0;	/* k[d]: the first repeat, if d */
+	const char *name;
 	char kbuf[48];
 
 	qsort(k, n, sizeof(*k), jkey_cmp);
-	for (i = 1; i < n; i++) {
-		if (!strcmp(k[i - 1].key, k[i].key) && (!name || k[i].at < dup)) {
-			name = k[i].key;
-			dup = k[i].at;
-		}
-	}
-	if (name) {
-		/* a short, printable copy */
-		for (i = 0; name[i] && i + 1 < sizeof(kbuf); i++)
-			kbuf[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
-		kbuf[i] = '\0';
-		jp_fail(p, dup, "duplicate key \"%s\"", kbuf);
-	}
-	return !name;
+	for (i = 1; i < n; i++)
+		if (!strcmp(k[i - 1].key, k[i].key) && (!d || k[i].at < k[d].at))
+			d = i;
+	if (!d)
+		return true;
+	/* a short, printable copy */
+	for (name = k[d].key, i = 0; name[i] && i + 1 < sizeof(kbuf); i++)
+		kbuf[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	kbuf[i] = '\0';
+	return jp_fail(p, k[d].at, "duplicate key \"%s\"", kbuf);
 }
 
 /* The members of an object or the elements of an array, from its bracket. */
@@ -494,8 +462,8 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 {
 	bool obj = c->type == RP_JOBJ, ok = false;
 	const char *close = obj ? "}" : "]";
-	char *key = NULL;
 	struct jkey *k = NULL;	/* the keys, where each began */
+	char *key = NULL;
 	struct rp_jval *v;
 
 	p->pos++;
@@ -504,25 +472,24 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		return true;
 	for (;;) {
 		if (obj && jp_peek(p) != '"') {
-			jp_unexpected(p, c->len ? "a string key" :
-				      "a string key or '}'");
-			goto out;
+			jp_unexpected(p, c->len ? "a string key" : "a string key or '}'");
+			break;
 		}
 		if (obj) {
 			k = rp_xgrow(k, c->len, sizeof(*k));
 			k[c->len].at = p->pos;
 			key = jp_string(p);
 			if (!key)
-				goto out;
+				break;
 			jp_ws(p);
 			if (!jp_eat(p, ":")) {
 				jp_unexpected(p, "':' after key");
-				goto out;
+				break;
 			}
 		}
 		v = jp_value(p);
 		if (!v)
-			goto out;
+			break;
 		c->items = rp_xgrow(c->items, c->len, sizeof(*c->items));
 		if (obj) {
 			c->keys = rp_xgrow(c->keys, c->len, sizeof(*c->keys));
@@ -534,21 +501,20 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		jp_ws(p);
 		if (jp_eat(p, close)) {
 			ok = !obj || jp_unique_keys(p, k, c->len);
-			goto out;
+			break;
 		}
 		if (!jp_eat(p, ",")) {
 			jp_unexpected(p, obj ? "',' or '}' after object member" :
 				      "',' or ']' after array element");
-			goto out;
+			break;
 		}
 		jp_ws(p);
 		if (jp_peek(p) == *close) {
 			jp_fail(p, p->pos, "expected %s, got '%s' (no trailing commas)",
 				obj ? "a string key" : "a value", close);
-			goto out;
+			break;
 		}
 	}
-out:
 	free(key);
 	free(k);
 	return ok;
@@ -569,35 +535,22 @@ static struct rp_jval *jp_value(struct jp *p)
 	}
 	v = rp_xrealloc(NULL, sizeof(*v));
 	memset(v, 0, sizeof(*v));
-	switch (c) {
-	case '{':
-	case '[':
-		if (p->depth >= RP_JSON_MAX_DEPTH) {
-			ok = jp_fail(p, p->pos, "nesting deeper than %d levels",
-				     RP_JSON_MAX_DEPTH);
-			break;
-		}
-		p->depth++;
+	if (c == '{' || c == '[') {
 		v->type = c == '{' ? RP_JOBJ : RP_JARR;
-		ok = jp_container(p, v);
+		ok = ++p->depth <= RP_JSON_MAX_DEPTH ? jp_container(p, v) :
+		     jp_fail(p, p->pos, "nesting deeper than %d levels", RP_JSON_MAX_DEPTH);
 		p->depth--;
-		break;
-	case '"':
+	} else if (c == '"') {
 		v->type = RP_JSTR;
 		v->str = jp_string(p);
 		ok = v->str;
-		break;
-	case 't':
-	case 'f':
-	case 'n':
+	} else if (c == '-' || isdigit(c)) {
+		v->type = RP_JNUM;
+		ok = jp_number(p, &v->num);
+	} else {
 		v->type = c == 'n' ? RP_JNULL : RP_JBOOL;
 		v->b = c == 't';
 		ok = jp_literal(p, c == 'n' ? "null" : v->b ? "true" : "false");
-		break;
-	default:
-		v->type = RP_JNUM;
-		ok = jp_number(p, &v->num);
-		break;
 	}
 	if (!ok) {
 		rp_json_free(v);
@@ -606,8 +559,7 @@ static struct rp_jval *jp_value(struct jp *p)
 	return v;
 }
 
-static struct rp_jval *jp_parse(const char *text, size_t len, char *err,
-				size_t errlen)
+static struct rp_jval *jp_parse(const char *text, size_t len, char *err, size_t errlen)
 {
 	struct jp p = { .s = text, .len = len, .err = err, .errlen = errlen };
 	struct rp_jval *v;
@@ -622,7 +574,7 @@ static struct rp_jval *jp_parse(const char *text, size_t len, char *err,
 		char buf[16];
 
 		jp_fail(&p, p.pos, "unexpected %s after the JSON value",
-			jp_what(&p, p.pos, buf, sizeof(buf)));
+			jp_what(&p, buf, sizeof(buf)));
 		rp_json_free(v);
 		return NULL;
 	}
