@@ -22,6 +22,7 @@ const struct rp_test *rp_current_test;
 #define RP_MAX_KNOBS	((int)ARRAY_SIZE(rp_opts.knobs))
 #define RP_WHERE_LEN	(PATH_MAX + 32)
 #define NUM		"%.10g"	/* the shortest readable form of a value */
+#define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_"
 
 /* Option names reserved for the environment of the common options. */
 static const char * const reserved[] = {
@@ -40,8 +41,7 @@ static bool in(const char *s, const char * const *list, size_t n)
 
 const char *rp_test_name(void)
 {
-	return rp_current_test && rp_current_test->name ?
-		rp_current_test->name : "rcu_perf";
+	return rp_current_test && rp_current_test->name ? rp_current_test->name : "rcu_perf";
 }
 
 static bool is_option(const struct rp_param *p)
@@ -72,16 +72,12 @@ static char *conf_baseline;
 
 int rp_parse_double(const char *s, double *out)
 {
-	const char *p;
 	char *end;
 	double v;
 
-	if (!s || !*s)
-		return -1;
 	/* Plain decimal only: strtod() would also take "0x1p3", "inf", " 1". */
-	for (p = s; *p; p++)
-		if (!isdigit((unsigned char)*p) && !strchr(".eE+-", *p))
-			return -1;
+	if (!s || !*s || s[strspn(s, "0123456789.eE+-")])
+		return -1;
 	errno = 0;
 	v = strtod(s, &end);
 	if (*end || end == s || errno == ERANGE || !isfinite(v))
@@ -90,10 +86,7 @@ int rp_parse_double(const char *s, double *out)
 	return 0;
 }
 
-/*
- * The parameter called @name, for the config file, the environment and
- * --set only: the programs and the library hold handles.
- */
+/* By name for the config file, the environment and --set: code holds handles. */
 static struct rp_param *find_param(const char *name)
 {
 	struct rp_param * const *pp;
@@ -110,14 +103,9 @@ const char *rp_kind_name(enum rp_param_kind k)
 }
 
 /* Is @v a value of @p? NULL if so, else why not (in buf, or static). */
-static const char *check_number(const struct rp_param *p, double v,
-				char *buf, size_t len)
+static const char *check_number(const struct rp_param *p, double v, char *buf, size_t len)
 {
-	/*
-	 * Units whose values are whole numbers; "bool" is 0 or 1. Not
-	 * jiffies: a slack of half a jiffy (gp_throttle's fqs_slack) splits
-	 * whole ones.
-	 */
+	/* Whole-number units, "bool" 0 or 1; not jiffies: fqs_slack is half a jiffy */
 	static const char * const whole[] = {
 		"count", "cpus", "threads", "iterations", "loops", "MiB", "bool",
 	};
@@ -129,8 +117,7 @@ static const char *check_number(const struct rp_param *p, double v,
 	/* Limits may be fractional in any unit: measurements are. */
 	if (p->kind == RP_SETTING && in(p->unit, whole, ARRAY_SIZE(whole)) && v != floor(v))
 		return "must be a whole number";
-	if (p->kind == RP_SETTING && p->unit && !strcmp(p->unit, "bool") &&
-	    v > 1)
+	if (p->kind == RP_SETTING && p->unit && !strcmp(p->unit, "bool") && v > 1)
 		return "must be 0 or 1";
 	if (p->has_range && !(v >= p->min && v <= p->max)) {
 		snprintf(buf, len, "must be in " NUM ".." NUM, p->min, p->max);
@@ -139,8 +126,7 @@ static const char *check_number(const struct rp_param *p, double v,
 	return NULL;
 }
 
-static int set_param(struct rp_param *p, const char *val, const char *source,
-		     const char *where)
+static int set_param(struct rp_param *p, const char *val, const char *source, const char *where)
 {
 	const char *why;
 	char buf[100];
@@ -149,8 +135,7 @@ static int set_param(struct rp_param *p, const char *val, const char *source,
 	rp_parse_double(val, &v);
 	why = check_number(p, v, buf, sizeof(buf));
 	if (why)
-		return rp_err("%s: bad value '%s' for %s: %s", where, val,
-			      p->name, why);
+		return rp_err("%s: bad value '%s' for %s: %s", where, val, p->name, why);
 	p->value = v;
 	p->source = source;
 	free(p->origin);
@@ -161,16 +146,7 @@ static int set_param(struct rp_param *p, const char *val, const char *source,
 /* [a-z0-9_]+; an option's name may have '-' too */
 static bool valid_name(const char *s, size_t n, bool option)
 {
-	size_t i;
-
-	if (!n)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!islower((unsigned char)s[i]) &&
-		    !isdigit((unsigned char)s[i]) && s[i] != '_' &&
-		    (!option || s[i] != '-'))
-			return false;
-	return true;
+	return n && strspn(s, option ? NAME_CHARS "-" : NAME_CHARS) >= n;
 }
 
 /* The params table is code: complain loudly about mistakes in it. */
@@ -182,17 +158,13 @@ static int check_table(const struct rp_test *t)
 	for (pp = t->params; pp && *pp; pp++) {
 		const struct rp_param *p = *pp;
 
-		if (!p->name ||
-		    !valid_name(p->name, strlen(p->name), is_option(p)))
-			return rp_err("bug: bad parameter name '%s'",
-				      p->name ? p->name : "(null)");
+		if (!p->name || !valid_name(p->name, strlen(p->name), is_option(p)))
+			return rp_err("bug: bad parameter name '%s'", p->name ? p->name : "(null)");
 		for (qq = t->params; qq < pp; qq++)
 			if (!strcmp(p->name, (*qq)->name))
-				return rp_err("bug: parameter '%s' twice",
-					      p->name);
+				return rp_err("bug: parameter '%s' twice", p->name);
 		if (in(p->name, reserved, ARRAY_SIZE(reserved)))
-			return rp_err("bug: parameter name '%s' is reserved",
-				      p->name);
+			return rp_err("bug: parameter name '%s' is reserved", p->name);
 		if (is_option(p))
 			continue;
 		if (p->has_range && !(p->min <= p->max))
@@ -218,8 +190,7 @@ static char *trim(char *s)
 }
 
 /* One line of a config file, comment cut: 0, or -1 (error printed). */
-static int config_line(const char *path, char *s, const char *where,
-		       bool *ours)
+static int config_line(const char *path, char *s, const char *where, bool *ours)
 {
 	char *eq, *key, *val;
 	struct rp_param *p;
@@ -251,8 +222,7 @@ static int config_line(const char *path, char *s, const char *where,
 	if (!strcmp(key, "baseline")) {
 		/* A relative DIR is relative to the config file's directory. */
 		const char *slash = strrchr(path, '/');
-		int n = slash && *val && *val != '/' && strcmp(val, "none") ?
-			slash - path + 1 : 0;
+		int n = slash && *val && *val != '/' && strcmp(val, "none") ? slash - path + 1 : 0;
 
 		free(conf_baseline);
 		if (asprintf(&conf_baseline, "%.*s%s", n, path, val) >= 0)
@@ -273,8 +243,7 @@ static int load_config(const char *path)
 	bool ours = true;	/* global scope, or our own [section] */
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0;
-	int ret = 0;
+	int lineno = 0, ret = 0;
 	FILE *f;
 
 	f = fopen(path, "re");
@@ -296,11 +265,21 @@ static int load_config(const char *path)
 	return ret;
 }
 
+/* Why in @why: -1 */
+static __printf(3, 4) int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /* Could anyone but root change it? */
 static bool not_roots(const struct stat *st)
 {
-	return st->st_uid != 0 || (st->st_mode & 0002) ||
-	       ((st->st_mode & 0020) && st->st_gid != 0);
+	return st->st_uid != 0 || (st->st_mode & 0002) || ((st->st_mode & 0020) && st->st_gid != 0);
 }
 
 /* Root takes parameters and baselines only from files root's alone. */
@@ -311,17 +290,12 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 
 	if (geteuid() != 0)
 		return 0;
-	if (fd >= 0 ? fstat(fd, &st) : stat(path, &st)) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -1;
-	}
-	if (not_roots(&st)) {
-		snprintf(why, len,
-			 "writable by others (owner %d, group %d, mode %04o): refused as root",
-			 (int)st.st_uid, (int)st.st_gid,
-			 (int)(st.st_mode & 07777));
-		return -1;
-	}
+	if (fd >= 0 ? fstat(fd, &st) : stat(path, &st))
+		return refuse(why, len, "%s", strerror(errno));
+	if (not_roots(&st))
+		return refuse(why, len,
+			      "writable by others (owner %d, group %d, mode %04o): refused as root",
+			      (int)st.st_uid, (int)st.st_gid, (int)(st.st_mode & 07777));
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (S_ISDIR(st.st_mode) || !slash)
@@ -329,12 +303,10 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 	if (slash == dir)
 		slash++;
 	*slash = '\0';
-	if (!stat(dir, &st) && !(st.st_mode & S_ISVTX) && not_roots(&st)) {
-		snprintf(why, len,
-			 "its directory %s is writable by others (owner %d, mode %04o): refused as root",
-			 dir, (int)st.st_uid, (int)(st.st_mode & 07777));
-		return -1;
-	}
+	if (!stat(dir, &st) && !(st.st_mode & S_ISVTX) && not_roots(&st))
+		return refuse(why, len,
+			      "its directory %s is writable by others (owner %d, mode %04o): refused as root",
+			      dir, (int)st.st_uid, (int)(st.st_mode & 07777));
 	return 0;
 }
 
@@ -342,8 +314,7 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 static bool others_write(const struct stat *st)
 {
 	return (st->st_mode & 0002) ||
-	       ((st->st_mode & 0020) && st->st_gid != 0 &&
-		st->st_gid != getegid());
+	       ((st->st_mode & 0020) && st->st_gid != 0 && st->st_gid != getegid());
 }
 
 /*
@@ -355,20 +326,13 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 	char real[PATH_MAX], *slash;
 	struct stat st;
 
-	if (own && mkdir(path, 0755) && errno != EEXIST) {
-		snprintf(why, len, "cannot create it: %s", strerror(errno));
-		return -1;
-	}
-	if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !realpath(path, real)) {
-		snprintf(why, len, "not a directory%s", own ? " (or a symlink)" : "");
-		return -1;
-	}
-	if (own && (st.st_uid != geteuid() || others_write(&st))) {
-		snprintf(why, len,
-			 "not the caller's alone (owner %d, mode %04o): refused",
-			 (int)st.st_uid, (int)(st.st_mode & 07777));
-		return -1;
-	}
+	if (own && mkdir(path, 0755) && errno != EEXIST)
+		return refuse(why, len, "cannot create it: %s", strerror(errno));
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !realpath(path, real))
+		return refuse(why, len, "not a directory%s", own ? " (or a symlink)" : "");
+	if (own && (st.st_uid != geteuid() || others_write(&st)))
+		return refuse(why, len, "not the caller's alone (owner %d, mode %04o): refused",
+			      (int)st.st_uid, (int)(st.st_mode & 07777));
 	for (slash = real + strlen(real); slash; slash = strrchr(real, '/')) {
 		if (slash == real)
 			slash++;
@@ -376,13 +340,11 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 		if (stat(real[0] ? real : "/", &st))
 			continue;
 		if ((st.st_uid && st.st_uid != geteuid()) ||
-		    (others_write(&st) && !(st.st_mode & S_ISVTX))) {
-			snprintf(why, len,
-				 "%s can be changed by others (owner %d, mode %04o): refused",
-				 real[0] ? real : "/", (int)st.st_uid,
-				 (int)(st.st_mode & 07777));
-			return -1;
-		}
+		    (others_write(&st) && !(st.st_mode & S_ISVTX)))
+			return refuse(why, len,
+				      "%s can be changed by others (owner %d, mode %04o): refused",
+				      real[0] ? real : "/", (int)st.st_uid,
+				      (int)(st.st_mode & 07777));
 		if (slash == real + 1)
 			break;
 	}
@@ -462,22 +424,18 @@ static int load_env(void)
 /* One --set NAME=VALUE, after the config file and the environment. */
 static int cli_set(const char *arg)
 {
-	char name[128];
 	const char *eq = strchr(arg, '=');
 	struct rp_param *p;
-	size_t n;
+	char name[128];
 
 	if (!eq)
 		return rp_err("--set %s: expected NAME=VALUE", arg);
-	n = eq - arg;
-	if (n >= sizeof(name) || !valid_name(arg, n, false))
+	if (eq - arg >= (int)sizeof(name) || !valid_name(arg, eq - arg, false))
 		return rp_err("--set %s: bad parameter name", arg);
-	memcpy(name, arg, n);
-	name[n] = '\0';
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
 	p = find_param(name);
 	if (!p)
-		return rp_err("--set %s: unknown parameter '%s' (see --list)",
-			      arg, name);
+		return rp_err("--set %s: unknown parameter '%s' (see --list)", arg, name);
 	return set_param(p, eq + 1, "cli", "--set");
 }
 
@@ -562,7 +520,7 @@ static int match(int argc, char **argv, int a, const char *name, char letter,
 	return 2;
 }
 
-/* One value of an option (or operand) @p. */
+/* One value of an option (or operand) @p; NULL for a flag. */
 static int set_option(struct rp_param *p, const char *val)
 {
 	const char *why = NULL;
@@ -593,17 +551,11 @@ static int cli_opt(int argc, char **argv, int a)
 	for (pp = rp_current_test->params; pp && *pp; pp++) {
 		struct rp_param *p = *pp;
 
-		k = is_option(p) ? match(argc, argv, a, p->name, 0,
-					 p->kind != RP_FLAG, &val) : 0;
-		if (!k)
-			continue;
-		if (k < 0 || p->kind != RP_FLAG)
-			return k < 0 || set_option(p, val) ? -1 : k;
-		if (val)
+		k = is_option(p) ? match(argc, argv, a, p->name, 0, p->kind != RP_FLAG, &val) : 0;
+		if (k > 0 && p->kind == RP_FLAG && val)
 			return rp_err("option --%s takes no value", p->name);
-		p->value = 1;
-		p->source = "cli";
-		return 1;
+		if (k)
+			return k < 0 || set_option(p, val) ? -1 : k;
 	}
 	for (o = common_opts; o < common_opts + ARRAY_SIZE(common_opts); o++) {
 		k = match(argc, argv, a, o->name, o->letter, !o->flag, &val);
@@ -646,8 +598,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	/* The environment of the common options; the command line overrides. */
 	s = getenv("RCU_PERF_QUICK");
 	if (s && *s && strcmp(s, "0") && strcmp(s, "1"))
-		return rp_err("environment RCU_PERF_QUICK='%s': expected 0 or 1",
-			      s);
+		return rp_err("environment RCU_PERF_QUICK='%s': expected 0 or 1", s);
 	rp_opts.quick = s && *s == '1';
 	s = getenv("RCU_PERF_JSON");
 	rp_opts.json_path = s && *s ? s : NULL;
@@ -657,8 +608,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	baseline = NULL;
 
 	for (a = 1; a < argc; a++) {
-		struct rp_param *op = dashdash ? test->operands_after :
-				      test->operands;
+		struct rp_param *op = dashdash ? test->operands_after : test->operands;
 
 		if (op && (dashdash || argv[a][0] != '-' || !argv[a][1])) {
 			if (set_option(op, argv[a]))
@@ -686,12 +636,10 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	if (load_env())
 		return -1;
 	/* cli > environment (set but empty: none) > config file */
-	from = baseline ? "--baseline" : getenv("RCU_PERF_BASELINE") ?
-	       "RCU_PERF_BASELINE" : config;
+	from = baseline ? "--baseline" : getenv("RCU_PERF_BASELINE") ? "RCU_PERF_BASELINE" : config;
 	baseline = baseline ?: getenv("RCU_PERF_BASELINE") ?: conf_baseline;
 	if (baseline) {
-		rp_opts.baseline = *baseline && strcmp(baseline, "none") ?
-				   baseline : NULL;
+		rp_opts.baseline = *baseline && strcmp(baseline, "none") ? baseline : NULL;
 		rp_opts.baseline_from = from;
 	}
 	for (a = 0; a < nr_sets; a++)
@@ -746,8 +694,7 @@ void rp_usage(FILE *f)
 			print_option(f, *pp);
 	if (t->extra_usage) {
 		fputs(t->extra_usage, f);
-		if (*t->extra_usage &&
-		    t->extra_usage[strlen(t->extra_usage) - 1] != '\n')
+		if (*t->extra_usage && t->extra_usage[strlen(t->extra_usage) - 1] != '\n')
 			fputc('\n', f);
 	}
 	fputs("Common options:\n"
@@ -799,10 +746,9 @@ static void list_row(FILE *f, const struct rp_param *p, int *w, bool print)
 		if ((int)strlen(cell[i]) > w[i])
 			w[i] = strlen(cell[i]);
 	if (print)
-		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", w[0],
-			cell[0], p ? rp_kind_name(p->kind) : "KIND", w[1], cell[1],
-			w[2], cell[2], w[3], cell[3], w[4], cell[4], w[5], cell[5],
-			w[6], cell[6],
+		fprintf(f, "%-*s %-7s %-*s %*s %*s %*s %*s %-*s %s\n", w[0], cell[0],
+			p ? rp_kind_name(p->kind) : "KIND", w[1], cell[1], w[2], cell[2], w[3],
+			cell[3], w[4], cell[4], w[5], cell[5], w[6], cell[6],
 			p ? p->reason ?: "" : "REASON");
 }
 
@@ -812,9 +758,8 @@ void rp_list_params(FILE *f)
 	struct rp_param * const *pp;
 	int w[7] = { 0 }, print;
 
-	for (pp = t ? t->params : NULL; pp && *pp; pp++)
-		if (!is_option(*pp))
-			break;
+	for (pp = t ? t->params : NULL; pp && *pp && is_option(*pp); pp++)
+		;
 	if (!pp || !*pp) {
 		fputs("(no parameters)\n", f);
 		return;
@@ -862,14 +807,13 @@ void rp_opts_print(void)
 		if (!strcmp(p->source, "default") || is_option(p))
 			continue;
 		printf("# %s = " NUM "%s%s (%s)\n", p->name, p->value,
-		       p->unit && *p->unit ? " " : "", p->unit ? p->unit : "",
-		       p->origin ?:
-		       !strcmp(p->source, "quick") ? "--quick" : p->source);
+		       p->unit && *p->unit ? " " : "", p->unit ?: "",
+		       p->origin ?: !strcmp(p->source, "quick") ? "--quick" : p->source);
 	}
 	for (i = 0; i < rp_opts.nr_knobs; i++) {
 		const char *eq = strchr(rp_opts.knobs[i], '=');
 
-		printf("# knob %.*s = %s\n", (int)(eq - rp_opts.knobs[i]),
-		       rp_opts.knobs[i], eq + 1);
+		printf("# knob %.*s = %s\n", (int)(eq - rp_opts.knobs[i]), rp_opts.knobs[i],
+		       eq + 1);
 	}
 }
