@@ -32,14 +32,12 @@ void rp_report_begin(const char *baseline_dir)
 	start_time = time(NULL);
 }
 
-struct rp_metric *rp_metric_add(const char *name, const char *unit,
-				const double *v, size_t n)
+struct rp_metric *rp_metric_add(const char *name, const char *unit, const double *v, size_t n)
 {
 	struct rp_metric *m = rp_xrealloc(NULL, sizeof(*m));
 	int i;
 
-	*m = (struct rp_metric){ .name = rp_xstrdup(name),
-		.unit = rp_xstrdup(unit), .n = n,
+	*m = (struct rp_metric){ .name = rp_xstrdup(name), .unit = rp_xstrdup(unit), .n = n,
 		.samples = rp_xrealloc(NULL, n * sizeof(double)) };
 	if (n)
 		memcpy(m->samples, v, n * sizeof(double));
@@ -61,16 +59,14 @@ const struct rp_metric *rp_metric_find(const char *name)
 	return NULL;
 }
 
-void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
-			double ops)
+void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c, double ops)
 {
 	int i;
 
 	if (!m || !c)
 		return;
 	for (i = 0; i < RP_CTR_NR; i++)
-		m->per_op[i] = c->supported[i] && ops > 0 ?
-			(double)c->delta[i] / ops : NAN;
+		m->per_op[i] = c->supported[i] && ops > 0 ? (double)c->delta[i] / ops : NAN;
 }
 
 void rp_info(const char *key, const char *fmt, ...)
@@ -83,16 +79,15 @@ void rp_info(const char *key, const char *fmt, ...)
 	val = rp_vformat_line(fmt, ap);
 	va_end(ap);
 	printf("# %s: %s\n", key, val);
-	for (i = 0; i < nr_infos; i++) {
-		if (!strcmp(infos[i].key, key)) {
-			free(infos[i].val);
-			infos[i].val = val;
-			return;
-		}
+	for (i = 0; i < nr_infos && strcmp(infos[i].key, key); i++)
+		;
+	if (i == nr_infos) {
+		infos = rp_xrealloc(infos, ++nr_infos * sizeof(*infos));
+		infos[i].key = rp_xstrdup(key);
+		infos[i].val = NULL;
 	}
-	infos = rp_xrealloc(infos, (nr_infos + 1) * sizeof(*infos));
-	infos[nr_infos].key = rp_xstrdup(key);
-	infos[nr_infos++].val = val;
+	free(infos[i].val);
+	infos[i].val = val;
 }
 
 /* By enum rp_verdict */
@@ -237,8 +232,7 @@ static int results_write(FILE *f, int code)
 	for (i = RP_PASS; i <= RP_ERROR; i++)
 		rp_jw_int(&w, verdicts[i], rp_ktap_total(i));
 	rp_jw_obj_end(&w);
-	rp_jw_str(&w, "verdict", code == KSFT_PASS ? "pass" :
-		  code == KSFT_SKIP ? "skip" : "fail");
+	rp_jw_str(&w, "verdict", code == KSFT_PASS ? "pass" : code == KSFT_SKIP ? "skip" : "fail");
 	rp_jw_int(&w, "exit_code", code);
 	rp_jw_obj_end(&w);
 	fputc('\n', f);
@@ -270,24 +264,18 @@ static int write_results_file(const char *path, int code)
 	char *tmp;
 	FILE *f;
 
-	if (mkdir_parents(path) ||
-	    asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
+	if (mkdir_parents(path) || asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
 		return -1;
 	/* A new file of ours: never through a symlink planted there. */
 	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f && fd >= 0)
 		close(fd);
 	if (f && !results_write(f, code) && !fflush(f) && !fsync(fd))
 		ret = 0;
 	saved = errno;
-	if (f && fclose(f) && !ret) {
-		ret = -1;
-		saved = errno;
-	}
-	if (!ret && rename(tmp, path)) {
+	if ((f && fclose(f) && !ret) || (!ret && rename(tmp, path))) {
 		ret = -1;
 		saved = errno;
 	}
@@ -301,7 +289,7 @@ static int write_results_file(const char *path, int code)
 int rp_report_save(int code)
 {
 	char *path = NULL;
-	int ret = 0;
+	int ret;
 
 	if (rp_opts.json_path)
 		path = rp_xstrdup(rp_opts.json_path);
@@ -310,13 +298,11 @@ int rp_report_save(int code)
 		path = NULL;
 	if (!path)
 		return 0;
-	if (write_results_file(path, code)) {
-		printf("# error: cannot write results to %s: %s\n", path,
-		       strerror(errno));
-		ret = -1;
-	} else {
+	ret = write_results_file(path, code);
+	if (ret)
+		printf("# error: cannot write results to %s: %s\n", path, strerror(errno));
+	else
 		printf("# results: %s\n", path);
-	}
 	free(path);
 	return ret;
 }
