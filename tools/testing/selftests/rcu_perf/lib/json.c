@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A small JSON writer and a strict RFC 8259 reader.
- *
- * The writer pretty-prints for people (arrays of scalars stay on one
- * line), writes the shortest number that reads back bit-exact and never
- * an invalid document: NaN/Inf become null, invalid UTF-8 U+FFFD.
- * Nesting deeper than 31 levels is not supported.
- *
- * The reader takes exactly RFC 8259 JSON in UTF-8 (no BOM), with limits
- * of its own: RP_JSON_MAX_DEPTH levels, no "\u0000" (values are C
- * strings), no duplicate keys, no number that overflows a double. Every
- * error is one line; out of memory ends the program (rp_xrealloc()).
+ * A small JSON writer and a strict RFC 8259 reader. The writer pretty-prints for people (arrays
+ * of scalars stay on one line), writes the shortest number that reads back bit-exact and never
+ * an invalid document: NaN/Inf become null, invalid UTF-8 U+FFFD; up to 31 levels deep.
+ * The reader takes exactly RFC 8259 JSON in UTF-8 (no BOM), with limits of its own:
+ * RP_JSON_MAX_DEPTH levels, no "\u0000" (values are C strings), no duplicate keys, no number
+ * that overflows a double. Every error is one line; out of memory ends the program.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,10 +19,7 @@
 #define RP_JSON_MAX_DEPTH	64
 #define JW_MAX_DEPTH		31
 
-/*
- * Length of the valid UTF-8 sequence at s (at most avail bytes), 0 if
- * invalid: no overlong forms, surrogates or code points above U+10FFFF.
- */
+/* Length of the valid UTF-8 sequence at s (of avail bytes), 0: overlong, surrogate, > U+10FFFF */
 static size_t utf8_seq(const unsigned char *s, size_t avail)
 {
 	unsigned char c = s[0];
@@ -95,9 +87,8 @@ static void jw_string(FILE *f, const char *s)
 }
 
 /*
- * Separator, indentation and key before a value. In arrays, scalars stay
- * on the line of the previous item until a container is written; objects
- * put each member on its own line.
+ * Separator, indentation and key before a value. In arrays, scalars stay on the line of the
+ * previous item until a container is written; objects put each member on its own line.
  */
 static void jw_prefix(struct rp_jw *w, const char *key, bool container)
 {
@@ -284,10 +275,7 @@ static int jp_hex4(struct jp *p, size_t at)
 	return v;
 }
 
-/*
- * The code point of the \u escape (a surrogate pair: both) whose digits
- * are at p->pos; 0 (never valid) on error, reported at @at.
- */
+/* The code point of the \u escape (or pair) with digits at p->pos; 0 on error, reported at @at */
 static int jp_escape_u(struct jp *p, size_t at)
 {
 	int cp = jp_hex4(p, p->pos), lo;
@@ -303,7 +291,8 @@ static int jp_escape_u(struct jp *p, size_t at)
 		lo = jp_hex4(p, p->pos + 2);
 		if (lo < 0xdc00 || lo > 0xdfff)
 			return jp_fail(p, at,
-				       "high surrogate \\u%04x not followed by a low surrogate", cp);
+				       "high surrogate \\u%04x not followed by a low surrogate",
+				       cp);
 		p->pos += 6;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
@@ -433,10 +422,9 @@ static int jkey_cmp(const void *a, const void *b)
 }
 
 /*
- * A key twice among the @n keys @k of one object: sorted, a key is next
- * to its twin, O(n log n) where comparing each key with all before it
- * made a large object (a hostile file) quadratic. Reports the first
- * repeat in the text.
+ * A key twice among the @n keys @k of one object: sorted, a key is next to its twin, O(n log n)
+ * where comparing each key with all before it made a hostile large object quadratic. Reports
+ * the first repeat in the text.
  */
 static bool jp_unique_keys(struct jp *p, struct jkey *k, size_t n)
 {
@@ -591,10 +579,7 @@ struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen)
 	return jp_parse(text, strlen(text), err, errlen);
 }
 
-/*
- * A results or baseline file is a few MB at most: a larger one (or a
- * device without end) is not read into memory.
- */
+/* A results file is a few MB at most: a larger one (or an endless device) is not read in. */
 #define RP_JSON_MAX_BYTES	(64 << 20)
 
 struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)

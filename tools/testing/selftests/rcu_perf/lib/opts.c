@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Options and parameters: default (or --quick), rcu_perf.conf,
- * RCU_PERF_<NAME>, --set, the last word the one typed by hand. A typo is
- * an error, never a default left in place.
+ * Options and parameters: default (or --quick), rcu_perf.conf, RCU_PERF_<NAME>, --set, the last
+ * word the one typed by hand. A typo is an error, never a default left in place.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -317,10 +316,7 @@ static bool others_write(const struct stat *st)
 	       ((st->st_mode & 0020) && st->st_gid != 0 && st->st_gid != getegid());
 }
 
-/*
- * Else another user could put a symlink where a file is written, or swap
- * the directory (sticky ones like /tmp are fine, unless own).
- */
+/* Else another user could plant a symlink or swap the directory (sticky /tmp: fine unless own) */
 int rp_check_dir(const char *path, bool own, char *why, size_t len)
 {
 	char real[PATH_MAX], *slash;
@@ -492,11 +488,10 @@ static const struct common_opt {
 };
 
 /*
- * Is argv[a] option --@name (or -@letter) as the usage spells it: "--NAME",
- * or with a value "--NAME=VALUE" or "--NAME VALUE"? Not an abbreviation,
- * "-qv" or "-sNAME=VALUE": a typo stays an error. The argv entries it
- * takes, 0 if not it, -1 if its value is missing; a flag's "=VALUE" comes
- * back in *val, for the caller to refuse.
+ * Is argv[a] option --@name (or -@letter) as the usage spells it: "--NAME", or with a value
+ * "--NAME=VALUE" or "--NAME VALUE"? Not an abbreviation, "-qv" or "-sNAME=VALUE": a typo stays
+ * an error. The argv entries it takes, 0 if not it, -1 if its value is missing; a flag's
+ * "=VALUE" comes back in *val, for the caller to refuse.
  */
 static int match(int argc, char **argv, int a, const char *name, char letter,
 		 bool has_val, const char **val)

@@ -113,12 +113,10 @@ struct rp_param {
 };
 
 #define RP_PARAM(n, u, d, r, k, ...) \
-	{ .name = (n), .unit = (u), .def = (d), .reason = (r), .kind = (k), \
-	  __VA_ARGS__ }
+	{ .name = (n), .unit = (u), .def = (d), .reason = (r), .kind = (k), __VA_ARGS__ }
 #define RP_MAX(n, u, d, r, ...)	RP_PARAM(n, u, d, r, RP_LIMIT_MAX, __VA_ARGS__)
 #define RP_MIN(n, u, d, r, ...)	RP_PARAM(n, u, d, r, RP_LIMIT_MIN, __VA_ARGS__)
-#define RP_SETTING(n, u, d, r, ...) \
-	RP_PARAM(n, u, d, r, RP_SETTING, __VA_ARGS__)
+#define RP_SETTING(n, u, d, r, ...) RP_PARAM(n, u, d, r, RP_SETTING, __VA_ARGS__)
 #define RP_QUICK(v)		.has_quick = true, .quick = (v)
 #define RP_RANGE(lo, hi)	.has_range = true, .min = (lo), .max = (hi)
 #define RP_FLAG(n, r, ...)	RP_PARAM(n, NULL, 0, r, RP_FLAG, __VA_ARGS__)
@@ -276,10 +274,8 @@ struct rp_metric {
 };
 
 /* The metric lives until rp_finish(). */
-struct rp_metric *rp_metric_add(const char *name, const char *unit,
-				const double *v, size_t n);
-void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c,
-			double ops);
+struct rp_metric *rp_metric_add(const char *name, const char *unit, const double *v, size_t n);
+void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c, double ops);
 /* A fact for the JSON "info" object and a "# key: value" line. */
 __printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 
