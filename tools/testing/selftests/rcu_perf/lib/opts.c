@@ -393,25 +393,20 @@ static void warn_env(void)
 
 static int load_env(void)
 {
-	char var[128], where[160];
+	char where[12 + 128];	/* "environment " + "RCU_PERF_<NAME>" */
 	struct rp_param * const *pp;
+	const char *s;
 	size_t i;
 
 	warn_env();
 	for (pp = rp_current_test->params; pp && *pp; pp++) {
-		struct rp_param *p = *pp;
-		const char *s;
-
-		if (is_option(p))
+		if (is_option(*pp))
 			continue;
-		snprintf(var, sizeof(var), "RCU_PERF_%s", p->name);
-		for (i = 9; var[i]; i++)
-			var[i] = toupper((unsigned char)var[i]);
-		s = getenv(var);
-		if (!s)
-			continue;
-		snprintf(where, sizeof(where), "environment %s", var);
-		if (set_param(p, s, "env", where))
+		snprintf(where, sizeof(where), "environment RCU_PERF_%s", (*pp)->name);
+		for (i = 21; where[i]; i++)
+			where[i] = toupper((unsigned char)where[i]);
+		s = getenv(where + 12);
+		if (s && set_param(*pp, s, "env", where))
 			return -1;
 	}
 	return 0;

@@ -93,29 +93,19 @@ void rp_info(const char *key, const char *fmt, ...)
 /* By enum rp_verdict */
 static const char * const verdicts[] = { "pass", "fail", "skip", "error" };
 
-static void write_summary(struct rp_jw *w, const struct rp_summary *s)
+static void write_metrics(struct rp_jw *w)
 {
 	static const char * const key[] = { "min", "max", "mean", "stddev",
 		"median", "p10", "p90", "mad", "ci_lo", "ci_hi" };
-	const double v[] = { s->min, s->max, s->mean, s->stddev, s->median,
-			     s->p10, s->p90, s->mad, s->ci_lo, s->ci_hi };
-	size_t i;
-
-	rp_jw_obj_begin(w, "summary");
-	rp_jw_int(w, "n", s->n);
-	for (i = 0; i < ARRAY_SIZE(key); i++)
-		rp_jw_num(w, key[i], v[i]);
-	rp_jw_obj_end(w);
-}
-
-static void write_metrics(struct rp_jw *w)
-{
 	size_t i, j;
 	int c;
 
 	rp_jw_arr_begin(w, "metrics");
 	for (i = 0; i < nr_metrics; i++) {
 		const struct rp_metric *m = metrics[i];
+		const struct rp_summary *s = &m->sum;
+		const double v[] = { s->min, s->max, s->mean, s->stddev, s->median,
+				     s->p10, s->p90, s->mad, s->ci_lo, s->ci_hi };
 
 		rp_jw_obj_begin(w, NULL);
 		rp_jw_str(w, "name", m->name);
@@ -129,7 +119,11 @@ static void write_metrics(struct rp_jw *w)
 		for (j = 0; j < m->n; j++)
 			rp_jw_num(w, NULL, m->samples[j]);
 		rp_jw_arr_end(w);
-		write_summary(w, &m->sum);
+		rp_jw_obj_begin(w, "summary");
+		rp_jw_int(w, "n", s->n);
+		for (j = 0; j < ARRAY_SIZE(key); j++)
+			rp_jw_num(w, key[j], v[j]);
+		rp_jw_obj_end(w);
 		rp_jw_obj_begin(w, "counters_per_op");
 		for (c = 0; c < RP_CTR_NR; c++)
 			if (!isnan(m->per_op[c]))
