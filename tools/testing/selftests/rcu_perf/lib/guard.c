@@ -27,10 +27,6 @@
 /* The runner kills a program at 120 s (settings): wait a third of that. */
 #define RP_LOCK_TIMEOUT_DEFAULT	40.0
 #define RP_MAX_ENTRIES		128
-/* State file line of a mount made by the guard; knob lines start with '/'. */
-#define RP_UMOUNT_TAG		"@umount"
-#define RP_RMTREE_TAG		"@rmtree"
-#define RP_KILL_TAG		"@kill"
 
 struct rp_entry {
 	int kind;
@@ -41,6 +37,28 @@ struct rp_entry {
 	char orig[RP_VAL_LEN + 1];	/* restore value, '\n'-terminated */
 	size_t orig_len;
 };
+
+/* A state file line: "<knob path>\t<value>", else "<tag>\t<path>". */
+static const char * const tags[] = {
+	[RP_ENT_MOUNT] = "@umount", [RP_ENT_TMPDIR] = "@rmtree",
+	[RP_ENT_PGRP] = "@kill",
+};
+
+/* false if the restore value did not fit */
+static bool fill_entry(struct rp_entry *e, int kind, const char *path,
+		       const char *orig)
+{
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	if (kind == RP_ENT_PGRP)
+		e->pgrp = atoi(path);
+	if (kind != RP_ENT_KNOB)
+		return true;
+	e->tracefs = rp_tracefs_index(path);
+	e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
+	return e->orig_len < sizeof(e->orig);
+}
 
 /*
  * Shared with the signal handler (__atomic): nr_entries (an entry is
@@ -71,6 +89,7 @@ static pid_t raw_getpid(void)
 	return (pid_t)syscall(SYS_getpid);
 }
 
+/* Signal-safe string building: no stdio. */
 static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
 {
 	while (*s && pos + 1 < len)
@@ -79,34 +98,22 @@ static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
 	return pos;
 }
 
-static size_t put_int(char *buf, size_t pos, size_t len, long v)
-{
-	char tmp[24];
-	int i = 0;
-
-	do {
-		tmp[i++] = '0' + v % 10;
-		v /= 10;
-	} while (v && i < (int)sizeof(tmp) - 1);
-	while (i > 0 && pos + 1 < len)
-		buf[pos++] = tmp[--i];
-	buf[pos] = '\0';
-	return pos;
-}
-
 static void report_restore_error(const char *what, const char *path, int err)
 {
-	char msg[RP_PATH_LEN + 96];
-	size_t p = 0;
+	char msg[RP_PATH_LEN + 96], num[12];
+	const char * const part[] = { "rcu_perf: guard: cannot ", what, " ",
+				      path, ": errno ", num, "\n" };
+	size_t i, p = 0, d = 1;
 
-	p = put_str(msg, p, sizeof(msg), "rcu_perf: guard: cannot ");
-	p = put_str(msg, p, sizeof(msg), what);
-	p = put_str(msg, p, sizeof(msg), " ");
-	p = put_str(msg, p, sizeof(msg), path);
-	p = put_str(msg, p, sizeof(msg), ": errno ");
-	p = put_int(msg, p, sizeof(msg), -err);	/* a positive errno */
-	put_str(msg, p, sizeof(msg), "\n");
-	if (write(STDERR_FILENO, msg, strlen(msg)) < 0)
+	for (i = -err; i >= 10; i /= 10)	/* a positive errno */
+		d++;
+	num[d] = '\0';
+	do {
+		num[--d] = '0' - err % 10;
+	} while (err /= 10);
+	for (i = 0; i < ARRAY_SIZE(part); i++)
+		p = put_str(msg, p, sizeof(msg), part[i]);
+	if (write(STDERR_FILENO, msg, p) < 0)
 		return;		/* nowhere to say it */
 }
 
@@ -142,6 +149,7 @@ static int restore_private_tracefs(const struct rp_entry *e)
 /* 0 undone, 1 nothing to undo, -errno failed (and said so). */
 static int undo_entry(struct rp_entry *e)
 {
+	const char *what = "restore";
 	int err;
 
 	if (e->kind == RP_ENT_PGRP) {
@@ -150,27 +158,22 @@ static int undo_entry(struct rp_entry *e)
 			return e->pgrp <= 1;
 		return errno == ESRCH ? 1 : -errno;
 	}
-
 	if (e->kind == RP_ENT_TMPDIR) {
 		err = rp_rm_tree(e->path);
-		if (err < 0)
-			report_restore_error("remove", e->path, err);
-		return err;
-	}
-	if (e->kind == RP_ENT_MOUNT) {
+		what = "remove";
+	} else if (e->kind == RP_ENT_MOUNT) {
 		/* Lazy: our own tracepoint fds may still pin the mount. */
 		err = umount2(e->path, MNT_DETACH) ? -errno : 0;
 		if (err == -EINVAL)	/* not (or no longer) a mount point */
 			return 1;
-		if (err)
-			report_restore_error("unmount", e->path, err);
-		return err;
+		what = "unmount";
+	} else {
+		err = rp_write_value(e->path, e->orig, e->orig_len);
+		if (err == -ENOENT && e->tracefs)
+			err = restore_private_tracefs(e);
 	}
-	err = rp_write_value(e->path, e->orig, e->orig_len);
-	if (err == -ENOENT && e->tracefs)
-		err = restore_private_tracefs(e);
-	if (err)
-		report_restore_error("restore", e->path, err);
+	if (err < 0)
+		report_restore_error(what, e->path, err);
 	return err;
 }
 
@@ -229,16 +232,17 @@ static void guard_signal(int sig)
 
 /*
  * Signals that end the program by default: restore, then die of them.
- * Blocked while restoring; faults cannot be, and are restored after too.
+ * Blocked while restoring; faults (the last NR_FAULTS) cannot be, and are
+ * restored after too.
  */
 static const int guard_signals[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
 	SIGXCPU, SIGXFSZ,
-};
-
-static const int fault_signals[] = {
 	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS,
 };
+
+#define NR_FAULTS	6
+#define NR_BLOCKED	(ARRAY_SIZE(guard_signals) - NR_FAULTS)
 
 void rp_guard_block_signals(sigset_t *old)
 {
@@ -246,7 +250,7 @@ void rp_guard_block_signals(sigset_t *old)
 	size_t i;
 
 	sigemptyset(&set);
-	for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
+	for (i = 0; i < NR_BLOCKED; i++)
 		sigaddset(&set, guard_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
@@ -313,25 +317,6 @@ static int restore_value(const char *read, char *out, size_t len)
 	return 0;
 }
 
-static int lock_timeout(double *out)
-{
-	const char *s = getenv("RCU_PERF_LOCK_TIMEOUT");
-	char *end;
-
-	*out = RP_LOCK_TIMEOUT_DEFAULT;
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || *end || !(*out >= 0) || *out > 1e6) {
-		fprintf(stderr,
-			"rcu_perf: bad RCU_PERF_LOCK_TIMEOUT '%s' (seconds)\n",
-			s);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* rp_guard_nowait(): do not wait for the lock (-EBUSY instead). */
 static bool lock_nowait;
 
@@ -347,15 +332,23 @@ void rp_guard_nowait(void)
  */
 static int take_lock(void)
 {
-	char path[PATH_MAX + 8], holder[32] = "";
-	double timeout, deadline;
+	const char *env = getenv("RCU_PERF_LOCK_TIMEOUT");
+	char path[PATH_MAX + 8], holder[32] = "", *end;
+	double timeout = RP_LOCK_TIMEOUT_DEFAULT, deadline;
 	bool waited = false;
 	struct stat st;
 	int fd, err;
 
-	err = lock_timeout(&timeout);
-	if (err)
-		return err;
+	if (env && *env) {
+		errno = 0;
+		timeout = strtod(env, &end);
+		if (errno || *end || !(timeout >= 0) || timeout > 1e6) {
+			fprintf(stderr,
+				"rcu_perf: bad RCU_PERF_LOCK_TIMEOUT '%s' (seconds)\n",
+				env);
+			return -EINVAL;
+		}
+	}
 	snprintf(path, sizeof(path), "%s/lock", state_dir);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -404,9 +397,8 @@ fail:
  */
 static bool state_is_stale(const char *path, pid_t pid)
 {
-	unsigned long long start, recorded = 0;
-	char line[128];
-	FILE *f;
+	unsigned long long start, recorded;
+	char line[128] = "";
 
 	if (pid == owner_pid && state_created)
 		return false;			/* our own, live */
@@ -417,14 +409,10 @@ static bool state_is_stale(const char *path, pid_t pid)
 	start = rp_proc_start(pid);
 	if (!start)
 		return true;
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(line, sizeof(line), f))
-			sscanf(line, "# rcu_perf guard pid %*d start %llu",
-			       &recorded);
-		fclose(f);
-	}
-	return recorded && recorded != start;
+	rp_knob_read(path, line, sizeof(line));
+	line[strcspn(line, "\n")] = '\0';	/* its first line */
+	return sscanf(line, "# rcu_perf guard pid %*d start %llu",
+		      &recorded) == 1 && recorded && recorded != start;
 }
 
 /*
@@ -449,14 +437,17 @@ static bool made_by_tmpdir(const char *path)
 /* Replay one dead process's state file in reverse; returns knobs restored. */
 static int replay(const char *path, pid_t pid)
 {
+	static const char * const done[] = {
+		[RP_ENT_MOUNT] = "unmounted", [RP_ENT_TMPDIR] = "removed",
+		[RP_ENT_PGRP] = "killed process group",
+	};
+	char line[RP_PATH_LEN + RP_VAL_LEN + 16], id[16], *arg, *nl;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int n = 0, restored = 0, kind, pgrp, err;
 	struct rp_entry *list = NULL, *e;
-	int n = 0, restored = 0, i;
-	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
 	unsigned long long start;
 	FILE *f = NULL;
-	int fd, pgrp;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0)
 		f = fdopen(fd, "r");
 	if (!f) {
@@ -465,71 +456,48 @@ static int replay(const char *path, pid_t pid)
 		unlink(path);	/* a symlink: not ours */
 		return 0;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *tab, *nl = strchr(line, '\n');
-
-		if (!nl)	/* torn last line of a killed writer */
-			break;
+	/* up to a torn last line of a killed writer */
+	while (fgets(line, sizeof(line), f) && (nl = strchr(line, '\n'))) {
 		*nl = '\0';
-		if (line[0] == '#' || !line[0])
+		arg = strchr(line, '\t');
+		if (line[0] == '#' || !arg)
 			continue;
-		tab = strchr(line, '\t');
-		if (!tab)
-			continue;
-		*tab = '\0';
-		list = rp_xrealloc(list, (n + 1) * sizeof(*list));
-		e = &list[n];
-		memset(e, 0, sizeof(*e));
-		if ((!strcmp(line, RP_UMOUNT_TAG) &&
-		     rp_knob_mount_allowed(tab + 1)) ||
-		    (!strcmp(line, RP_RMTREE_TAG) && made_by_tmpdir(tab + 1))) {
-			e->kind = strcmp(line, RP_UMOUNT_TAG) ? RP_ENT_TMPDIR :
-				  RP_ENT_MOUNT;
-			snprintf(e->path, sizeof(e->path), "%s", tab + 1);
-		} else if (!strcmp(line, RP_KILL_TAG)) {
+		*arg++ = '\0';
+		for (kind = RP_ENT_PGRP; kind && strcmp(line, tags[kind]); kind--)
+			;
+		if (kind == RP_ENT_PGRP) {
 			/* Only if its leader is still the process we forked. */
-			if (sscanf(tab + 1, "%d %llu", &pgrp, &start) != 2 ||
+			if (sscanf(arg, "%d %llu", &pgrp, &start) != 2 ||
 			    pgrp <= 1 || !start || rp_proc_start(pgrp) != start)
 				continue;
-			e->kind = RP_ENT_PGRP;
-			e->pgrp = pgrp;
-		} else if (line[0] == '/' &&
-			   (!rp_knob_check(line) ||
-			    /* tracefs unmounted since: a private mount */
-			    (rp_knob_check(line) == -ENOENT &&
-			     rp_tracefs_index(line)))) {
-			e->kind = RP_ENT_KNOB;
-			e->tracefs = rp_tracefs_index(line);
-			memcpy(e->path, line, strlen(line) + 1);
-			e->orig_len = snprintf(e->orig, sizeof(e->orig),
-					       "%s\n", tab + 1);
-			if (e->orig_len >= sizeof(e->orig))
+			snprintf(id, sizeof(id), "%d", pgrp);
+			arg = id;
+		} else if (kind == RP_ENT_KNOB) {
+			err = line[0] == '/' ? rp_knob_check(line) : -EPERM;
+			/* tracefs unmounted since: a private mount */
+			if (err && (err != -ENOENT || !rp_tracefs_index(line)))
 				continue;
-		} else {
+		} else if (kind == RP_ENT_MOUNT ? !rp_knob_mount_allowed(arg) :
+			   !made_by_tmpdir(arg)) {
 			continue;
 		}
-		n++;
+		list = rp_xgrow(list, n, sizeof(*list));
+		n += fill_entry(&list[n], kind, kind ? arg : line, arg);
 	}
 	fclose(f);
-	for (i = n - 1; i >= 0; i--) {
-		e = &list[i];
+	while (n-- > 0) {
+		e = &list[n];
 		if (undo_entry(e))
 			continue;	/* failed (said so) or nothing to do */
-		if (e->kind == RP_ENT_MOUNT) {
-			printf("# repaired: unmounted %s (left by pid %d)\n",
-			       e->path, (int)pid);
-		} else if (e->kind == RP_ENT_PGRP) {
-			printf("# repaired: killed process group %d (left by pid %d)\n",
-			       (int)e->pgrp, (int)pid);
-		} else if (e->kind == RP_ENT_TMPDIR) {
-			printf("# repaired: removed %s (left by pid %d)\n",
-			       e->path, (int)pid);
-		} else {
-			e->orig[e->orig_len - 1] = '\0';
-			printf("# repaired %s = %s (left by pid %d)\n",
-			       e->path, e->orig, (int)pid);
-			restored++;
+		if (e->kind != RP_ENT_KNOB) {
+			printf("# repaired: %s %s (left by pid %d)\n",
+			       done[e->kind], e->path, (int)pid);
+			continue;
 		}
+		e->orig[e->orig_len - 1] = '\0';
+		printf("# repaired %s = %s (left by pid %d)\n", e->path,
+		       e->orig, (int)pid);
+		restored++;
 	}
 	fflush(stdout);
 	free(list);
@@ -604,30 +572,21 @@ int rp_guard_repair(void)
 	return count;
 }
 
-static void install_one(int sig, const struct sigaction *sa)
-{
-	struct sigaction old;
-
-	/* Leave alone what the program (or nohup) already decided. */
-	if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL &&
-	    !(old.sa_flags & SA_SIGINFO))
-		sigaction(sig, sa, NULL);
-}
-
 static void install_handlers(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = guard_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
+	for (i = 0; i < NR_BLOCKED; i++)
 		sigaddset(&sa.sa_mask, guard_signals[i]);
+	/* Leave alone what the program (or nohup) already decided. */
 	for (i = 0; i < ARRAY_SIZE(guard_signals); i++)
-		install_one(guard_signals[i], &sa);
-	for (i = 0; i < ARRAY_SIZE(fault_signals); i++)
-		install_one(fault_signals[i], &sa);
+		if (!sigaction(guard_signals[i], NULL, &old) &&
+		    old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+			sigaction(guard_signals[i], &sa, NULL);
 	atexit(guard_atexit);
 }
 
@@ -650,26 +609,6 @@ static void new_owner(void)
 	pthread_mutex_init(&guard_mutex, NULL);
 	state_created = false;
 	owner_pid = getpid();
-}
-
-/* take_lock() for rp_guard_init(): 0, or -errno (said why, if not plain) */
-static int guard_take_lock(void)
-{
-	int fd = take_lock();
-
-	if (fd == -EBUSY)	/* a reader beside the holder, which repaired */
-		printf("# guard: %s\n",
-		       "another run holds the lock: not waiting, changing nothing");
-	else if (fd < 0 && fd != -EACCES && fd != -ETIMEDOUT && fd != -EINVAL)
-		printf("# guard: cannot lock %s: %s\n", state_dir,
-		       strerror(-fd));
-	/* A timeout or a bad RCU_PERF_LOCK_TIMEOUT: the caller's error. */
-	if (fd == -ETIMEDOUT || fd == -EINVAL)
-		init_err = fd;
-	if (fd < 0)
-		return fd;
-	lock_fd = fd;
-	return 0;
 }
 
 int rp_guard_init(void)
@@ -697,7 +636,19 @@ int rp_guard_init(void)
 	} else {
 		set_paths(self);
 		if (lock_fd < 0)
-			err = guard_take_lock();
+			lock_fd = take_lock();	/* or -errno */
+		err = lock_fd < 0 ? lock_fd : 0;
+		/* EBUSY: a reader beside the holder, which repaired */
+		if (err == -EBUSY)
+			printf("# guard: %s\n",
+			       "another run holds the lock: not waiting, changing nothing");
+		else if (err && err != -EACCES && err != -ETIMEDOUT &&
+			 err != -EINVAL)
+			printf("# guard: cannot lock %s: %s\n", state_dir,
+			       strerror(-err));
+		/* A timeout or a bad RCU_PERF_LOCK_TIMEOUT: the caller's. */
+		if (err == -ETIMEDOUT || err == -EINVAL)
+			init_err = err;
 	}
 	guard_err = err;
 	guard_ready = true;
@@ -754,29 +705,15 @@ static int state_append(const char *line)
 static int record(int kind, const char *path, const char *orig)
 {
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
-	struct rp_entry *e;
 	int err;
 
 	if (!rp_one_line(path))
 		return -EINVAL;
 	if (nr_entries >= RP_MAX_ENTRIES)
 		return -ENOSPC;
-	e = &entries[nr_entries];
-	memset(e, 0, sizeof(*e));
-	e->kind = kind;
-	snprintf(e->path, sizeof(e->path), "%s", path);
-	if (kind == RP_ENT_KNOB) {
-		e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
-		e->tracefs = rp_tracefs_index(path);
-		snprintf(line, sizeof(line), "%s\t%s\n", path, orig);
-	} else {
-		if (kind == RP_ENT_PGRP)
-			e->pgrp = atoi(path);
-		snprintf(line, sizeof(line), "%s\t%s\n",
-			 kind == RP_ENT_MOUNT ? RP_UMOUNT_TAG :
-			 kind == RP_ENT_PGRP ? RP_KILL_TAG : RP_RMTREE_TAG,
-			 path);
-	}
+	fill_entry(&entries[nr_entries], kind, path, orig);
+	snprintf(line, sizeof(line), "%s\t%s\n", kind ? tags[kind] : path,
+		 kind ? path : orig);
 	err = state_append(line);
 	if (err)
 		return err;

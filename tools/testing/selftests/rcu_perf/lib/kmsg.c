@@ -17,41 +17,32 @@
 
 #include "internal.h"
 
-struct marker_def {
-	const char *text;	/* start of the message */
-	const char *tail;	/* end of the message, for "Run %s ..." */
-	const char *name;	/* reported name, if not text */
-};
-
-/* Most preferred first: the first one present in the log wins. */
-static const struct marker_def markers[] = {
+/*
+ * Most preferred first: the first one present in the log wins. A "%s"
+ * stands for any text between the two parts.
+ */
+static const char * const markers[] = {
 	/* mark_rodata_ro(): x86_64 and parisc (the report's), x86_32, s390 */
-	{ .text = "Write protecting the kernel read-only data" },
-	{ .text = "Write protecting kernel text and read-only data" },
-	{ .text = "Write protected read-only-after-init data" },
+	"Write protecting the kernel read-only data",
+	"Write protecting kernel text and read-only data",
+	"Write protected read-only-after-init data",
 	/* old x86_64: text and rodata were protected in two steps */
-	{ .text = "Write protecting the kernel text" },
+	"Write protecting the kernel text",
 	/*
 	 * free_initmem(): of x86 and free_initmem_default() (riscv, powerpc,
 	 * mips, ...); older x86; arm64 and older free_initmem_default()
 	 */
-	{ .text = "Freeing unused kernel image (initmem) memory" },
-	{ .text = "Freeing unused kernel image memory" },
-	{ .text = "Freeing unused kernel memory" },
+	"Freeing unused kernel image (initmem) memory",
+	"Freeing unused kernel image memory",
+	"Freeing unused kernel memory",
 	/* init/main.c run_init_process(), every architecture */
-	{ .text = "Run ", .tail = " as init process",
-	  .name = "Run %s as init process" },
+	"Run %s as init process",
 };
 
 /* Times of one printk agree to the microsecond in every format. */
 #define SAME_TIME	0.000001
 #define NR_MARKERS	ARRAY_SIZE(markers)
 #define DIGITS		"0123456789"
-
-static const char *marker_name(const struct marker_def *d)
-{
-	return d->name ? d->name : d->text;
-}
 
 struct marker_seen {
 	bool valid;		/* at least one occurrence with a time */
@@ -211,20 +202,17 @@ static int kmsg_time(const char *s, const char *e, double *t)
 	return 0;
 }
 
-/* Does msg (the rest of the line) start with marker d? */
-static bool marker_at(const struct marker_def *d, const char *msg)
+/* Does msg (the rest of the line) start with marker name? */
+static bool marker_at(const char *name, const char *msg)
 {
-	size_t n = strlen(d->text), tn, len;
+	size_t n = strcspn(name, "%"), len = strlen(msg), tn;
 
-	if (strncmp(msg, d->text, n))
+	if (strncmp(msg, name, n))
 		return false;
-	if (d->tail) {
-		len = strlen(msg);
-		tn = strlen(d->tail);
-		return len > n + tn && !strcmp(msg + len - tn, d->tail);
-	}
-	/* "...: %luk", or cut right after the text in a partial line */
-	return msg[n] == ':' || msg[n] == '\0';
+	if (!name[n])	/* "...: %luk", or cut right after it in a partial line */
+		return msg[n] == ':' || msg[n] == '\0';
+	tn = strlen(name + n + 2);
+	return len > n + tn && !strcmp(msg + len - tn, name + n + 2);
 }
 
 static bool looks_like_kmsg(const char *line)
@@ -258,11 +246,11 @@ static void scan_line(const char *line, struct marker_seen *seen,
 		      size_t lineno, double *first_t)
 {
 	const char *semi = looks_like_kmsg(line) ? strchr(line, ';') : NULL;
-	const char *p = semi ? NULL : strchr(line, '['), *text;
+	const char *p = semi ? NULL : strchr(line, '[');
 	char why[128] = "", q[48];
 	enum occ o = OCC_OK;
 	double t = 0;
-	size_t i;
+	size_t i, n;
 
 	if (semi && kmsg_time(line, semi, &t)) {
 		quote(q, sizeof(q), line, semi);
@@ -275,14 +263,14 @@ static void scan_line(const char *line, struct marker_seen *seen,
 		*first_t = t;
 	for (i = 0; i < NR_MARKERS; i++) {
 		if (semi) {
-			if (!marker_at(&markers[i], semi + 1))
+			if (!marker_at(markers[i], semi + 1))
 				continue;
 			record(&seen[i], o, t, why, lineno);
 			return;
 		}
-		text = markers[i].text;
-		for (p = strstr(line, text); p; p = strstr(p + 1, text)) {
-			if (!marker_at(&markers[i], p))
+		n = strcspn(markers[i], "%");
+		for (p = line; (p = memmem(p, strlen(p), markers[i], n)); p++) {
+			if (!marker_at(markers[i], p))
 				continue;
 			o = dmesg_time(line, p, &t, why, sizeof(why));
 			if (o == OCC_NONE)
@@ -336,17 +324,17 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 		if (!ms->valid && !ms->bad[0])
 			continue;
 		if (!ms->valid) {
-			set_err(err, errlen, "%s for '%s'", ms->bad, marker_name(&markers[i]));
+			set_err(err, errlen, "%s for '%s'", ms->bad, markers[i]);
 			return -2;
 		}
 		if (ms->conflict) {
 			set_err(err, errlen,
 				"'%s' at both %.6f s and %.6f s: several boots in one log?",
-				marker_name(&markers[i]), ms->t, ms->t_other);
+				markers[i], ms->t, ms->t_other);
 			return -2;
 		}
 		if (m) {
-			m->name = marker_name(&markers[i]);
+			m->name = markers[i];
 			m->t = ms->t;
 		}
 		return 0;
