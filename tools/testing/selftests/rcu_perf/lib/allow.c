@@ -17,16 +17,12 @@
 
 #include "internal.h"
 
-/* The rst's "Files the suite changes" */
-static const char * const allowed_files[] = {
+/* The rst's "Files the suite changes"; ending in '/': any file in it. */
+static const char * const allowed[] = {
 	"/sys/kernel/rcu_expedited",
 	"/sys/kernel/rcu_normal",
-};
-
-/* Any file directly in these directories. */
-static const char * const allowed_dirs[] = {
-	"/sys/module/rcutree/parameters",
-	"/sys/module/rcupdate/parameters",
+	"/sys/module/rcutree/parameters/",
+	"/sys/module/rcupdate/parameters/",
 };
 
 /* The top of tracefs, also where debugfs auto-mounts it on old kernels. */
@@ -97,16 +93,17 @@ static int tracer_file(const char *name)
 static int knob_kind(const char *path, bool any_tracefs)
 {
 	const char *name;
-	size_t i;
+	size_t i, n;
 
 	if (!path || path[0] != '/' || strlen(path) >= RP_PATH_LEN)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(allowed_files); i++)
-		if (!strcmp(path, allowed_files[i]))
+	for (i = 0; i < ARRAY_SIZE(allowed); i++) {
+		n = strlen(allowed[i]);
+		if (allowed[i][n - 1] == '/' ?
+		    !strncmp(path, allowed[i], n) && plain_name(path + n) :
+		    !strcmp(path, allowed[i]))
 			return KNOB_SYSFS;
-	for (i = 0; i < ARRAY_SIZE(allowed_dirs); i++)
-		if (in_dir(path, allowed_dirs[i]))
-			return KNOB_SYSFS;
+	}
 	if (cpu_online_file(path))
 		return KNOB_SYSFS;
 	/* The last one: where rp_tracefs() found tracefs. */
@@ -128,9 +125,8 @@ int rp_tracefs_index(const char *path)
 {
 	int kind = knob_kind(path, true);
 
-	if (kind != KNOB_TRACEFS && kind != KNOB_TRACEFS_ROOT)
-		return 0;
-	return tracer_file(strrchr(path, '/') + 1);
+	return kind == KNOB_TRACEFS || kind == KNOB_TRACEFS_ROOT ?
+	       tracer_file(strrchr(path, '/') + 1) : 0;
 }
 
 int rp_knob_allowed(const char *path)
@@ -189,21 +185,16 @@ int rp_knob_check(const char *path)
 		return tracefs_root(path) ? 0 : -EPERM;
 	if (statfs(path, &sfs))
 		return -errno;
-	if (sfs.f_type != (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC))
-		return -EPERM;
-	return 0;
+	return sfs.f_type == (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC) ?
+	       0 : -EPERM;
 }
 
 const char *rp_knob_refusal(int err)
 {
-	switch (err) {
-	case -EPERM:
+	if (err == -EPERM)
 		return "not a file rcu_perf may change (see --help)";
-	case -ELOOP:
-		return "the path goes through a symlink or '..'";
-	default:
-		return strerror(-err);
-	}
+	return err == -ELOOP ? "the path goes through a symlink or '..'" :
+	       strerror(-err);
 }
 
 const char *rp_tracefs_file(int index)
@@ -216,35 +207,24 @@ bool rp_knob_mount_allowed(const char *path)
 	return !strcmp(path, tracefs_dirs[0]) || in_dir(path, test_dir);
 }
 
-/* No symlink anywhere (before Linux 5.6: the last one; realpath() did) */
-static int open_nofollow(const char *path, int flags)
+int rp_write_value(const char *path, const char *val, size_t len)
 {
+	/* No symlink anywhere (before Linux 5.6: the last one; realpath() did) */
 	struct open_how how = {
-		.flags = flags | O_NOFOLLOW | O_CLOEXEC,
+		.flags = O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd;
+	int fd, err = 0;
+	ssize_t r;
 
 	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 	/* ELOOP: a symlink; any other error may be a kernel without it. */
 	if (fd < 0 && errno != ELOOP)
-		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC);
-	return fd;
-}
-
-int rp_write_value(const char *path, const char *val, size_t len)
-{
-	int fd, err = 0;
-	ssize_t r;
-
-	fd = open_nofollow(path, O_WRONLY | O_TRUNC);
+		fd = open(path, how.flags);
 	if (fd < 0)
 		return -errno;
 	r = write(fd, val, len);
-	if (r < 0)
-		err = -errno;
-	else if ((size_t)r != len)
-		err = -EIO;
+	err = r < 0 ? -errno : (size_t)r != len ? -EIO : 0;
 	if (close(fd) && !err)
 		err = -errno;
 	return err;

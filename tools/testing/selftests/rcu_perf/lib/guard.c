@@ -205,7 +205,6 @@ static void do_restore(void)
 static void guard_signal(int sig)
 {
 	struct timespec ms = { 0, 1000000 };
-	struct sigaction sa;
 	sigset_t set;
 	int i;
 
@@ -220,9 +219,7 @@ static void guard_signal(int sig)
 	     i++)
 		nanosleep(&ms, NULL);
 	do_restore();
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigaction(sig, &sa, NULL);
+	signal(sig, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
@@ -660,14 +657,9 @@ int rp_guard_init(void)
 /* Make the guard usable by this process: 0 or -errno. */
 int rp_guard_get(void)
 {
-	int err;
+	int err = !guard_ready || owner_pid != getpid() ? rp_guard_init() : 0;
 
-	if (!guard_ready || owner_pid != getpid()) {
-		err = rp_guard_init();
-		if (err)
-			return err;
-	}
-	return guard_err;
+	return err ? err : guard_err;
 }
 
 /* Append a line to our state file and fsync it: 0 or -errno. */
@@ -732,17 +724,14 @@ static int knob_write_locked(const char *path, const char *value)
 			break;
 	if (i == nr_entries) {
 		err = rp_knob_check(path);
-		if (err)
-			return err;
-		err = rp_knob_read(path, cur, sizeof(cur));
-		if (err < 0)
-			return err;
-		if ((size_t)err >= sizeof(cur) - 1)
-			return -E2BIG;
-		err = restore_value(cur, orig, sizeof(orig));
-		if (err)
-			return err;
-		err = record(RP_ENT_KNOB, path, orig);
+		if (!err)
+			err = rp_knob_read(path, cur, sizeof(cur));
+		if (err >= (int)sizeof(cur) - 1)
+			err = -E2BIG;
+		if (err >= 0)
+			err = restore_value(cur, orig, sizeof(orig));
+		if (!err)
+			err = record(RP_ENT_KNOB, path, orig);
 		if (err)
 			return err;
 	}

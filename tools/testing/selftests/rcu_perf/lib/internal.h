@@ -48,6 +48,10 @@ int rp_tracefs_index(const char *path);	/* a tracer file: 1 + index, else 0 */
 const char *rp_tracefs_file(int index);	/* its name */
 bool rp_knob_mount_allowed(const char *path);	/* "@umount PATH" replayed? */
 void rp_knob_allow_tracefs(const char *dir);	/* where rp_tracefs() is */
+/* 0 if the suite may change path (by its spelling), else -EPERM */
+int rp_knob_allowed(const char *path);
+const char *rp_knob_refusal(int err);	/* an error of the guard in words */
+void rp_knob_allow_dir(const char *dir);	/* unit tests: files in dir too */
 /* "echo VALUE > PATH", no symlink followed; signal-safe: 0 or -errno */
 int rp_write_value(const char *path, const char *val, size_t len);
 /* CPUs that cannot go offline first: how many; then exactly n online */
@@ -62,12 +66,7 @@ int rp_tmpdir_remove(const char *path);		/* now: 0 or -errno */
 int rp_guard_init(void);
 void rp_guard_nowait(void);
 int rp_guard_repair(void);	/* now: how many knobs were restored */
-/* 0 if the suite may change path (by its spelling), else -EPERM */
-int rp_knob_allowed(const char *path);
-const char *rp_knob_refusal(int err);	/* an error of the guard in words */
-void rp_knob_allow_dir(const char *dir);	/* unit tests: files in dir too */
 enum rp_entry_kind { RP_ENT_KNOB, RP_ENT_MOUNT, RP_ENT_TMPDIR, RP_ENT_PGRP };
-
 int rp_guard_get(void);		/* the guard usable here: 0 or -errno */
 /* Before a change: a tree, a mount, "pgrp start". */
 int rp_guard_record(int kind, const char *path);

@@ -84,7 +84,7 @@ static void quote(char *buf, size_t len, const char *s, const char *e)
  * Copy one line without ANSI escape sequences and control characters
  * (serial consoles are full of both); trailing blanks dropped.
  */
-static size_t clean_line(char *dst, const char *s, const char *e)
+static void clean_line(char *dst, const char *s, const char *e)
 {
 	size_t n = 0;
 
@@ -114,7 +114,6 @@ static size_t clean_line(char *dst, const char *s, const char *e)
 	while (n && isspace((unsigned char)dst[n - 1]))
 		n--;
 	dst[n] = '\0';
-	return n;
 }
 
 /* "[  123.456789]" (s[0] '[', e[-1] ']'): seconds since boot. */
@@ -179,17 +178,16 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 /* "prio,seq,usec[,flags...]" of a /dev/kmsg record. */
 static int kmsg_time(const char *s, const char *e, double *t)
 {
-	unsigned long long v[3];
+	unsigned long long v = 0;
 	int i;
 
 	for (i = 0; i < 3; i++) {
 		const char *d = s;
 
-		v[i] = 0;
-		for (; s < e && isdigit((unsigned char)*s); s++) {
-			if (v[i] > (ULLONG_MAX - 9) / 10)
+		for (v = 0; s < e && isdigit((unsigned char)*s); s++) {
+			if (v > (ULLONG_MAX - 9) / 10)
 				return -1;
-			v[i] = v[i] * 10 + (*s - '0');
+			v = v * 10 + (*s - '0');
 		}
 		if (s == d)
 			return -1;
@@ -198,7 +196,7 @@ static int kmsg_time(const char *s, const char *e, double *t)
 	}
 	if (s < e && *s != ',')
 		return -1;
-	*t = v[2] / 1e6;
+	*t = v / 1e6;
 	return 0;
 }
 
