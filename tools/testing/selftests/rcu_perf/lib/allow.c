@@ -64,15 +64,14 @@ static const char *in_dir(const char *path, const char *dir)
 /* /sys/devices/system/cpu/cpuN/online, N in decimal without leading 0. */
 static bool cpu_online_file(const char *path)
 {
-	const char *p = path + strlen(CPU_DIR);
-	size_t digits;
+	size_t d;
 
 	if (strncmp(path, CPU_DIR, strlen(CPU_DIR)))
 		return false;
-	digits = strspn(p, "0123456789");
-	if (!digits || digits > 6 || (p[0] == '0' && digits > 1))
-		return false;
-	return !strcmp(p + digits, "/online");
+	path += strlen(CPU_DIR);
+	d = strspn(path, "0123456789");
+	return d && d <= 6 && (path[0] != '0' || d == 1) &&
+	       !strcmp(path + d, "/online");
 }
 
 /* 1 + the tracefs_files[] index of name (or NULL), else 0. */

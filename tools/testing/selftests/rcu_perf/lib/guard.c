@@ -68,10 +68,7 @@ static bool fill_entry(struct rp_entry *e, int kind, const char *path,
  * waits for it); dying (a handler runs: the process ends of that signal).
  */
 static struct rp_entry entries[RP_MAX_ENTRIES];
-static int nr_entries;
-static int restoring;
-static int closing, changing;
-static int dying;
+static int nr_entries, restoring, closing, changing, dying;
 static pthread_mutex_t guard_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static char state_dir[PATH_MAX - 64];
@@ -83,11 +80,6 @@ static pid_t owner_pid;		/* the process whose changes we hold */
 static int guard_err;		/* why knob writes are refused, or 0 */
 static int init_err;		/* the lock could not be taken */
 static bool guard_ready;
-
-static pid_t raw_getpid(void)
-{
-	return (pid_t)syscall(SYS_getpid);
-}
 
 /* Signal-safe string building: no stdio. */
 static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
@@ -182,7 +174,7 @@ static void do_restore(void)
 {
 	int i, failed = 0;
 
-	if (raw_getpid() != owner_pid ||
+	if (syscall(SYS_getpid) != owner_pid ||
 	    __atomic_exchange_n(&restoring, 1, __ATOMIC_ACQ_REL))
 		return;
 	for (i = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE) - 1; i >= 0;
@@ -281,7 +273,7 @@ static void guard_atexit(void)
 	int i;
 
 	/* A handler in another thread restores and kills: let it. */
-	for (i = 0; i < 10000 && raw_getpid() == owner_pid &&
+	for (i = 0; i < 10000 && syscall(SYS_getpid) == owner_pid &&
 	     __atomic_load_n(&dying, __ATOMIC_SEQ_CST); i++)
 		nanosleep(&ms, NULL);
 	/* A change in flight ends before the restore; none starts after. */
@@ -295,22 +287,16 @@ static void guard_atexit(void)
  */
 static int restore_value(const char *read, char *out, size_t len)
 {
-	const char *lb = strchr(read, '['), *rb;
+	const char *lb = strchr(read, '['), *rb = lb ? strchr(lb, ']') : NULL;
+	bool word = rb && rb > lb + 1 && !strchr(rb + 1, '[');
+	size_t n = word ? (size_t)(rb - lb - 1) : strlen(read);
 
 	if (strchr(read, '\n') || strchr(read, '\t'))
 		return -EINVAL;
-	if (lb) {
-		rb = strchr(lb, ']');
-		if (rb && rb > lb + 1 && !strchr(rb + 1, '[')) {
-			if ((size_t)(rb - lb) >= len)
-				return -E2BIG;
-			memcpy(out, lb + 1, rb - lb - 1);
-			out[rb - lb - 1] = '\0';
-			return 0;
-		}
-	}
-	if ((size_t)snprintf(out, len, "%s", read) >= len)
+	if (n + word >= len)
 		return -E2BIG;
+	memcpy(out, word ? lb + 1 : read, n);
+	out[n] = '\0';
 	return 0;
 }
 
@@ -654,7 +640,6 @@ int rp_guard_init(void)
 	return init_err;
 }
 
-/* Make the guard usable by this process: 0 or -errno. */
 int rp_guard_get(void)
 {
 	int err = !guard_ready || owner_pid != getpid() ? rp_guard_init() : 0;
@@ -774,7 +759,6 @@ int rp_guard_record(int kind, const char *path)
 	return change(kind, path, NULL);
 }
 
-/* Forget a change undone (or kept) by its owner: a tree, a child group. */
 void rp_guard_forget(int kind, const char *path, pid_t pgrp)
 {
 	int i, n;

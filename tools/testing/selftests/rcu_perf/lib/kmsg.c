@@ -52,32 +52,27 @@ struct marker_seen {
 	char bad[160];		/* first malformed occurrence, if any */
 };
 
-static __printf(3, 4) void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
+enum occ { OCC_NONE, OCC_OK, OCC_BAD };
 
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-/* Quote at most 40 bytes of s..e for a one-line message. */
-static void quote(char *buf, size_t len, const char *s, const char *e)
+/* "what 's..e'" in bad, at most 40 bytes of s..e quoted on one line */
+static enum occ malformed(char *bad, size_t len, const char *what,
+			  const char *s, const char *e)
 {
+	char q[48];
 	size_t i = 0;
 
-	while (s < e && i + 4 < len && i < 40) {
+	while (s < e && i < 40) {
 		unsigned char c = *s++;
 
-		buf[i++] = (c >= 0x20 && c < 0x7f) ? c : '?';
+		q[i++] = (c >= 0x20 && c < 0x7f) ? c : '?';
 	}
-	if (s < e && i + 4 < len) {
-		memcpy(buf + i, "...", 3);
+	if (s < e) {
+		memcpy(q + i, "...", 3);
 		i += 3;
 	}
-	buf[i] = '\0';
+	q[i] = '\0';
+	snprintf(bad, len, "%s '%s'", what, q);
+	return OCC_BAD;
 }
 
 /*
@@ -134,14 +129,11 @@ static int parse_time_bracket(const char *s, const char *e, double *t)
 	return 0;
 }
 
-enum occ { OCC_NONE, OCC_OK, OCC_BAD };
-
 /* Is marker text m of a line the start of a kernel message, and when? */
 static enum occ dmesg_time(const char *line, const char *m, double *t,
 			   char *bad, size_t badlen)
 {
 	const char *e = m, *b, *p;
-	char q[48];
 
 	while (e > line && isspace((unsigned char)e[-1]))
 		e--;
@@ -151,11 +143,9 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 	}
 	b = memrchr(line, '[', e - line);
 	if (e[-1] != ']') {
-		if (b && !memchr(b, ']', e - b)) {
-			quote(q, sizeof(q), b, e);
-			snprintf(bad, badlen, "unterminated timestamp '%s'", q);
-			return OCC_BAD;
-		}
+		if (b && !memchr(b, ']', e - b))
+			return malformed(bad, badlen, "unterminated timestamp",
+					 b, e);
 		return OCC_NONE;
 	}
 	/* "[    T1]" or "[   C0]" of CONFIG_PRINTK_CALLER before the time */
@@ -167,11 +157,9 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 			e--;
 		b = (e > line && e[-1] == ']') ? memrchr(line, '[', e - line) : NULL;
 	}
-	if (!b || parse_time_bracket(b, e, t)) {
-		quote(q, sizeof(q), b ? b : line, e);
-		snprintf(bad, badlen, "malformed timestamp '%s'", q);
-		return OCC_BAD;
-	}
+	if (!b || parse_time_bracket(b, e, t))
+		return malformed(bad, badlen, "malformed timestamp",
+				 b ? b : line, e);
 	return OCC_OK;
 }
 
@@ -245,17 +233,14 @@ static void scan_line(const char *line, struct marker_seen *seen,
 {
 	const char *semi = looks_like_kmsg(line) ? strchr(line, ';') : NULL;
 	const char *p = semi ? NULL : strchr(line, '[');
-	char why[128] = "", q[48];
+	char why[128] = "";
 	enum occ o = OCC_OK;
 	double t = 0;
 	size_t i, n;
 
-	if (semi && kmsg_time(line, semi, &t)) {
-		quote(q, sizeof(q), line, semi);
-		snprintf(why, sizeof(why),
-			 "malformed /dev/kmsg record prefix '%s'", q);
-		o = OCC_BAD;
-	}
+	if (semi && kmsg_time(line, semi, &t))
+		o = malformed(why, sizeof(why),
+			      "malformed /dev/kmsg record prefix", line, semi);
 	if (*first_t < 0 && (semi ? o == OCC_OK : p && strchr(p, ']') &&
 			     !parse_time_bracket(p, strchr(p, ']') + 1, &t)))
 		*first_t = t;
@@ -288,14 +273,16 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 	size_t lineno = 0, i;
 	char *line;
 
-	set_err(err, errlen, "%s", "");
+	if (!err)
+		errlen = 0;
+	rp_why(err, errlen, "%s", "");
 	if (!log || !*log) {
-		set_err(err, errlen, "empty kernel log");
+		rp_why(err, errlen, "empty kernel log");
 		return -1;
 	}
 	line = malloc(strlen(log) + 1);
 	if (!line) {
-		set_err(err, errlen, "out of memory");
+		rp_why(err, errlen, "out of memory");
 		return -2;
 	}
 	memset(seen, 0, sizeof(seen));
@@ -322,13 +309,13 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 		if (!ms->valid && !ms->bad[0])
 			continue;
 		if (!ms->valid) {
-			set_err(err, errlen, "%s for '%s'", ms->bad, markers[i]);
+			rp_why(err, errlen, "%s for '%s'", ms->bad, markers[i]);
 			return -2;
 		}
 		if (ms->conflict) {
-			set_err(err, errlen,
-				"'%s' at both %.6f s and %.6f s: several boots in one log?",
-				markers[i], ms->t, ms->t_other);
+			rp_why(err, errlen,
+			       "'%s' at both %.6f s and %.6f s: several boots in one log?",
+			       markers[i], ms->t, ms->t_other);
 			return -2;
 		}
 		if (m) {
@@ -338,13 +325,13 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 		return 0;
 	}
 	if (first_t > 1.0)
-		set_err(err, errlen,
-			"no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process); the log starts at %.3f s: wrapped since boot?",
-			first_t);
+		rp_why(err, errlen,
+		       "no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process); the log starts at %.3f s: wrapped since boot?",
+		       first_t);
 	else
-		set_err(err, errlen,
-			"no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process) in %zu lines (a console needs loglevel>=7)",
-			lineno - (s > log && s[-1] == '\n'));
+		rp_why(err, errlen,
+		       "no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process) in %zu lines (a console needs loglevel>=7)",
+		       lineno - (s > log && s[-1] == '\n'));
 	return -1;
 }
 
@@ -432,11 +419,10 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
 	if (!log || !len)
 		return -1;
 	/* the message, not an echo of it: after "] " or the record's ';' */
-	for (p = strstr(log, key); p; p = strstr(p + 1, key)) {
+	for (p = strstr(log, key); p; p = strstr(p + 1, key))
 		if (p > log && (p[-1] == ';' ||
 				(p[-1] == ' ' && p - 1 > log && p[-2] == ']')))
 			break;
-	}
 	if (!p)
 		return -1;
 	p += sizeof(key) - 1;
@@ -470,27 +456,23 @@ bool rp_rcu_param(const char *tok, size_t n)
 
 int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 {
-	const char *p = cmdline;
+	const char *p;
 	size_t n, used = 0;
 	int count = 0;
 
 	if (len)
 		buf[0] = '\0';
-	while (p && *p) {
+	for (p = cmdline; p && *p; p += n) {
 		p += strspn(p, " \t\n");
 		n = strcspn(p, " \t\n");
-		if (!n)
-			break;
-		if (n == 2 && !strncmp(p, "--", 2))
-			break;		/* the rest is init's */
-		if (rp_rcu_param(p, n)) {
-			if (used + n + 2 <= len) {
-				used += snprintf(buf + used, len - used, "%s%.*s",
-						 used ? " " : "", (int)n, p);
-			}
-			count++;
-		}
-		p += n;
+		if (!n || (n == 2 && !strncmp(p, "--", 2)))
+			break;		/* "--": the rest is init's */
+		if (!rp_rcu_param(p, n))
+			continue;
+		if (used + n + 2 <= len)
+			used += snprintf(buf + used, len - used, "%s%.*s",
+					 used ? " " : "", (int)n, p);
+		count++;
 	}
 	return count;
 }
