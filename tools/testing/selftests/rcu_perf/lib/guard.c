@@ -123,17 +123,15 @@ static int restore_private_tracefs(const struct rp_entry *e)
 		return -ENOENT;
 	if (mkdir(private_tracefs, 0700) && errno != EEXIST)
 		return -errno;
-	if (mount("nodev", private_tracefs, "tracefs",
-		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-		err = -errno;
-		rmdir(private_tracefs);
-		return err;
+	err = mount("nodev", private_tracefs, "tracefs",
+		    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ? -errno : 0;
+	if (!err) {
+		p = put_str(path, 0, sizeof(path), private_tracefs);
+		p = put_str(path, p, sizeof(path), "/");
+		put_str(path, p, sizeof(path), rp_tracefs_file(e->tracefs));
+		err = rp_write_value(path, e->orig, e->orig_len);
+		umount2(private_tracefs, MNT_DETACH | UMOUNT_NOFOLLOW);
 	}
-	p = put_str(path, 0, sizeof(path), private_tracefs);
-	p = put_str(path, p, sizeof(path), "/");
-	put_str(path, p, sizeof(path), rp_tracefs_file(e->tracefs));
-	err = rp_write_value(path, e->orig, e->orig_len);
-	umount2(private_tracefs, MNT_DETACH | UMOUNT_NOFOLLOW);
 	rmdir(private_tracefs);
 	return err;
 }
@@ -179,9 +177,7 @@ static void do_restore(void)
 		return;
 	for (i = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE) - 1; i >= 0;
 	     i--) {
-		if (entries[i].done)
-			continue;
-		if (undo_entry(&entries[i]) < 0)
+		if (!entries[i].done && undo_entry(&entries[i]) < 0)
 			failed++;
 		entries[i].done = 1;
 	}
