@@ -38,10 +38,16 @@ struct rp_entry {
 	size_t orig_len;
 };
 
-/* A state file line: "<knob path>\t<value>", else "<tag>\t<path>". */
-static const char * const tags[] = {
-	[RP_ENT_MOUNT] = "@umount", [RP_ENT_TMPDIR] = "@rmtree",
-	[RP_ENT_PGRP] = "@kill",
+/*
+ * A state file line: "<knob path>\t<value>", else "<tag>\t<path>"; what
+ * a replay says it did.
+ */
+static const struct {
+	const char *tag, *done;
+} ents[] = {
+	[RP_ENT_MOUNT] = { "@umount", "unmounted" },
+	[RP_ENT_TMPDIR] = { "@rmtree", "removed" },
+	[RP_ENT_PGRP] = { "@kill", "killed process group" },
 };
 
 /* false if the restore value did not fit */
@@ -81,7 +87,6 @@ static int guard_err;		/* why knob writes are refused, or 0 */
 static int init_err;		/* the lock could not be taken */
 static bool guard_ready;
 
-/* Signal-safe string building: no stdio. */
 static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
 {
 	while (*s && pos + 1 < len)
@@ -416,10 +421,6 @@ static bool made_by_tmpdir(const char *path)
 /* Replay one dead process's state file in reverse; returns knobs restored. */
 static int replay(const char *path, pid_t pid)
 {
-	static const char * const done[] = {
-		[RP_ENT_MOUNT] = "unmounted", [RP_ENT_TMPDIR] = "removed",
-		[RP_ENT_PGRP] = "killed process group",
-	};
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16], id[16], *arg, *nl;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	int n = 0, restored = 0, kind, pgrp, err;
@@ -442,7 +443,7 @@ static int replay(const char *path, pid_t pid)
 		if (line[0] == '#' || !arg)
 			continue;
 		*arg++ = '\0';
-		for (kind = RP_ENT_PGRP; kind && strcmp(line, tags[kind]); kind--)
+		for (kind = RP_ENT_PGRP; kind && strcmp(line, ents[kind].tag); kind--)
 			;
 		if (kind == RP_ENT_PGRP) {
 			/* Only if its leader is still the process we forked. */
@@ -470,7 +471,7 @@ static int replay(const char *path, pid_t pid)
 			continue;	/* failed (said so) or nothing to do */
 		if (e->kind != RP_ENT_KNOB) {
 			printf("# repaired: %s %s (left by pid %d)\n",
-			       done[e->kind], e->path, (int)pid);
+			       ents[e->kind].done, e->path, (int)pid);
 			continue;
 		}
 		e->orig[e->orig_len - 1] = '\0';
@@ -536,15 +537,13 @@ static int setup_state_dir(void)
 
 int rp_guard_repair(void)
 {
-	int fd = lock_fd, count;
+	int fd, count;
 
 	if (!state_dir[0] && setup_state_dir())
 		return 0;
-	if (fd < 0) {
-		fd = take_lock();
-		if (fd < 0)
-			return 0;
-	}
+	fd = lock_fd < 0 ? take_lock() : lock_fd;
+	if (fd < 0)
+		return 0;
 	count = guard_err ? 0 : repair_locked();
 	if (fd != lock_fd)
 		close(fd);
@@ -569,7 +568,6 @@ static void install_handlers(void)
 	atexit(guard_atexit);
 }
 
-/* Our state file, and where a restore may mount tracefs privately. */
 static void set_paths(pid_t self)
 {
 	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir,
@@ -685,7 +683,7 @@ static int record(int kind, const char *path, const char *orig)
 	if (nr_entries >= RP_MAX_ENTRIES)
 		return -ENOSPC;
 	fill_entry(&entries[nr_entries], kind, path, orig);
-	snprintf(line, sizeof(line), "%s\t%s\n", kind ? tags[kind] : path,
+	snprintf(line, sizeof(line), "%s\t%s\n", kind ? ents[kind].tag : path,
 		 kind ? path : orig);
 	err = state_append(line);
 	if (err)

@@ -335,17 +335,20 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 	return -1;
 }
 
-/* /dev/kmsg from its first record on; one record per read(). */
-static char *read_dev_kmsg(void)
+/*
+ * /dev/kmsg from its first record on (one record per read()), else
+ * syslog(2), what dmesg falls back to: "<6>[    0.445800] msg" lines.
+ */
+char *rp_read_kmsg(void)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *p;
+	int fd, saved, size;
 	ssize_t n;
-	int fd;
 
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return NULL;
+		goto klog;
 	for (;;) {
 		if (cap - len <= 16384) {	/* room for a whole record */
 			cap = cap ? cap * 2 : 65536;
@@ -361,35 +364,26 @@ static char *read_dev_kmsg(void)
 			break;
 		len += n;
 	}
-	if (n < 0 && errno != EAGAIN)
-		goto fail;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
+	if (n >= 0 || errno == EAGAIN) {
+		close(fd);
+		buf[len] = '\0';
+		return buf;
+	}
 fail:
 	close(fd);
 	free(buf);
-	return NULL;
-}
-
-char *rp_read_kmsg(void)
-{
-	char *log = read_dev_kmsg();
-	int saved = errno, size, n;
-
-	if (log)
-		return log;
-	/* syslog(2), what dmesg falls back to: "<6>[    0.445800] msg" lines */
+klog:
+	saved = errno;
 	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	log = size > 0 ? malloc(size + 1) : NULL;
-	n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
+	buf = size > 0 ? malloc(size + 1) : NULL;
+	n = buf ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size) : -1;
 	if (n < 0) {
-		free(log);
+		free(buf);
 		errno = saved;
 		return NULL;
 	}
-	log[n] = '\0';
-	return log;
+	buf[n] = '\0';
+	return buf;
 }
 
 char *rp_read_log(const char *path)
