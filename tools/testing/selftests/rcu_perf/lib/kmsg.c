@@ -115,7 +115,6 @@ static void clean_line(char *dst, const char *s, const char *e)
 static int parse_time_bracket(const char *s, const char *e, double *t)
 {
 	const char *p = s + 1 + strspn(s + 1, " "), *q = p + strspn(p, DIGITS);
-	char num[40];
 
 	if (e - s < 3 || e - s > 32)
 		return -1;
@@ -123,9 +122,7 @@ static int parse_time_bracket(const char *s, const char *e, double *t)
 	if (q == p || q >= e || *q != '.' ||
 	    q + 1 + strspn(q + 1, DIGITS) != e || e[-1] == '.')
 		return -1;
-	memcpy(num, p, e - p);
-	num[e - p] = '\0';
-	*t = strtod(num, NULL);
+	*t = strtod(p, NULL);	/* up to the ']' */
 	return 0;
 }
 
@@ -201,13 +198,6 @@ static bool marker_at(const char *name, const char *msg)
 	return len > n + tn && !strcmp(msg + len - tn, name + n + 2);
 }
 
-static bool looks_like_kmsg(const char *line)
-{
-	const char *p = line + strspn(line, DIGITS);
-
-	return p > line && *p == ',' && strchr(p, ';');
-}
-
 static void record(struct marker_seen *ms, enum occ o, double t,
 		   const char *why, size_t lineno)
 {
@@ -231,7 +221,8 @@ static void record(struct marker_seen *ms, enum occ o, double t,
 static void scan_line(const char *line, struct marker_seen *seen,
 		      size_t lineno, double *first_t)
 {
-	const char *semi = looks_like_kmsg(line) ? strchr(line, ';') : NULL;
+	const char *d = line + strspn(line, DIGITS);	/* a /dev/kmsg record? */
+	const char *semi = d > line && *d == ',' ? strchr(d, ';') : NULL;
 	const char *p = semi ? NULL : strchr(line, '[');
 	char why[128] = "";
 	enum occ o = OCC_OK;
