@@ -43,6 +43,7 @@ static const char * const markers[] = {
 #define SAME_TIME	0.000001
 #define NR_MARKERS	ARRAY_SIZE(markers)
 #define DIGITS		"0123456789"
+#define RP_LOG_MAX	(256 << 20)	/* rp_read_log(): EFBIG past it */
 
 struct marker_seen {
 	bool valid;		/* at least one occurrence with a time */

@@ -415,7 +415,6 @@ struct rp_marker {
 int rp_find_boot_marker(const char *log, struct rp_marker *m,
 			char *err, size_t errlen);
 char *rp_read_kmsg(void);	/* this boot's log; malloc'd */
-#define RP_LOG_MAX	(256 << 20)
 char *rp_read_log(const char *path);	/* "-": stdin; NULL with errno */
 int rp_log_cmdline(const char *log, char *buf, size_t len);	/* 0 or -1 */
 /* The RCU tokens of a command line, space-separated into buf; how many. */
