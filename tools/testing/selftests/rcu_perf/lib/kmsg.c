@@ -59,7 +59,7 @@ enum occ { OCC_NONE, OCC_OK, OCC_BAD };
 static enum occ malformed(char *bad, size_t len, const char *what,
 			  const char *s, const char *e)
 {
-	char q[48];
+	char q[41];
 	size_t i = 0;
 
 	while (s < e && i < 40) {
@@ -67,12 +67,8 @@ static enum occ malformed(char *bad, size_t len, const char *what,
 
 		q[i++] = (c >= 0x20 && c < 0x7f) ? c : '?';
 	}
-	if (s < e) {
-		memcpy(q + i, "...", 3);
-		i += 3;
-	}
 	q[i] = '\0';
-	snprintf(bad, len, "%s '%s'", what, q);
+	snprintf(bad, len, "%s '%s%s'", what, q, s < e ? "..." : "");
 	return OCC_BAD;
 }
 
