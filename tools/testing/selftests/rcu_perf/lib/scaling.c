@@ -193,14 +193,12 @@ static int parse_duration(const char *s, double *out)
 /* Copy the next line of *p into buf (trimmed); false at the end. */
 static bool next_line(const char **p, char *buf, size_t len)
 {
-	const char *s = *p, *nl;
-	size_t n;
+	const char *s = *p;
+	size_t n = strcspn(s, "\n");
 
 	if (!*s)
 		return false;
-	nl = strchr(s, '\n');
-	n = nl ? (size_t)(nl - s) : strlen(s);
-	*p = nl ? nl + 1 : s + n;
+	*p = s + n + !!s[n];
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	while (n && isspace((unsigned char)*s)) {
@@ -248,27 +246,21 @@ static int parse_default_line(const char *l, struct rp_time *t)
 enum { HAVE_E = 1, HAVE_U = 2, HAVE_S = 4 };
 
 /*
- * A whole number in 0..max (an exit status or a signal number) at s, the
- * whole rest of the line: 0, or -1. Checked before the conversion to int,
- * which is undefined for values out of range.
- */
-static int status_at(const char *s, int max, int *out)
-{
-	const char *e;
-	double v;
-
-	if (num_at(s, &v, &e) || *e || !(v >= 0 && v <= max) || v != floor(v))
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-/*
- * "real 4.58" (-p) or "real\t0m4.580s" (shell), the first three keys, with
- * any blanks after them; GNU time -v's "User time (seconds): 3.46" et al.
+ * One line of a report: the HAVE_* it gave, or -1. An exit status (128 +
+ * a signal) in the default report or -v's; "real 4.58" (-p) or
+ * "real\t0m4.580s" (shell), the first three keys, with any blanks after
+ * them; GNU time -v's "User time (seconds): 3.46" et al.
  */
 static int parse_time_line(const char *l, struct rp_time *t)
 {
+	static const struct {
+		const char *key;
+		int max, add;
+	} status[] = {
+		{ "Command exited with non-zero status ", 255, 0 },
+		{ "Command terminated by signal ", 127, 128 },
+		{ "Exit status: ", 255, 0 },
+	};
 	static const struct {
 		const char *key;
 		int have;
@@ -285,6 +277,19 @@ static int parse_time_line(const char *l, struct rp_time *t)
 	size_t i, k;
 	double v;
 
+	for (i = 0; i < ARRAY_SIZE(status); i++) {
+		k = strlen(status[i].key);
+		if (strncmp(l, status[i].key, k))
+			continue;
+		/* in range first: converting one that is not is undefined */
+		if (num_at(l + k, &v, &e) || *e || !(v >= 0 && v <= status[i].max) ||
+		    v != floor(v))
+			return -1;
+		t->status = (int)v + status[i].add;
+		return 0;
+	}
+	if (strstr(l, "user ") && strstr(l, "elapsed "))
+		return parse_default_line(l, t) ? -1 : HAVE_E | HAVE_U | HAVE_S;
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		k = strlen(keys[i].key);
 		if (strncmp(l, keys[i].key, k) ||
@@ -301,11 +306,7 @@ static int parse_time_line(const char *l, struct rp_time *t)
 		if (num_at(l, &v, &e) || strcmp(e, "%"))
 			return -1;
 		t->cpu_pct = v;
-		return 0;
 	}
-	if (!strncmp(l, "Exit status: ", 13) &&
-	    status_at(l + 13, 255, &t->status))
-		return -1;
 	return 0;
 }
 
@@ -320,23 +321,6 @@ int rp_time_parse(const char *text, struct rp_time *t, char *err,
 	t->cpu_pct = NAN;
 	while (next_line(&p, line, sizeof(line))) {
 		lineno++;
-		if (!strncmp(line, "Command exited with non-zero status ", 36)) {
-			if (status_at(line + 36, 255, &t->status))
-				goto bad;
-			continue;
-		}
-		if (!strncmp(line, "Command terminated by signal ", 29)) {
-			if (status_at(line + 29, 127, &t->status))
-				goto bad;
-			t->status += 128;
-			continue;
-		}
-		if (strstr(line, "user ") && strstr(line, "elapsed ")) {
-			if (parse_default_line(line, t))
-				goto bad;
-			have = HAVE_E | HAVE_U | HAVE_S;
-			continue;
-		}
 		r = parse_time_line(line, t);
 		if (r < 0)
 			goto bad;

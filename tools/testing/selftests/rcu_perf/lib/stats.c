@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Summaries of samples and two-sample tests. A NaN sample is sorted last,
- * never a crash. Degenerate inputs give no surprise NaN: too few samples
- * give p = 1 and an infinite MDE (nothing could be seen), no spread at all
- * p = 1 for equal means and 0 for different ones.
+ * Summaries of samples and two-sample tests. NaNs sort last, never crash.
+ * Degenerate inputs give no surprise NaN: too few samples give p = 1 and an
+ * infinite MDE, no spread p = 1 for equal means and 0 for different ones.
  */
 #include <errno.h>
 #include <float.h>
@@ -59,24 +58,18 @@ static double *sorted_copy(const double *v, size_t n)
 	return c;
 }
 
-/* numpy's default ("linear"): rank p/100 * (n - 1), interpolated. */
+/* numpy's "linear": rank p/100 * (n - 1), exact at samples and ties */
 static double pct_sorted(const double *s, size_t n, double p)
 {
-	double r, f;
+	double r = p / 100.0 * (double)(n - 1), f;
 	size_t i;
 
 	if (!n || isnan(p))
 		return NAN;
-	if (p <= 0)
-		return s[0];
-	if (p >= 100)
-		return s[n - 1];
-	r = p / 100.0 * (double)(n - 1);
+	if (p <= 0 || p >= 100)
+		return s[p <= 0 ? 0 : n - 1];
 	i = (size_t)r;
 	f = r - (double)i;
-	if (i + 1 >= n)
-		return s[n - 1];
-	/* Exact at the sample points and for equal neighbours. */
 	if (f == 0 || s[i] == s[i + 1])
 		return s[i];
 	return s[i] + f * (s[i + 1] - s[i]);
@@ -85,19 +78,15 @@ static double pct_sorted(const double *s, size_t n, double p)
 double rp_percentile(const double *v, size_t n, double p)
 {
 	double *s = sorted_copy(v, n);
-	double r;
+	double r = s ? pct_sorted(s, n, p) : NAN;
 
-	if (!s)
-		return NAN;
-	r = pct_sorted(s, n, p);
 	free(s);
 	return r;
 }
 
 /*
- * 1-based rank j of the ~95% distribution-free CI [x_(j), x_(n+1-j)] of
- * the median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025; 0 when
- * even [min, max] covers less (n < 6).
+ * 1-based rank j of the ~95% distribution-free CI [x_(j), x_(n+1-j)] of the
+ * median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025; 0 if n < 6.
  */
 static size_t median_ci_rank(size_t n)
 {
@@ -105,13 +94,13 @@ static size_t median_ci_rank(size_t n)
 	double cdf = 0;
 	size_t k;
 
-	for (k = 0; k <= n / 2; k++) {
+	for (k = 0; k < n / 2; k++) {
 		cdf += exp(lc - lgamma((double)k + 1) -
 			   lgamma((double)(n - k) + 1));
 		if (cdf > 0.025)
-			return k;	/* P(B <= k - 1) <= 0.025 */
+			break;	/* P(B <= k - 1) <= 0.025 */
 	}
-	return n / 2;
+	return k;
 }
 
 static double mean_of(const double *v, size_t n)
@@ -143,11 +132,9 @@ void rp_summarize(const double *v, size_t n, struct rp_summary *s)
 	size_t i, j;
 
 	if (!c) {
-		*s = (struct rp_summary){
-			.n = 0, .min = NAN, .max = NAN, .mean = NAN,
+		*s = (struct rp_summary){ .min = NAN, .max = NAN, .mean = NAN,
 			.stddev = NAN, .median = NAN, .p10 = NAN, .p90 = NAN,
-			.mad = NAN, .ci_lo = NAN, .ci_hi = NAN,
-		};
+			.mad = NAN, .ci_lo = NAN, .ci_hi = NAN };
 		return;
 	}
 	s->n = n;
@@ -184,10 +171,7 @@ static double norm_sf(double z)
 	return 0.5 * erfc(z / M_SQRT2);
 }
 
-/*
- * Inverse of the standard normal CDF: Acklam's approximation and one
- * Halley step, on the lower tail (the upper by symmetry: no cancellation).
- */
+/* Inverse normal CDF: Acklam's and one Halley step, on the lower tail */
 static double norm_ppf(double p)
 {
 	static const double a[] = { -39.69683028665376, 220.9460984245205,
@@ -219,46 +203,39 @@ static double norm_ppf(double p)
 		     a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r +
 				   b[4]) * r + 1);
 	}
-	/* Halley step on CDF(x) - p, x <= 0 here. */
+	/* Halley step on CDF(x) - p, x <= 0: no cancellation */
 	e = 0.5 * erfc(-x / M_SQRT2) - p;
 	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
 	return x - u / (1 + x * u / 2);
 }
 
+/* Modified Lentz: no denominator is let near zero. */
+static double nonzero(double v)
+{
+	return fabs(v) < DBL_MIN / DBL_EPSILON ? DBL_MIN / DBL_EPSILON : v;
+}
+
 /* One step of Lentz's method: the factor it changes the fraction by. */
 static double lentz_step(double aa, double *c, double *d)
 {
-	const double tiny = DBL_MIN / DBL_EPSILON;
-
-	*d = 1 + aa * *d;
-	if (fabs(*d) < tiny)
-		*d = tiny;
-	*c = 1 + aa / *c;
-	if (fabs(*c) < tiny)
-		*c = tiny;
-	*d = 1 / *d;
+	*d = 1 / nonzero(1 + aa * *d);
+	*c = nonzero(1 + aa / *c);
 	return *d * *c;
 }
 
-/* Continued fraction of the incomplete beta function (modified Lentz). */
+/* Continued fraction of the incomplete beta function. */
 static double betacf(double a, double b, double x)
 {
-	const double tiny = DBL_MIN / DBL_EPSILON, eps = 4 * DBL_EPSILON;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h, del;
-	int m, m2;
+	double c = 1, d = 1 / nonzero(1 - (a + b) * x / (a + 1)), h = d, del;
+	int m;
 
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	h = d;
 	for (m = 1; m <= 1000; m++) {
-		m2 = 2 * m;
-		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+		h *= lentz_step(m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
 				&c, &d);
 		del = lentz_step(-(a + m) * (a + b + m) * x /
-				 ((a + m2) * (a + m2 + 1)), &c, &d);
+				 ((a + 2 * m) * (a + 2 * m + 1)), &c, &d);
 		h *= del;
-		if (fabs(del - 1) < eps)
+		if (fabs(del - 1) < 4 * DBL_EPSILON)
 			break;
 	}
 	return h;
@@ -410,7 +387,7 @@ double rp_mann_whitney_p(const double *a, size_t na,
 			 const double *b, size_t nb)
 {
 	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
-	double u, mu, tie, var, z, p;
+	double u, mu, tie, var, p;
 	size_t n = na + nb;
 
 	if (!sa || !sb) {
@@ -424,22 +401,13 @@ double rp_mann_whitney_p(const double *a, size_t na,
 	free(sa);
 	free(sb);
 	mu = (double)na * (double)nb / 2;
-
-	if (!tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
-		/* U is symmetric about mu: use the tail nearer to u. */
-		double lo = u < mu ? u : 2 * mu - u;
-
-		p = 2 * mw_exact_cdf(na, nb, (size_t)(lo + 0.5));
-		return p > 1 ? 1 : p;
-	}
 	var = (double)na * (double)nb / 12 *
 	      ((double)(n + 1) - tie / ((double)n * (double)(n - 1)));
-	if (var <= 0)
-		return 1;	/* every value equal */
-	z = (fabs(u - mu) - 0.5) / sqrt(var);
-	if (z < 0)
-		z = 0;
-	p = 2 * norm_sf(z);
+	/* U is symmetric about mu: the exact tail nearer to u; var 0: all equal */
+	if (!tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX)
+		p = 2 * mw_exact_cdf(na, nb, (size_t)((u < mu ? u : 2 * mu - u) + 0.5));
+	else
+		p = var <= 0 ? 1 : 2 * norm_sf(fmax((fabs(u - mu) - 0.5) / sqrt(var), 0));
 	return p > 1 ? 1 : p;
 }
 
@@ -465,10 +433,7 @@ double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
 	return t_test_p(mean_of(a, na), mean_of(b, nb), sqrt(se2), df);
 }
 
-/*
- * With Student's quantiles, not the normal's: a few runs a side (df 2-4)
- * would get a far smaller MDE than their test has.
- */
+/* Student's quantiles: the normal's give df 2-4 too small an MDE */
 double rp_min_detectable_effect(const double *a, size_t na,
 				const double *b, size_t nb,
 				double alpha, double power)
@@ -554,10 +519,7 @@ out:
 	return mde;
 }
 
-/*
- * Below this many samples a side, Welch's t-test: the exact rank test of
- * 3 vs 3 cannot go below p = 0.1 (4 vs 4: 0.029).
- */
+/* Fewer a side get Welch's t: 3 vs 3 ranks give p >= 0.1 (4 vs 4: 0.029) */
 #define CMP_MIN_RANK_N	5
 #define CMP_POWER	0.8
 
@@ -602,8 +564,7 @@ double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 
 /*
  * One run against several (a boot against earlier boots): Student's
- * prediction interval. A single sample is its own median, mean and
- * percentile: this serves every statistic.
+ * prediction interval, for every statistic of a single sample is itself.
  */
 static void one_vs_many(const double *a, size_t na, const double *b,
 			size_t nb, double alpha, struct rp_cmp *out)
@@ -691,9 +652,8 @@ static double *boot_rounds(const double *a, size_t na, enum rp_cmp_stat sa,
 }
 
 /*
- * A percentile's test: a percentile bootstrap of its difference, p twice
- * the share of resamples on the far side of zero. Latencies that repeat
- * exactly (instruction-counted guests) have no spread: any change counts.
+ * A percentile's test: p twice the share of bootstrap differences across
+ * zero. Latencies that repeat exactly have no spread: any change counts.
  */
 static void quantile_test(const double *a, size_t na, const double *b,
 			  size_t nb, enum rp_cmp_stat st, double alpha,
@@ -720,13 +680,31 @@ static void quantile_test(const double *a, size_t na, const double *b,
 	out->mde_pct = mde_pct(sqrt(var > 0 ? var : 0), alpha, out->va);
 }
 
-/* @a and @b hold the same values, in any order. */
-static bool same_samples(const double *a, size_t na, const double *b,
-			 size_t nb)
+/*
+ * What both comparisons report first; true if nothing to test: too few
+ * samples (or runs: @ka, @kb), or the same ones (two boots of a kernel in
+ * an instruction-counted guest), where a resampling's spread says nothing.
+ */
+static bool nothing_to_test(const double *a, size_t na, const double *b,
+			    size_t nb, size_t ka, size_t kb,
+			    enum rp_cmp_stat st, double va, double vb,
+			    const char *few, struct rp_cmp *out)
 {
 	double *sa, *sb;
 	bool same;
 
+	rp_summarize(a, na, &out->a);
+	rp_summarize(b, nb, &out->b);
+	out->stat = st;
+	out->va = va;
+	out->vb = vb;
+	out->change_pct = ka && kb ? pct_of(vb - va, va) : NAN;
+	out->p = 1;
+	out->mde_pct = INFINITY;
+	out->verdict = RP_CMP_INCONCLUSIVE;
+	out->test = few;
+	if (!ka || !kb || ka + kb < 3)
+		return true;
 	if (na != nb || na < 2)
 		return false;
 	sa = sorted_copy(a, na);
@@ -734,25 +712,7 @@ static bool same_samples(const double *a, size_t na, const double *b,
 	same = sa && sb && !memcmp(sa, sb, na * sizeof(*sa));
 	free(sa);
 	free(sb);
-	return same;
-}
-
-/*
- * True if nothing to test: too few samples (or runs: @ka, @kb), or the
- * same samples, one for one (two boots of one kernel in an instruction-
- * counted guest), where a resampling's spread would say nothing.
- */
-static bool nothing_to_test(const double *a, size_t na, const double *b,
-			    size_t nb, size_t ka, size_t kb, const char *few,
-			    struct rp_cmp *out)
-{
-	out->p = 1;
-	out->mde_pct = INFINITY;
-	out->verdict = RP_CMP_INCONCLUSIVE;
-	out->test = few;
-	if (!ka || !kb || ka + kb < 3)
-		return true;
-	if (!same_samples(a, na, b, nb))
+	if (!same)
 		return false;
 	out->mde_pct = 0;
 	out->test = "none: the same samples";
@@ -782,13 +742,9 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 {
 	double mde = INFINITY;
 
-	rp_summarize(a, na, &out->a);
-	rp_summarize(b, nb, &out->b);
-	out->stat = st;
-	out->va = rp_cmp_stat_of(a, na, st);
-	out->vb = rp_cmp_stat_of(b, nb, st);
-	out->change_pct = na && nb ? pct_of(out->vb - out->va, out->va) : NAN;
-	if (nothing_to_test(a, na, b, nb, na, nb, "none: too few samples", out))
+	if (nothing_to_test(a, na, b, nb, na, nb, st, rp_cmp_stat_of(a, na, st),
+			    rp_cmp_stat_of(b, nb, st), "none: too few samples",
+			    out))
 		return;
 	/*
 	 * The median's test: ranks from CMP_MIN_RANK_N a side, else Welch's.
@@ -817,9 +773,8 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 
 /* One side of rp_compare_runs(): @nr runs, @r[i] (> 0) samples in run i. */
 struct run_side {
-	double *st;		/* the statistic of each run */
 	size_t nr, n;		/* runs, samples */
-	double mean, var;	/* of st */
+	double mean, var;	/* of the statistic of each run */
 	double ss;		/* sum over runs of (n_i - 1) n_i var_i */
 	double df_within;	/* sum of n_i - 1 over the runs with var_i */
 	double inv_n;		/* mean of 1 / n_i over those runs */
@@ -864,31 +819,30 @@ static double stat_sampling_var(const double *v, size_t n,
 static int run_side(const double *v, const size_t *r, size_t nr,
 		    enum rp_cmp_stat st, struct run_side *s)
 {
-	double inv_n = 0;
+	double inv_n = 0, *x = malloc((nr ? nr : 1) * sizeof(*x));
 	size_t i, k = 0, df = 0, runs = 0;
 
-	*s = (struct run_side){ .nr = nr };
-	s->st = malloc((nr ? nr : 1) * sizeof(*s->st));
-	if (!s->st)
+	*s = (struct run_side){ .nr = nr, .mean = NAN };
+	if (!x)
 		return -ENOMEM;
 	for (i = 0; i < nr; k += r[i], i++) {
-		double x = stat_sampling_var(v + k, r[i], st);
+		double sv = stat_sampling_var(v + k, r[i], st);
 
-		s->st[i] = rp_cmp_stat_of(v + k, r[i], st);
-		if (isnan(x))
+		x[i] = rp_cmp_stat_of(v + k, r[i], st);
+		if (isnan(sv))
 			continue;
-		s->ss += (double)(r[i] - 1) * (double)r[i] * x;
+		s->ss += (double)(r[i] - 1) * (double)r[i] * sv;
 		df += r[i] - 1;
 		inv_n += 1 / (double)r[i];
 		runs++;
 	}
 	s->n = k;
-	s->mean = nr ? mean_of(s->st, nr) : NAN;
-	for (i = 1; i < nr && s->st[i] == s->st[0]; i++)
+	for (i = 1; i < nr && x[i] == x[0]; i++)
 		;
-	if (nr && i == nr)
-		s->mean = s->st[0];	/* exactly, not to a rounding */
-	s->var = var_of(s->st, nr, s->mean);
+	if (nr)		/* all equal: exactly, not to a rounding */
+		s->mean = i == nr ? x[0] : mean_of(x, nr);
+	s->var = var_of(x, nr, s->mean);
+	free(x);
 	s->df_within = (double)df;
 	if (runs)
 		s->inv_n = inv_n / (double)runs;
@@ -930,31 +884,21 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	enum var_from fa, fb;
 
 	if (run_side(a, ra, nra, st, &sa) || run_side(b, rb, nrb, st, &sb)) {
-		free(sa.st);
 		*out = (struct rp_cmp){ .p = 1, .mde_pct = INFINITY,
 					.verdict = RP_CMP_INCONCLUSIVE,
 					.test = "none: out of memory" };
 		return;
 	}
-	rp_summarize(a, sa.n, &out->a);
-	rp_summarize(b, sb.n, &out->b);
-	out->stat = st;
-	out->va = sa.mean;
-	out->vb = sb.mean;
-	out->change_pct = nra && nrb ? pct_of(sb.mean - sa.mean, sa.mean) : NAN;
-	if (nothing_to_test(a, sa.n, b, sb.n, nra, nrb, "none: too few runs",
-			    out))
-		goto out;
+	if (nothing_to_test(a, sa.n, b, sb.n, nra, nrb, st, sa.mean, sb.mean,
+			    "none: too few runs", out))
+		return;
 	/* Welch's t, with Satterthwaite's degrees of freedom */
 	va = run_var(&sa, &sb, &dfa, &fa);
 	vb = run_var(&sb, &sa, &dfb, &fb);
 	ta = va / (double)nra;
 	tb = vb / (double)nrb;
 	se = sqrt(ta + tb);
-	/*
-	 * One estimate in both terms: its own degrees of freedom. (Both
-	 * floors would need one run a side, which is too few runs.)
-	 */
+	/* One estimate in both terms: its df (two floors: too few runs) */
 	if ((fa == VAR_OTHER && fb == VAR_OWN) ||
 	    (fb == VAR_OTHER && fa == VAR_OWN))
 		df = fa == VAR_OWN ? dfa : dfb;
@@ -971,9 +915,6 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	else
 		out->test = "Student t prediction interval over the runs";
 	decide(out, higher_is_better, allowed_pct, alpha);
-out:
-	free(sa.st);
-	free(sb.st);
 }
 
 void rp_compare(const double *a, size_t na, const double *b, size_t nb,
