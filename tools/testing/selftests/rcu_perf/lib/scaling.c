@@ -315,28 +315,24 @@ int rp_time_parse(const char *text, struct rp_time *t, char *err,
 {
 	const char *p = text;
 	char line[512];
-	int have = 0, lineno = 0, r;
+	int have = 0, lineno, r;
 
 	memset(t, 0, sizeof(*t));
 	t->cpu_pct = NAN;
-	while (next_line(&p, line, sizeof(line))) {
-		lineno++;
+	for (lineno = 1; next_line(&p, line, sizeof(line)); lineno++) {
 		r = parse_time_line(line, t);
-		if (r < 0)
-			goto bad;
+		if (r < 0) {
+			snprintf(err, errlen, "line %d: malformed GNU time line \"%.60s\"",
+				 lineno, line);
+			return -1;
+		}
 		have |= r;
 	}
-	if (have != (HAVE_E | HAVE_U | HAVE_S)) {
-		snprintf(err, errlen, "no GNU time report (missing:%s%s%s)",
-			 have & HAVE_E ? "" : " elapsed",
-			 have & HAVE_U ? "" : " user",
-			 have & HAVE_S ? "" : " system");
-		return -1;
-	}
-	return 0;
-bad:
-	snprintf(err, errlen, "line %d: malformed GNU time line \"%.60s\"",
-		 lineno, line);
+	if (have == (HAVE_E | HAVE_U | HAVE_S))
+		return 0;
+	snprintf(err, errlen, "no GNU time report (missing:%s%s%s)",
+		 have & HAVE_E ? "" : " elapsed", have & HAVE_U ? "" : " user",
+		 have & HAVE_S ? "" : " system");
 	return -1;
 }
 

@@ -86,7 +86,8 @@ double rp_percentile(const double *v, size_t n, double p)
 
 /*
  * 1-based rank j of the ~95% distribution-free CI [x_(j), x_(n+1-j)] of the
- * median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025; 0 if n < 6.
+ * median: the largest j with P(Bin(n, 1/2) <= j - 1) <= 0.025; 0 when even
+ * [min, max] covers less (n < 6).
  */
 static size_t median_ci_rank(size_t n)
 {
@@ -820,7 +821,7 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 		    enum rp_cmp_stat st, struct run_side *s)
 {
 	double inv_n = 0, *x = malloc((nr ? nr : 1) * sizeof(*x));
-	size_t i, k = 0, df = 0, runs = 0;
+	size_t i, k = 0, runs = 0;
 
 	*s = (struct run_side){ .nr = nr, .mean = NAN };
 	if (!x)
@@ -832,7 +833,7 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 		if (isnan(sv))
 			continue;
 		s->ss += (double)(r[i] - 1) * (double)r[i] * sv;
-		df += r[i] - 1;
+		s->df_within += (double)(r[i] - 1);
 		inv_n += 1 / (double)r[i];
 		runs++;
 	}
@@ -843,7 +844,6 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 		s->mean = i == nr ? x[0] : mean_of(x, nr);
 	s->var = var_of(x, nr, s->mean);
 	free(x);
-	s->df_within = (double)df;
 	if (runs)
 		s->inv_n = inv_n / (double)runs;
 	return 0;
