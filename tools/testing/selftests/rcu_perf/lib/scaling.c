@@ -90,18 +90,18 @@ double rp_serial_fraction(double speedup, int n)
 	return (1 / speedup - 1.0 / n) / (1 - 1.0 / n);
 }
 
-/* Speedup at n relative to the parallel control: n * eff / eff_par. */
-static double rel_speedup(double eff, double eff_par, int n)
+/* The serial fraction at n of the speedup relative to the parallel control */
+static double rel_serial(double eff, double eff_par, int n)
 {
 	if (!(eff_par > 0) || !isfinite(eff_par) || !isfinite(eff))
 		return NAN;
-	return n * eff / eff_par;
+	return rp_serial_fraction(n * eff / eff_par, n);
 }
 
 double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
 {
-	double e = rp_serial_fraction(rel_speedup(eff, eff_par, n), n);
-	double e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
+	double e = rel_serial(eff, eff_par, n);
+	double e_ser = rel_serial(eff_ser, eff_par, n);
 
 	if (isnan(e) || !(e_ser > 0))
 		return NAN;
@@ -111,8 +111,7 @@ double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
 double rp_serial_share_eff(int n, double share, double eff_par,
 			   double eff_ser)
 {
-	double e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
-	double e = share * e_ser;
+	double e_ser = rel_serial(eff_ser, eff_par, n), e = share * e_ser;
 
 	if (n < 2 || !(e_ser > 0) || !isfinite(share))
 		return NAN;
@@ -134,7 +133,7 @@ const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 		return rp_why(why, len,
 			      "at N=%d the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d workers at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
 			      n, eff_par, par_min, n);
-	e_ser = rp_serial_fraction(rel_speedup(eff_ser, eff_par, n), n);
+	e_ser = rel_serial(eff_ser, eff_par, n);
 	if (!(e_ser >= ser_min))
 		return rp_why(why, len,
 			      "at N=%d the serial control (one global lock) came out at serial fraction %.2f < %.2f, not near 1/N: the harness is not measuring parallel work",
@@ -338,9 +337,8 @@ int rp_time_parse(const char *text, struct rp_time *t, char *err,
 
 static double cpu_pct_of(const struct rp_time *t)
 {
-	if (!isnan(t->cpu_pct))
-		return t->cpu_pct;
-	return t->elapsed > 0 ? 100 * (t->user + t->sys) / t->elapsed : NAN;
+	return !isnan(t->cpu_pct) ? t->cpu_pct : t->elapsed > 0 ?
+	       100 * (t->user + t->sys) / t->elapsed : NAN;
 }
 
 void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg)
