@@ -46,15 +46,12 @@ static int cmp_double(const void *pa, const void *pb)
 /* Sorted malloc'd copy, NULL on ENOMEM or n == 0. */
 static double *sorted_copy(const double *v, size_t n)
 {
-	double *c;
+	double *c = n ? malloc(n * sizeof(*c)) : NULL;
 
-	if (!n)
-		return NULL;
-	c = malloc(n * sizeof(*c));
-	if (!c)
-		return NULL;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
+	if (c) {
+		memcpy(c, v, n * sizeof(*c));
+		qsort(c, n, sizeof(*c), cmp_double);
+	}
 	return c;
 }
 
@@ -205,7 +202,7 @@ static double norm_ppf(double p)
 				   b[4]) * r + 1);
 	}
 	/* Halley step on CDF(x) - p, x <= 0: no cancellation */
-	e = 0.5 * erfc(-x / M_SQRT2) - p;
+	e = norm_sf(-x) - p;
 	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
 	return x - u / (1 + x * u / 2);
 }
@@ -262,11 +259,7 @@ static double betai(double a, double b, double x)
 /* Two-sided p-value of Student's t with df degrees of freedom. */
 static double student_t_p2(double t, double df)
 {
-	if (isnan(t))
-		return 1;
-	if (isinf(t))
-		return 0;
-	return betai(df / 2, 0.5, df / (df + t * t));
+	return isnan(t) ? 1 : isinf(t) ? 0 : betai(df / 2, 0.5, df / (df + t * t));
 }
 
 /* Student's test of x - y, of standard error @se: no spread, no doubt */
@@ -556,11 +549,9 @@ static double stat_pct(enum rp_cmp_stat st)
 
 double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 {
-	if (!n)
-		return NAN;
-	if (st == RP_CMP_MEAN)
-		return mean_of(v, n);
-	return rp_percentile(v, n, stat_pct(st));
+	/* no sample: rp_percentile()'s NAN, not the mean's 0 / 0 */
+	return st == RP_CMP_MEAN && n ? mean_of(v, n) :
+	       rp_percentile(v, n, stat_pct(st));
 }
 
 /*
@@ -581,16 +572,6 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	out->test = "Student t prediction interval";
 }
 
-/* Blocks of ~n^(1/3) samples keep most dependence (a slow GP delays the next) */
-static size_t block_len(size_t n)
-{
-	size_t l = 1;
-
-	while ((l + 1) * (l + 1) * (l + 1) <= n)
-		l++;
-	return l;
-}
-
 /* xorshift64*: a fixed seed makes every run's interval reproducible. */
 static uint64_t rng_next(uint64_t *s)
 {
@@ -600,11 +581,17 @@ static uint64_t rng_next(uint64_t *s)
 	return *s * 0x2545F4914F6CDD1DULL;
 }
 
-/* One resample of v: whole blocks drawn with replacement, n samples. */
+/*
+ * One resample of v: whole blocks drawn with replacement, n samples.
+ * Blocks of ~n^(1/3) keep most dependence (a slow GP delays the next).
+ */
 static void resample(const double *v, size_t n, double *out, uint64_t *seed)
 {
-	size_t l = block_len(n), nb = (n + l - 1) / l, k = 0, i;
+	size_t l = 1, nb, k = 0, i;
 
+	while ((l + 1) * (l + 1) * (l + 1) <= n)
+		l++;
+	nb = (n + l - 1) / l;
 	while (k < n) {
 		size_t b = rng_next(seed) % nb, start = b * l;
 		size_t end = start + l < n ? start + l : n;
@@ -618,11 +605,8 @@ static void resample(const double *v, size_t n, double *out, uint64_t *seed)
 
 static double combine(double sa, double sb, enum rp_boot_op op)
 {
-	if (op == RP_BOOT_ONE)
-		return sa;
-	if (op == RP_BOOT_DIFF)
-		return sa - sb;
-	return sb ? sa / sb : NAN;
+	return op == RP_BOOT_ONE ? sa : op == RP_BOOT_DIFF ? sa - sb :
+	       sb ? sa / sb : NAN;
 }
 
 /* BOOT_ROUNDS block resamples of sa(a) op sb(b): malloc'd, or NULL */
@@ -674,9 +658,7 @@ static void quantile_test(const double *a, size_t na, const double *b,
 		sum2 += d[r] * d[r];
 	}
 	free(d);
-	out->p = 2.0 * (le < ge ? le : ge) / BOOT_ROUNDS;
-	if (out->p > 1)
-		out->p = 1;
+	out->p = fmin(2.0 * (le < ge ? le : ge) / BOOT_ROUNDS, 1);
 	var = sum2 / BOOT_ROUNDS - (sum / BOOT_ROUNDS) * (sum / BOOT_ROUNDS);
 	out->mde_pct = mde_pct(sqrt(var > 0 ? var : 0), alpha, out->va);
 }
@@ -880,7 +862,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
 	struct run_side sa, sb;
-	double va, vb, dfa, dfb, ta, tb, se, df;
+	double dfa, dfb, ta, tb, se, df;
 	enum var_from fa, fb;
 
 	if (run_side(a, ra, nra, st, &sa) || run_side(b, rb, nrb, st, &sb)) {
@@ -893,10 +875,8 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 			    "none: too few runs", out))
 		return;
 	/* Welch's t, with Satterthwaite's degrees of freedom */
-	va = run_var(&sa, &sb, &dfa, &fa);
-	vb = run_var(&sb, &sa, &dfb, &fb);
-	ta = va / (double)nra;
-	tb = vb / (double)nrb;
+	ta = run_var(&sa, &sb, &dfa, &fa) / (double)nra;
+	tb = run_var(&sb, &sa, &dfb, &fb) / (double)nrb;
 	se = sqrt(ta + tb);
 	/* One estimate in both terms: its df (two floors: too few runs) */
 	if ((fa == VAR_OTHER && fb == VAR_OWN) ||
@@ -932,15 +912,14 @@ const char *rp_cmp_stat_name(enum rp_cmp_stat st)
 
 int rp_cmp_stat_parse(const char *name, enum rp_cmp_stat *st)
 {
-	int i;
+	int i = RP_CMP_MEDIAN;
 
-	for (i = RP_CMP_MEDIAN; i < RP_CMP_NR; i++) {
-		if (!strcmp(name, stats[i].name)) {
-			*st = i;
-			return 0;
-		}
-	}
-	return -1;
+	while (i < RP_CMP_NR && strcmp(name, stats[i].name))
+		i++;
+	if (i == RP_CMP_NR)
+		return -1;
+	*st = i;
+	return 0;
 }
 
 const char *rp_cmp_verdict_name(enum rp_cmp_verdict v)
