@@ -381,7 +381,7 @@ double rp_mann_whitney_p(const double *a, size_t na,
 			 const double *b, size_t nb)
 {
 	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
-	double u, mu, tie, var, p;
+	double u, mu = (double)na * (double)nb / 2, tie, var, p;
 	size_t n = na + nb;
 
 	if (!sa || !sb) {
@@ -394,7 +394,6 @@ double rp_mann_whitney_p(const double *a, size_t na,
 	tie = tie_sum(sa, na, sb, nb);
 	free(sa);
 	free(sb);
-	mu = (double)na * (double)nb / 2;
 	var = (double)na * (double)nb / 12 *
 	      ((double)(n + 1) - tie / ((double)n * (double)(n - 1)));
 	/* U is symmetric about mu: the exact tail nearer to u; var 0: all equal */
@@ -504,8 +503,7 @@ double rp_rank_min_detectable_effect(const double *a, size_t na,
 			else
 				lo = mid;
 		}
-		if (hi > mde)
-			mde = hi;
+		mde = fmax(mde, hi);
 	}
 out:
 	free(sa);
@@ -676,16 +674,12 @@ static bool nothing_to_test(const double *a, size_t na, const double *b,
 	double *sa, *sb;
 	bool same;
 
+	*out = (struct rp_cmp){ .stat = st, .va = va, .vb = vb,
+		.change_pct = ka && kb ? pct_of(vb - va, va) : NAN, .p = 1,
+		.mde_pct = INFINITY, .test = few,
+		.verdict = RP_CMP_INCONCLUSIVE };
 	rp_summarize(a, na, &out->a);
 	rp_summarize(b, nb, &out->b);
-	out->stat = st;
-	out->va = va;
-	out->vb = vb;
-	out->change_pct = ka && kb ? pct_of(vb - va, va) : NAN;
-	out->p = 1;
-	out->mde_pct = INFINITY;
-	out->verdict = RP_CMP_INCONCLUSIVE;
-	out->test = few;
 	if (!ka || !kb || ka + kb < 3)
 		return true;
 	if (na != nb || na < 2)
