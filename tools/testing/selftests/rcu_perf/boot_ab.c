@@ -95,19 +95,6 @@ static struct rp_param *params[] = {
 	&p_append_b, &p_append, &p_wall, &p_qemu, &p_busybox, &p_logdir, NULL
 };
 
-static const char *check_input(void);
-
-static const char * const check_names[] = { "boot_time_change", NULL };
-
-static const struct rp_test test = {
-	.name = "boot_ab",
-	.summary = "A/B boot time under QEMU: B (default rcupdate.rcu_normal=1) against A",
-	.params = params,
-	.nr_checks = 1,
-	.checks = check_names,
-	.check_params = check_input,
-};
-
 /*
  * Every boot's command line starts with this: the serial console is what
  * we capture, timestamps also where CONFIG_PRINTK_TIME is off, and a panic
@@ -135,8 +122,6 @@ static const char init_script[] =
 
 enum { A, B, NR_SIDES };
 static const char * const side_name[NR_SIDES] = { "A", "B" };
-
-/* --kernel, --kernel-b, --append-a, --append-b; NULL: not given */
 static const char *kernel[NR_SIDES], *append[NR_SIDES];
 
 enum accel { ACCEL_ICOUNT, ACCEL_KVM, ACCEL_TCG };
@@ -207,23 +192,19 @@ static const char *static_x86_64(const char *path)
 		return "cannot be opened";
 	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64) {
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64)
 		why = "is not an x86-64 ELF executable";
-		goto out;
-	}
-	for (i = 0; i < eh.e_phnum && !why; i++) {
+	for (i = 0; !why && i < eh.e_phnum; i++) {
 		if (pread(fd, &ph, sizeof(ph), eh.e_phoff +
 			  (off_t)i * eh.e_phentsize) != sizeof(ph))
 			why = "has a truncated program header";
 		else if (ph.p_type == PT_INTERP)
 			why = "is dynamically linked (apt install busybox-static)";
 	}
-out:
 	close(fd);
 	return why;
 }
 
-/* The one-line reason of bad input, for rp_parse() to print. */
 static char bad_input[PATH_MAX + 128];
 #define bad(...)	rp_why(bad_input, sizeof(bad_input), __VA_ARGS__)
 
@@ -246,10 +227,6 @@ static const char *check_input(void)
 	char dir_why[PATH_MAX + 96];
 	size_t i;
 
-	kernel[A] = p_kernel.str;
-	kernel[B] = p_kernel_b.str;
-	append[A] = p_append_a.str;
-	append[B] = p_append_b.str;
 	for (i = 0; i < ARRAY_SIZE(in); i++) {
 		if (!in[i].s)
 			continue;
@@ -283,6 +260,17 @@ static const char *check_input(void)
 	return NULL;
 }
 
+static const char * const check_names[] = { CHECK, NULL };
+
+static const struct rp_test test = {
+	.name = "boot_ab",
+	.summary = "A/B boot time under QEMU: B (default rcupdate.rcu_normal=1) against A",
+	.params = params,
+	.nr_checks = 1,
+	.checks = check_names,
+	.check_params = check_input,
+};
+
 /* Nothing to boot with: the check is skipped, with the reason. */
 static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 {
@@ -291,7 +279,7 @@ static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 	static char path[PATH_MAX];
 	struct utsname u;
 
-	/* Kernel A's default: $KERNEL, else the running kernel's image. */
+	kernel[A] = p_kernel.str;
 	if (!kernel[A] && env && *env)
 		kernel[A] = env;
 	if (!kernel[A] && !uname(&u)) {
@@ -302,11 +290,11 @@ static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
 	if (!kernel[A])
 		rp_exit_skip("%s",
 			     "no kernel: no readable /boot/vmlinuz-$(uname -r); use --kernel or KERNEL=");
-	/* Nothing chosen: the default comparison. */
-	if (!kernel[B] && !append[A] && !append[B])
+	kernel[B] = p_kernel_b.str ? p_kernel_b.str : kernel[A];
+	append[A] = p_append_a.str;
+	append[B] = p_append_b.str;
+	if (!p_kernel_b.str && !append[A] && !append[B])
 		append[B] = "rcupdate.rcu_normal=1";
-	if (!kernel[B])
-		kernel[B] = kernel[A];
 
 	if (!q || !*q)
 		q = "qemu-system-x86_64";
@@ -479,12 +467,14 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	_exit(127);
 }
 
-/* The line of @text from the first @what on, into @out. */
-static bool grep_line(const char *text, const char *what, char *out,
-		      size_t len)
+/* The line of @text from the first @what on (@bol: the whole line). */
+static bool grep_line(const char *text, const char *what, bool bol,
+		      char *out, size_t len)
 {
 	const char *s = text ? strstr(text, what) : NULL;
 
+	while (s && bol && s > text && s[-1] != '\n')
+		s--;
 	if (s)
 		snprintf(out, len, "%.*s", (int)strcspn(s, "\r\n"), s);
 	return s;
@@ -494,41 +484,49 @@ static bool grep_line(const char *text, const char *what, char *out,
 static void judge_boot(struct boot *b)
 {
 	char line[200] = "", err[256];
-	char *log = NULL, *begin, *end;
+	size_t n = sizeof(b->err);
+	char *log, *begin, *end;
 	struct rp_marker m;
 	int r;
 
 	if (b->err[0])		/* vm_stopped() said why */
 		return;
-	if (b->timed_out) {
-		snprintf(b->err, sizeof(b->err), "timed out after %g s",
-			 p_boot_timeout.value);
-		goto why;
-	}
-	if (!WIFEXITED(b->status) || WEXITSTATUS(b->status)) {
+	if (!b->timed_out && (!WIFEXITED(b->status) || WEXITSTATUS(b->status))) {
 		log = rp_read_log(b->qlog);
-		grep_line(log, "", line, sizeof(line));
+		grep_line(log, "", false, line, sizeof(line));
 		free(log);
-		snprintf(b->err, sizeof(b->err), "QEMU %s %d: %s",
+		snprintf(b->err, n, "QEMU %s %d: %s",
 			 WIFEXITED(b->status) ? "exited with" : "killed by signal",
 			 WIFEXITED(b->status) ? WEXITSTATUS(b->status) :
 			 WTERMSIG(b->status), line[0] ? line : "no message");
 		return;
 	}
 	log = rp_read_log(b->serial);
-	if (!log) {
-		snprintf(b->err, sizeof(b->err), "cannot read %.300s: %s",
-			 b->serial, strerror(errno));
+	if (!log && !b->timed_out) {
+		snprintf(b->err, n, "cannot read %.300s: %s", b->serial,
+			 strerror(errno));
 		return;
 	}
-	begin = strstr(log, TAG_BEGIN "\r\n");
-	if (!begin)
+	begin = log ? strstr(log, TAG_BEGIN "\r\n") : NULL;
+	if (log && !begin)
 		begin = strstr(log, TAG_BEGIN "\n");
 	end = begin ? strstr(begin, TAG_END) : NULL;
-	if (!end) {
-		snprintf(b->err, sizeof(b->err),
-			 "the guest's init did not print the kernel log");
-		goto why;
+	if (b->timed_out || !end) {
+		if (b->timed_out)
+			snprintf(b->err, n, "timed out after %g s",
+				 p_boot_timeout.value);
+		else
+			snprintf(b->err, n, "the guest's init did not print the kernel log");
+		/* Say what the kernel said last, if it said why. */
+		n = strlen(b->err);
+		if (grep_line(log, "Kernel panic", false, line, sizeof(line)) ||
+		    grep_line(log, "VFS: Unable", false, line, sizeof(line)))
+			snprintf(b->err + n, sizeof(b->err) - n, ": %s", line);
+		else if (log && !*log)
+			snprintf(b->err + n, sizeof(b->err) - n,
+				 ": no output on the serial console");
+		free(log);
+		return;
 	}
 	/* The log as dmesg printed it; the console copy as a fallback. */
 	*end = '\0';
@@ -538,25 +536,12 @@ static void judge_boot(struct boot *b)
 	if (r)
 		r = rp_find_boot_marker(log, &m, err, sizeof(err));
 	if (r) {
-		snprintf(b->err, sizeof(b->err), "%s",
+		snprintf(b->err, n, "%s",
 			 r == -1 ? "no boot marker in the kernel log" : err);
 	} else {
 		b->t = m.t;
 		b->marker = m.name;
 	}
-	free(log);
-	return;
-why:
-	/* Say what the kernel said last, if it said why. */
-	if (!log)
-		log = rp_read_log(b->serial);
-	if (grep_line(log, "Kernel panic", line, sizeof(line)) ||
-	    grep_line(log, "VFS: Unable", line, sizeof(line)))
-		snprintf(b->err + strlen(b->err), sizeof(b->err) - strlen(b->err),
-			 ": %s", line);
-	else if (log && !*log)
-		snprintf(b->err + strlen(b->err), sizeof(b->err) - strlen(b->err),
-			 ": no output on the serial console");
 	free(log);
 }
 
@@ -566,20 +551,17 @@ why:
  */
 static bool vm_stopped(struct boot *b)
 {
-	const char *hit, *line;
+	char line[sizeof(b->err) - 6];	/* after "QEMU: " */
 	struct stat st;
+	bool hit;
 	char *q;
 
 	if (stat(b->qlog, &st) || !st.st_size)
 		return false;
 	q = rp_read_log(b->qlog);
-	hit = q ? strstr(q, "internal error") : NULL;
-	if (hit) {
-		for (line = hit; line > q && line[-1] != '\n'; line--)
-			;
-		snprintf(b->err, sizeof(b->err), "QEMU: %.*s",
-			 (int)strcspn(line, "\r\n"), line);
-	}
+	hit = grep_line(q, "internal error", true, line, sizeof(line));
+	if (hit)
+		snprintf(b->err, sizeof(b->err), "QEMU: %s", line);
 	free(q);
 	return hit;
 }
@@ -592,6 +574,7 @@ static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
 		     enum accel accel, double timeout_s, bool progress)
 {
 	int next = 0, running = 0, done = 0, failed = -1, i, st;
+	struct boot *b;
 	pid_t pid;
 
 	while (done < n) {
@@ -609,39 +592,33 @@ static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
 		if (!running)
 			break;
 		pid = waitpid(-1, &st, WNOHANG);
-		if (pid > 0) {
-			for (i = 0; i < next; i++)
-				if (boots[i].pid == pid)
-					break;
-			if (i == next)
-				continue;
-			boots[i].pid = 0;
-			boots[i].status = st;
-			boots[i].wall_s = (rp_now_ms() - boots[i].t0) / 1000;
+		for (i = 0; pid > 0 && i < next && boots[i].pid != pid; i++)
+			;
+		if (pid > 0 && i < next) {
+			b = &boots[i];
+			b->pid = 0;
+			b->status = st;
+			b->wall_s = (rp_now_ms() - b->t0) / 1000;
 			running--;
 			done++;
-			judge_boot(&boots[i]);
-			if (boots[i].err[0]) {
-				if (failed < 0 || i < failed)
-					failed = i;
-			} else if (progress) {
+			judge_boot(b);
+			if (b->err[0] && (failed < 0 || i < failed))
+				failed = i;
+			else if (!b->err[0] && progress)
 				fprintf(stderr, "boot_ab: %2d/%d %s: %.6f s (QEMU %.1f s)\n",
-					i + 1, n, side_name[boots[i].side],
-					boots[i].t, boots[i].wall_s);
-			}
-			continue;
+					i + 1, n, side_name[b->side], b->t, b->wall_s);
 		}
+		if (pid > 0)
+			continue;
 		if (pid < 0 && errno != EINTR)
 			break;
 		for (i = 0; i < next; i++) {
-			if (boots[i].pid <= 0 || boots[i].timed_out)
+			b = &boots[i];
+			if (b->pid <= 0 || b->timed_out)
 				continue;
-			if (rp_now_ms() - boots[i].t0 >= timeout_s * 1000) {
-				boots[i].timed_out = true;
-				kill(boots[i].pid, SIGKILL);
-			} else if (vm_stopped(&boots[i])) {
-				kill(boots[i].pid, SIGKILL);
-			}
+			b->timed_out = rp_now_ms() - b->t0 >= timeout_s * 1000;
+			if (b->timed_out || vm_stopped(b))
+				kill(b->pid, SIGKILL);
 		}
 		if (failed >= 0) {
 			for (i = 0; i < next; i++)
@@ -733,22 +710,20 @@ static const char *article(double pct)
 	return s[0] == '8' || i == 11 || i == 18 ? "an" : "a";
 }
 
-static void print_side(int s, const struct rp_summary *sum)
-{
-	printf("# %s: n %zu, median %.6f s, mean %.6f s, stddev %.6f s, ",
-	       side_name[s], sum->n, sum->median, sum->mean, sum->stddev);
-	printf("spread (MAD/median) %.3f %%, min %.6f s, max %.6f s\n",
-	       100 * rp_rel_spread(sum), sum->min, sum->max);
-}
-
 static void report(const struct rp_cmp *c)
 {
-	double ch = c->change_pct;
-	double alpha = p_alpha.value;
+	const struct rp_summary *sum[NR_SIDES] = { &c->a, &c->b };
+	double ch = c->change_pct, alpha = p_alpha.value;
 	char phrase[64] = "is no change at all";
+	int s;
 
-	print_side(A, &c->a);
-	print_side(B, &c->b);
+	for (s = 0; s < NR_SIDES; s++) {
+		printf("# %s: n %zu, median %.6f s, mean %.6f s, stddev %.6f s, ",
+		       side_name[s], sum[s]->n, sum[s]->median, sum[s]->mean,
+		       sum[s]->stddev);
+		printf("spread (MAD/median) %.3f %%, min %.6f s, max %.6f s\n",
+		       100 * rp_rel_spread(sum[s]), sum[s]->min, sum[s]->max);
+	}
 	if (ch)
 		snprintf(phrase, sizeof(phrase), "is %s %.2f%% %s",
 			 article(fabs(ch)), fabs(ch),
@@ -778,22 +753,21 @@ static void report(const struct rp_cmp *c)
 
 int main(int argc, char **argv)
 {
-	char qemu[PATH_MAX], bb[PATH_MAX];
+	char qemu[PATH_MAX], bb[PATH_MAX], what[32];
 	struct rp_samples t[NR_SIDES] = { };
-	struct boot *boots;
+	struct boot *boots, *f;
 	const char *marker = NULL;
 	enum accel accel = ACCEL_ICOUNT;
-	int n, jobs, i, failed;
+	int n, jobs, i, err, failed;
 	struct rp_cmp c;
+	bool panic;
 
 	rp_init(&test, argc, argv);
 	resolve(qemu, sizeof(qemu), bb, sizeof(bb));
 
-	jobs = p_jobs.value;
+	jobs = p_wall.value ? 1 : p_jobs.value;
 	if (!jobs)
 		jobs = rp_nr_online_cpus() > 0 ? rp_nr_online_cpus() : 1;
-	if (p_wall.value)
-		jobs = 1;
 	for (i = 0; i < NR_SIDES; i++)
 		snprintf(cmdline[i], sizeof(cmdline[i]), BASE_CMDLINE "%s%s%s%s",
 			 p_append.str ? " " : "", p_append.str ? p_append.str : "",
@@ -803,8 +777,7 @@ int main(int argc, char **argv)
 	if (p_logdir.str) {
 		snprintf(dir, sizeof(dir), "%s", p_logdir.str);	/* checked */
 	} else {
-		int err = rp_tmpdir(NULL, "boot_ab", dir, sizeof(dir));
-
+		err = rp_tmpdir(NULL, "boot_ab", dir, sizeof(dir));
 		if (err)
 			rp_fatal("cannot create a directory in $TMPDIR or /tmp: %s",
 				 strerror(-err));
@@ -820,8 +793,6 @@ int main(int argc, char **argv)
 	if (!boots)
 		rp_fatal("out of memory");
 	for (i = 0; i < n; i++) {
-		char what[32];
-
 		/* ABAB...: slow drifts of the host hit both sides alike */
 		boots[i].side = i % 2;
 		boots[i].round = i / 2 + 1;
@@ -847,9 +818,8 @@ int main(int argc, char **argv)
 	failed = run_boots(boots, n, jobs, qemu, accel, p_boot_timeout.value,
 			   true);
 	if (failed >= 0) {
-		struct boot *f = &boots[failed];
-		bool panic = f->side == B && strstr(f->err, "Kernel panic");
-
+		f = &boots[failed];
+		panic = f->side == B && strstr(f->err, "Kernel panic");
 		printf("# boot %d (%s) failed: %s\n", failed + 1,
 		       side_name[f->side], f->err);
 		/*
@@ -874,19 +844,16 @@ int main(int argc, char **argv)
 	}
 
 	for (i = 0; i < n; i++) {
-		struct boot *b = &boots[i];
-
+		f = &boots[i];
 		printf("# boot %2d %s: %.6f s to user space (QEMU %.1f s)\n",
-		       i + 1, side_name[b->side], b->t, b->wall_s);
-		if (!marker) {
-			marker = b->marker;
-		} else if (strcmp(marker, b->marker)) {
+		       i + 1, side_name[f->side], f->t, f->wall_s);
+		marker = marker ? marker : f->marker;
+		if (strcmp(marker, f->marker)) {
 			keep_logs();
 			rp_exit_skip("boot %d found the marker \"%s\", others \"%s\"",
-				     i + 1, b->marker, marker);
+				     i + 1, f->marker, marker);
 		}
-		if (rp_samples_add(&t[b->side], b->t))
-			rp_fatal("out of memory");
+		rp_sample(&t[f->side], f->t);
 	}
 	rp_info("marker", "%s", marker);
 	rp_metric_add("a.time_to_user", "s", t[A].v, t[A].n);
