@@ -144,7 +144,7 @@ struct worker {
 	pthread_t thread;
 	clockid_t clock;	/* its CPU time */
 	pid_t tid;
-	int idx, cpu;
+	int cpu;
 	int err;		/* first unexpected error, -errno */
 	int k;			/* negative: which missing name */
 	int fd;			/* controls: the worker's own open file */
@@ -250,17 +250,6 @@ static const char *control_ok(const char *name)
 	return "no such workload";
 }
 
-static void prepare(struct worker *w, const struct workload *wl)
-{
-	if (wl->leaf)
-		snprintf(w->path, sizeof(w->path), "%s/s/%s/%s", root, deep,
-			 wl->leaf);
-	else
-		snprintf(w->path, sizeof(w->path), "%s/p%d/%s/file", root,
-			 w->idx, wl->walk ? walk : deep);
-	w->k = w->idx;
-}
-
 /*
  * <root>/<sub>/d0/.../d<depth-1>/file, and in d2 a symlink "l3" -> "d3":
  * the walk path "d0/d1/../d1/d2/l3/d4/../d4/d5/..." reaches the same file.
@@ -293,32 +282,21 @@ static void remove_tree(void)
 	rp_workdir_remove(root);
 }
 
-static const char *fs_name(long type)
-{
-	static const struct { long magic; const char *name; } fs[] = {
-		{ EXT4_SUPER_MAGIC, "ext2/3/4" }, { XFS_SUPER_MAGIC, "xfs" },
-		{ BTRFS_SUPER_MAGIC, "btrfs" }, { TMPFS_MAGIC, "tmpfs" },
-		{ RAMFS_MAGIC, "ramfs" }, { OVERLAYFS_SUPER_MAGIC, "overlayfs" },
-		{ NFS_SUPER_MAGIC, "nfs" },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(fs); i++)
-		if (fs[i].magic == type)
-			return fs[i].name;
-	return NULL;
-}
-
 /*
  * p0 .. p<nworkers - 1>, one a worker, and s, the shared one. Returns the
  * reason negative lookups cannot be judged here, or NULL.
  */
 static const char *make_tree(int nworkers)
 {
+	static const struct { long magic; const char *name; } fs[] = {
+		{ EXT4_SUPER_MAGIC, "ext2/3/4" }, { XFS_SUPER_MAGIC, "xfs" },
+		{ BTRFS_SUPER_MAGIC, "btrfs" }, { TMPFS_MAGIC, "tmpfs" },
+		{ RAMFS_MAGIC, "ramfs" }, { OVERLAYFS_SUPER_MAGIC, "overlayfs" },
+		{ NFS_SUPER_MAGIC, "nfs" }, { 0, "other" },
+	};
 	static char why[160];
 	int i, d = 0, k = 0, err = 0;
 	struct statfs sfs;
-	const char *fs;
 	char sub[16];
 
 	rp_workdir(p_dir.str, "dcache_scaling", root, sizeof(root));
@@ -342,17 +320,18 @@ static const char *make_tree(int nworkers)
 
 	if (statfs(root, &sfs))
 		rp_fatal("statfs %s: %s", root, strerror(errno));
-	fs = fs_name(sfs.f_type);
-	rp_info("tree", "%s (%s)", root, fs ? fs : "other");
+	for (i = 0; fs[i].magic && fs[i].magic != sfs.f_type; i++)
+		;
+	rp_info("tree", "%s (%s)", root, fs[i].name);
 	if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC)
 		return rp_why(why, sizeof(why),
 			      "%s does not keep negative dentries (every miss takes the directory lock): use --dir on a disk filesystem",
-			      fs);
+			      fs[i].name);
 	return NULL;
 }
 
+/* One point (N = sw.pts[p] workers) of one workload. */
 struct point {
-	int n;			/* workers = CPUs */
 	struct rp_samples rate;	/* ops/s of each accepted sample */
 	double best;		/* the best of them; NAN: none yet */
 	double ops, secs;	/* totals over the accepted samples */
@@ -498,7 +477,7 @@ static bool sample(int w, int p, int rep)
 	double t0, t1, rate, secs, others = 0;
 	struct rusage r0, r1;
 	unsigned long o0, o1;
-	int i, n = pt->n, err;
+	int i, n = sw.pts[p], err;
 
 	cur_wl = wl;
 	__atomic_store_n(&stop_flag, 0, __ATOMIC_RELAXED);
@@ -507,12 +486,17 @@ static bool sample(int w, int p, int rep)
 	for (i = 0; i < n; i++) {
 		struct worker *wk = &workers[i];
 
-		wk->idx = i;
 		/* N=1: each repetition on another CPU, whatever max_cpus */
 		wk->cpu = sw.cpus[i + rp_sweep_first(&sw, n, rep)];
 		wk->err = 0;
 		*wk->ops = 0;
-		prepare(wk, wl);
+		if (wl->leaf)
+			snprintf(wk->path, sizeof(wk->path), "%s/s/%s/%s", root,
+				 deep, wl->leaf);
+		else
+			snprintf(wk->path, sizeof(wk->path), "%s/p%d/%s/file",
+				 root, i, wl->walk ? walk : deep);
+		wk->k = i;
 		err = pthread_create(&wk->thread, NULL, worker_main, wk);
 		if (!err)
 			err = pthread_getcpuclockid(wk->thread, &wk->clock);
@@ -628,28 +612,26 @@ static void measure(void)
 	/*
 	 * Interleave workloads and points, repetition by repetition, so that
 	 * drift and disturbances hit the controls and the workloads alike.
-	 * After the first repetition the time budget bounds the run.
+	 * After the first repetition the time budget bounds the run; after
+	 * the last, points without a clean sample get MAX_ATTEMPTS more.
 	 */
-	for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms); r++)
+	for (r = 0; r < reps + MAX_ATTEMPTS && (!r || rp_now_ms() < deadline_ms);
+	     r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
 			for (p = 0; p < sw.nr_pts; p++)
-				sample_retry(w, p, r);
-	/* Try harder where a point has no clean sample yet, while time lasts. */
-	for (r = 0; r < MAX_ATTEMPTS && rp_now_ms() < deadline_ms; r++)
-		for (w = 0; w < NR_WORKLOADS; w++)
-			for (p = 0; p < sw.nr_pts; p++)
-				if (!res[w][p].rate.n && rp_now_ms() < deadline_ms)
-					sample_retry(w, p, reps + r);
+				if (r < reps || (!res[w][p].rate.n &&
+						 rp_now_ms() < deadline_ms))
+					sample_retry(w, p, r);
 }
 
 static double eff(int w, int p)
 {
-	return rp_efficiency(res[w][p].best, res[w][0].best, res[w][p].n);
+	return rp_efficiency(res[w][p].best, res[w][0].best, sw.pts[p]);
 }
 
 static double serial_share(int w, int p)
 {
-	return rp_serial_share(res[w][p].n, eff(w, p), eff(W_PARALLEL, p),
+	return rp_serial_share(sw.pts[p], eff(w, p), eff(W_PARALLEL, p),
 			       eff(W_SERIAL, p));
 }
 
@@ -673,7 +655,7 @@ static void confirm(void)
 					continue;
 				if (!round)
 					printf("# %s N=%d: past its limit: sampled again\n",
-					       wls[w].name, res[w][p].n);
+					       wls[w].name, sw.pts[p]);
 				left++;
 				sample_retry(W_PARALLEL, p, rep);
 				sample_retry(w, p, rep);
@@ -688,7 +670,7 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
 	struct rp_metric *m;
 	char name[96];
 
-	snprintf(name, sizeof(name), "%s.n%d.%s", wls[w].name, res[w][p].n,
+	snprintf(name, sizeof(name), "%s.n%d.%s", wls[w].name, sw.pts[p],
 		 what);
 	m = rp_metric_add(name, unit, v, nr);
 	m->higher_is_better = higher_is_better;
@@ -703,36 +685,35 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
 static const char *summarize(int w, char *why, size_t len)
 {
 	const char *name = wls[w].name;
-	bool disturbed = false;
-	struct rp_counters c;
+	struct rp_counters c = { 0 };
 	struct rp_metric *m;
 	double e, user, sys;
 	int p, i;
 
+	why[0] = '\0';
 	for (p = 0; p < sw.nr_pts; p++) {
 		struct point *pt = &res[w][p];
 
 		if (pt->rejected)
 			printf("# %s N=%d: %d sample(s) rejected, others used >= %.0f%%\n",
-			       name, pt->n, pt->rejected, 100 * pt->least_busy);
+			       name, sw.pts[p], pt->rejected, 100 * pt->least_busy);
 		m = add_metric(w, p, "ops", "ops/s", pt->rate.v, pt->rate.n,
 			       true);
 		if (!pt->rate.n) {
-			if (!disturbed)
+			if (!why[0])
 				snprintf(why, len,
 					 "machine busy: at N=%d other tasks used >= %.0f%% of the workers' CPUs in every %s sample (max_disturbance %.0f%%); run it on a quiet machine",
-					 pt->n, 100 * pt->least_busy, name,
+					 sw.pts[p], 100 * pt->least_busy, name,
 					 100 * p_max_disturbance.value);
-			disturbed = true;
 			continue;
 		}
 		e = eff(w, p);
 		user = 1e6 * pt->user / pt->ops;
 		sys = 1e6 * pt->sys / pt->ops;
 		printf("# %s N=%d: %.4g ops/s (best of %zu), efficiency %.3f,",
-		       name, pt->n, pt->best, pt->rate.n, e);
+		       name, sw.pts[p], pt->best, pt->rate.n, e);
 		printf(" user %.2f sys %.2f us/op, %.2f of %d CPUs busy", user,
-		       sys, (pt->user + pt->sys) / pt->secs, pt->n);
+		       sys, (pt->user + pt->sys) / pt->secs, sw.pts[p]);
 		if (ctr.supported[RP_CTR_SCHED_SWITCH])
 			printf(", %.3g switches/op",
 			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
@@ -742,7 +723,6 @@ static const char *summarize(int w, char *why, size_t len)
 		 * The system-wide counters cover the workers on every CPU;
 		 * the per-thread ones would count this sleeping thread.
 		 */
-		memset(&c, 0, sizeof(c));
 		for (i = RP_CTR_RCU_UTIL; i < RP_CTR_NR; i++) {
 			c.supported[i] = ctr.supported[i];
 			c.delta[i] = pt->ctr.delta[i];
@@ -752,7 +732,7 @@ static const char *summarize(int w, char *why, size_t len)
 		add_metric(w, p, "user_per_op", "us", &user, 1, false);
 		add_metric(w, p, "sys_per_op", "us", &sys, 1, false);
 	}
-	return disturbed ? why : NULL;
+	return why[0] ? why : NULL;
 }
 
 /*
@@ -774,7 +754,7 @@ static void control_report(int w, const struct rp_param *lim,
 	}
 	for (p = 1; p < sw.nr_pts; p++) {
 		par = eff(W_PARALLEL, p);
-		n = res[w][p].n;
+		n = sw.pts[p];
 		/* The serial control only where the machine runs N at once. */
 		if (w == W_SERIAL && !(par >= p_parallel_efficiency_min.value))
 			continue;
@@ -804,16 +784,15 @@ static void control_report(int w, const struct rp_param *lim,
 static int judge_controls(const char **disturbed, bool *judged, char *why,
 			  size_t len)
 {
-	const char *r;
+	const char *r, *ctl = disturbed[W_PARALLEL] ?: disturbed[W_SERIAL];
 	char buf[320];
-	int p, w, nr = 0;
+	int p, nr = 0;
 
 	control_report(W_PARALLEL, &p_parallel_efficiency_min,
 		       disturbed[W_PARALLEL]);
-	control_report(W_SERIAL, &p_serial_fraction_min,
-		       disturbed[W_PARALLEL] ?: disturbed[W_SERIAL]);
+	control_report(W_SERIAL, &p_serial_fraction_min, ctl);
 	for (p = 1; p < sw.nr_pts; p++) {
-		r = rp_controls_judge(res[W_PARALLEL][p].n, eff(W_PARALLEL, p),
+		r = rp_controls_judge(sw.pts[p], eff(W_PARALLEL, p),
 				      eff(W_SERIAL, p),
 				      p_parallel_efficiency_min.value,
 				      p_serial_fraction_min.value, buf,
@@ -825,10 +804,9 @@ static int judge_controls(const char **disturbed, bool *judged, char *why,
 		if (r && !why[0])
 			snprintf(why, len, "not judged: %s", r);
 	}
-	/* A control without a clean sample: say why. */
-	for (w = W_SERIAL; w >= W_PARALLEL; w--)
-		if (disturbed[w])
-			snprintf(why, len, "not judged: %s", disturbed[w]);
+	/* A control without a clean sample: that is why. */
+	if (ctl)
+		snprintf(why, len, "not judged: %s", ctl);
 	return nr;
 }
 
@@ -842,7 +820,7 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 	double v = NAN, share, par, ser, lim = wls[w].limit->value;
 	const char *name = wls[w].name;
 	char check[64];
-	int p, n, at = 0;
+	int p, at = 0;
 
 	snprintf(check, sizeof(check), "%s_efficiency", name);
 	if (skip) {
@@ -852,18 +830,17 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 	for (p = 1; p < sw.nr_pts; p++) {
 		if (!judged[p])
 			continue;
-		n = res[w][p].n;
 		par = eff(W_PARALLEL, p);
 		ser = eff(W_SERIAL, p);
 		share = serial_share(w, p);
 		printf("# %s N=%d: efficiency %.3f (controls %.3f, %.3f):",
-		       name, n, eff(w, p), par, ser);
+		       name, sw.pts[p], eff(w, p), par, ser);
 		printf(" serial share %.3f, limit %.2f = efficiency %.3f\n",
-		       share, lim, rp_serial_share_eff(n, lim, par, ser));
+		       share, lim, rp_serial_share_eff(sw.pts[p], lim, par, ser));
 		add_metric(w, p, "serial_share", "share", &share, 1, false);
 		if (isnan(v) || share > v) {
 			v = share;
-			at = n;
+			at = sw.pts[p];
 		}
 	}
 	if (isnan(v)) {
@@ -902,24 +879,20 @@ static void setup(void)
 
 	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug_sweep.value != 0,
 		      "hotplug sweep");
-	workers = calloc(sw.nr_online, sizeof(*workers));
-	if (!workers ||
-	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
-		rp_fatal("out of memory");
-	for (i = 0; i < sw.nr_online; i++) {
-		workers[i].ops = &slots[i].ops;
+	for (i = 0; i < sw.nr_online; i++)
 		if (sw.cpus[i] >= nr_cpu_ids)
 			nr_cpu_ids = sw.cpus[i] + 1;
-	}
+	workers = calloc(sw.nr_online, sizeof(*workers));
 	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
 	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
-	if (!ct0 || !ct1)
+	if (!workers || !ct0 || !ct1 ||
+	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
 		rp_fatal("out of memory");
+	for (i = 0; i < sw.nr_online; i++)
+		workers[i].ops = &slots[i].ops;
 	for (w = 0; w < NR_WORKLOADS; w++)
-		for (p = 0; p < sw.nr_pts; p++) {
-			res[w][p].n = sw.pts[p];
+		for (p = 0; p < sw.nr_pts; p++)
 			res[w][p].best = NAN;
-		}
 }
 
 int main(int argc, char **argv)
