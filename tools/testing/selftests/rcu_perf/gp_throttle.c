@@ -467,11 +467,9 @@ static void report_level(struct workload *w, int lvl)
 	for (i = 0; i < ARRAY_SIZE(shown) && n < sizeof(per_op); i++) {
 		double v = m->per_op[shown[i]];
 
-		if (isnan(v))
-			continue;
-		if (shown[i] == RP_CTR_TASK_CLOCK)
+		if (shown[i] == RP_CTR_TASK_CLOCK && !isnan(v))
 			n += snprintf(per_op + n, sizeof(per_op) - n, " cpu %.3f ms", v / 1e6);
-		else
+		else if (!isnan(v))
 			n += snprintf(per_op + n, sizeof(per_op) - n, " %s %.2f",
 				      rp_ctr_name(shown[i]), v);
 	}
@@ -561,13 +559,9 @@ static void estimate(struct workload *w, struct rp_bound *b)
 	for (i = 0; i < w->nr_checks; i++) {
 		struct rp_estimate *e = &b[i].est;
 
-		if (i == C_PACE)
-			rp_bootstrap(idle->v, idle->n, stat[i], NULL, 0, 0,
-				     RP_BOOT_ONE, p_confidence.value, e);
-		else
-			rp_bootstrap(idle->v, idle->n, stat[i], all->v, all->n,
-				     RP_CMP_MEDIAN, RP_BOOT_DIFF,
-				     p_confidence.value, e);
+		rp_bootstrap(idle->v, idle->n, stat[i], all->v, all->n,
+			     RP_CMP_MEDIAN, i == C_PACE ? RP_BOOT_ONE :
+			     RP_BOOT_DIFF, p_confidence.value, e);
 		e->value /= jiffy;
 		e->lo /= jiffy;
 		e->hi /= jiffy;
@@ -644,7 +638,6 @@ static void run_workload(struct workload *w)
 	double start = rp_now_ms();
 	double deadline = start + 1000 * p_time_budget.value;
 	char why[300] = "";
-	const char *bad;
 	int lvl, jl, err, i;
 
 	if (w->skip) {
@@ -681,11 +674,10 @@ static void run_workload(struct workload *w)
 		return;
 	}
 	jl = judged_level(w);
-	bad = unjudgeable(w, why, sizeof(why));
-	if (bad) {
+	if (unjudgeable(w, why, sizeof(why))) {
 		if (idle->lat.n >= min_n || idle->rejected ||
 		    !all_slow(w, allowance(w, jl, C_TAIL, NULL, 0)))
-			skip_workload(w, bad);
+			skip_workload(w, why);
 		return;
 	}
 	if (jl == L_ONE)
