@@ -526,11 +526,6 @@ static bool sample(int w, int p, int rep)
 	for (i = 0; i < n; i++)
 		pthread_join(workers[i].thread, NULL);
 	pthread_barrier_destroy(&start_barrier);
-	for (i = 0; i < n; i++)
-		if (workers[i].err)
-			rp_fatal("%s: worker on CPU %d: %s (%s)", wl->name,
-				 workers[i].cpu, strerror(-workers[i].err),
-				 workers[i].path);
 
 	secs = (t1 - t0) / 1000;
 	/*
@@ -540,6 +535,9 @@ static bool sample(int w, int p, int rep)
 	for (i = 0; i < n; i++) {
 		struct worker *wk = &workers[i];
 
+		if (wk->err)
+			rp_fatal("%s: worker on CPU %d: %s (%s)", wl->name,
+				 wk->cpu, strerror(-wk->err), wk->path);
 		others += rp_cpu_others(&ct0[wk->cpu], &ct1[wk->cpu], wk->cpu_s,
 					wk->delay_s, 1);
 		if (wk->moved)
@@ -583,7 +581,6 @@ static void sample_retry(int w, int p, int rep)
 	}
 }
 
-/* Hotplug sweep: exactly cpus[0..n) online, the others of the sweep off. */
 static void set_online(int n)
 {
 	rp_sweep_online(&sw, n);
@@ -898,15 +895,15 @@ static void setup(void)
 int main(int argc, char **argv)
 {
 	const char *neg_skip, *disturbed[NR_WORKLOADS], *skip;
-	char check[200], why[NR_WORKLOADS][320], ctl_why[320] = "";
+	char pts[200], why[NR_WORKLOADS][320], ctl_why[320] = "";
 	bool judged[RP_SWEEP_POINTS] = { false };
 	int w, i, at = 0, nr_judged = 0;
 
 	rp_init(&test, argc, argv);
 	setup();
 	for (i = 0; i < sw.nr_pts; i++)
-		at += snprintf(check + at, sizeof(check) - at, " %d", sw.pts[i]);
-	rp_info("sweep", "%s CPU(s) by %s; %d x %.0f ms per point", check + 1,
+		at += snprintf(pts + at, sizeof(pts) - at, " %d", sw.pts[i]);
+	rp_info("sweep", "%s CPU(s) by %s; %d x %.0f ms per point", pts + 1,
 		sw.hotplug ? "hotplug" : "affinity", reps, p_sample_ms.value);
 
 	neg_skip = make_tree(sw.max);
