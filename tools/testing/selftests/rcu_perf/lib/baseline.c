@@ -27,11 +27,7 @@ static struct {
 	int same_boot;		/* files passed over: a boot already seen */
 	char *why;		/* not usable: why; NULL if usable */
 	char first[32], last[32];	/* timestamps of the runs */
-	/*
-	 * baseline_change and baseline_alpha, found by name once: every
-	 * program with a baseline declares them under these names.
-	 */
-	const struct rp_param *change, *alpha;
+	const struct rp_param *change, *alpha;	/* RP_BASELINE_*, by name */
 } bl;
 
 /* The first reason the baseline cannot be used wins. */
@@ -46,7 +42,7 @@ static __printf(1, 2) void unusable(const char *fmt, ...)
 	va_end(ap);
 }
 
-void rp_baseline_free(void)
+static void baseline_free(void)
 {
 	size_t i;
 
@@ -137,17 +133,6 @@ static bool config_known(const struct rp_jval *c)
 	return c && c->type == RP_JOBJ && c->len;
 }
 
-static __printf(3, 4) const char *say(char *why, size_t len,
-				      const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return why;
-}
-
 const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 				 const struct rp_jval *cur, char *why,
 				 size_t len)
@@ -156,50 +141,45 @@ const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 	static const char * const nums[] = { "nr_cpus_online", "hz" };
 	const struct rp_jval *bs = rp_json_get(base_doc, "system");
 	const struct rp_jval *cs = rp_json_get(cur, "system");
-	const struct rp_jval *bc, *cc;
+	const struct rp_jval *bc = rp_json_get(bs, "config");
+	const struct rp_jval *cc = rp_json_get(cs, "config");
 	const char *sym, *va, *vb, *t;
-	double bv, cv;
+	double bv = jnum(base_doc, "suite_version");
+	double cv = jnum(cur, "suite_version");
 	size_t i;
 
-	bv = jnum(base_doc, "suite_version");
-	cv = jnum(cur, "suite_version");
 	if (bv != cv && isnan(bv))
-		return say(why, len, "recorded by an older suite (this is version %g)",
-			   cv);
+		return rp_why(why, len, "recorded by an older suite (this is version %g)", cv);
 	if (bv != cv)
-		return say(why, len, "suite_version %g, this is %g", bv, cv);
+		return rp_why(why, len, "suite_version %g, this is %g", bv, cv);
 	if (!bs || bs->type != RP_JOBJ)
-		return say(why, len, "no \"system\" facts recorded");
+		return rp_why(why, len, "no \"system\" facts recorded");
 	for (i = 0; i < ARRAY_SIZE(strs); i++) {
 		const char *x = jstr(bs, strs[i]), *y = jstr(cs, strs[i]);
 
 		if (!x || !y || strcmp(x, y))
-			return say(why, len, "%s '%s', this machine '%s'",
-				   strs[i], x ? x : "(none)", y ? y : "(none)");
+			return rp_why(why, len, "%s '%s', this machine '%s'",
+				      strs[i], x ? x : "(none)", y ? y : "(none)");
 	}
 	for (i = 0; i < ARRAY_SIZE(nums); i++) {
 		bv = jnum(bs, nums[i]);
 		cv = jnum(cs, nums[i]);
 		if (!(bv == cv) || !bv)
-			return say(why, len, "%s %g, here %g", nums[i], bv, cv);
+			return rp_why(why, len, "%s %g, here %g", nums[i], bv, cv);
 	}
-	bc = rp_json_get(bs, "config");
-	cc = rp_json_get(cs, "config");
 	if (config_known(bc) != config_known(cc))
-		return say(why, len, "kernel config unknown %s",
-			   config_known(bc) ? "here" : "in the baseline");
+		return rp_why(why, len, "kernel config unknown %s",
+			      config_known(bc) ? "here" : "in the baseline");
 	sym = config_diff(bc, cc, &va, &vb);
 	if (!sym)
 		sym = config_diff(cc, bc, &vb, &va);
 	if (sym)
-		return say(why, len, "%s=%s, here %s", sym, va, vb);
-	t = cmdline_extra(rp_json_get(bs, "cmdline_rcu"),
-			  rp_json_get(cs, "cmdline_rcu"));
+		return rp_why(why, len, "%s=%s, here %s", sym, va, vb);
+	t = cmdline_extra(rp_json_get(bs, "cmdline_rcu"), rp_json_get(cs, "cmdline_rcu"));
 	if (t)
-		return say(why, len, "booted with %s, this kernel without", t);
-	t = cmdline_extra(rp_json_get(cs, "cmdline_rcu"),
-			  rp_json_get(bs, "cmdline_rcu"));
-	return t ? say(why, len, "booted without %s, this kernel with", t) : NULL;
+		return rp_why(why, len, "booted with %s, this kernel without", t);
+	t = cmdline_extra(rp_json_get(cs, "cmdline_rcu"), rp_json_get(bs, "cmdline_rcu"));
+	return t ? rp_why(why, len, "booted without %s, this kernel with", t) : NULL;
 }
 
 /* ---- loading ---- */
@@ -229,36 +209,29 @@ static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
 static int load_file(const char *path, const struct rp_jval *cur)
 {
 	char err[PATH_MAX + 256];
-	const char *test, *ts;
 	struct rp_jval *doc;
-	int ret;
+	int ret = rp_results_open(path, &doc, err, sizeof(err));
+	const char *test = jstr(doc, "test"), *ts = jstr(doc, "timestamp");
 
-	ret = rp_results_open(path, &doc, err, sizeof(err));
 	if (ret)	/* other JSON is passed over */
 		return ret < 0 ? rp_err("baseline: %s", err) : 0;
-	test = jstr(doc, "test");
-	/* and so are other programs' results */
-	if (!test || strcmp(test, rp_current_test->name))
-		goto out;
-	if (jnum(doc, "version") != RP_RESULTS_VERSION) {
+	if (!test || strcmp(test, rp_current_test->name)) {
+		/* and so are other programs' results */
+	} else if (jnum(doc, "version") != RP_RESULTS_VERSION) {
 		unusable("%s: results version %g, not %d", path,
 			 jnum(doc, "version"), RP_RESULTS_VERSION);
-		goto out;
-	}
-	if (boot_seen(doc, cur)) {
+	} else if (boot_seen(doc, cur)) {
 		bl.same_boot++;
-		goto out;
+	} else {
+		if (rp_baseline_mismatch(doc, cur, err, sizeof(err)))
+			unusable("%s: %s", path, err);
+		if (ts && (!*bl.first || strcmp(ts, bl.first) < 0))
+			snprintf(bl.first, sizeof(bl.first), "%s", ts);
+		if (ts && strcmp(ts, bl.last) > 0)
+			snprintf(bl.last, sizeof(bl.last), "%s", ts);
+		if (rp_results_add(&bl.res, path, doc, 0, err, sizeof(err)))
+			ret = rp_err("baseline: %s", err);
 	}
-	if (rp_baseline_mismatch(doc, cur, err, sizeof(err)))
-		unusable("%s: %s", path, err);
-	ts = jstr(doc, "timestamp");
-	if (ts && (!*bl.first || strcmp(ts, bl.first) < 0))
-		snprintf(bl.first, sizeof(bl.first), "%s", ts);
-	if (ts && strcmp(ts, bl.last) > 0)
-		snprintf(bl.last, sizeof(bl.last), "%s", ts);
-	if (rp_results_add(&bl.res, path, doc, 0, err, sizeof(err)))
-		ret = rp_err("baseline: %s", err);
-out:
 	rp_json_free(doc);
 	return ret;
 }
@@ -310,7 +283,7 @@ int rp_baseline_load(void)
 	char *p;
 	int ret;
 
-	rp_baseline_free();
+	baseline_free();
 	if (!t || !t->baseline || !dir)
 		return 0;
 	for (pp = t->params; pp && *pp; pp++) {
@@ -416,6 +389,42 @@ static double look(const struct rp_rmetric *b, const struct rp_metric *m,
 	return limit;
 }
 
+/* The check of metric @i, its baseline @b and its samples of this run @m. */
+static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *m,
+		  const char *vs)
+{
+	const struct rp_param *lim = bl.change;
+	const char *widened, *mw;
+	struct rp_cmp c, cm;
+	double limit, ml;
+
+	if (rp_current_test->baseline_limit && rp_current_test->baseline_limit[i])
+		lim = rp_current_test->baseline_limit[i];
+	limit = look(b, m, m->stat, lim->value, m->resolution,
+		     "what the host moves between sessions (resolution)",
+		     bl.alpha->value, &widened, &c);
+	/*
+	 * A second look, on the mean: a regression of some ops (a
+	 * throttled idle CPU delays one GP in five) moves the mean, not
+	 * the median. A mean moves with a run's few longest ops, which
+	 * three runs underestimate (idle: 8.5-10.3 ms over 13 runs; one
+	 * at +21%, p 0.012, against three tight ones): a tenth of
+	 * alpha, and at least one quantum per op past the baseline's
+	 * (healthy idle GP means moved +16..21%, a fifth of a jiffy;
+	 * the c229828ca6bc62d class adds jiffies: +150%).
+	 */
+	if (c.verdict != RP_CMP_REGRESSED && !m->median_only && b->runs[0] >= 2) {
+		ml = look(b, m, RP_CMP_MEAN, lim->value, m->quantum, "one quantum per op",
+			  bl.alpha->value / 10, &mw, &cm);
+		if (cm.verdict == RP_CMP_REGRESSED) {
+			c = cm;
+			limit = ml;
+			widened = mw;
+		}
+	}
+	rp_check_cmp(bl.check[i], &c, m->higher_is_better, m->unit, lim, limit, widened, vs);
+}
+
 void rp_baseline_report(void)
 {
 	char vs[64];
@@ -424,67 +433,22 @@ void rp_baseline_report(void)
 	snprintf(vs, sizeof(vs), "%d baseline run%s", bl.res.nr_files[0],
 		 bl.res.nr_files[0] == 1 ? "" : "s");
 	for (i = 0; i < bl.nr; i++) {
-		const char *name = rp_current_test->baseline[i];
-		const char *check = bl.check[i];
-		const struct rp_rmetric *b;
-		const struct rp_param *lim = bl.change;
-		const char *widened;
-		const struct rp_metric *m;
-		struct rp_cmp c;
-		double limit;
-
-		if (rp_current_test->baseline_limit &&
-		    rp_current_test->baseline_limit[i])
-			lim = rp_current_test->baseline_limit[i];
+		const char *name = rp_current_test->baseline[i], *check = bl.check[i];
+		const struct rp_metric *m = rp_metric_find(name);
+		const struct rp_rmetric *b = rp_results_find(&bl.res, rp_current_test->name,
+							     name);
 
 		if (rp_check_reported(check))
 			continue;
-		if (bl.why) {
+		else if (bl.why)
 			rp_check_skip(check, "baseline not used: %s", bl.why);
-			continue;
-		}
-		m = rp_metric_find(name);
-		if (!m || !m->n) {
+		else if (!m || !m->n)
 			rp_check_skip(check, "%s not measured in this run", name);
-			continue;
-		}
-		b = rp_results_find(&bl.res, rp_current_test->name, name);
-		if (!b || !b->v[0].n) {
+		else if (!b || !b->v[0].n)
 			rp_check_skip(check, "%s not in the baseline", name);
-			continue;
-		}
-		if (m->disturbed) {
+		else if (m->disturbed)
 			rp_check_skip(check, "%s", m->disturbed);
-			continue;
-		}
-		limit = look(b, m, m->stat, lim->value, m->resolution,
-			     "what the host moves between sessions (resolution)",
-			     bl.alpha->value, &widened, &c);
-		/*
-		 * A second look, on the mean: a regression of some ops (a
-		 * throttled idle CPU delays one GP in five) moves the mean, not
-		 * the median. A mean moves with a run's few longest ops, which
-		 * three runs underestimate (idle: 8.5-10.3 ms over 13 runs; one
-		 * at +21%, p 0.012, against three tight ones): a tenth of
-		 * alpha, and at least one quantum per op past the baseline's
-		 * (healthy idle GP means moved +16..21%, a fifth of a jiffy;
-		 * the c229828ca6bc62d class adds jiffies: +150%).
-		 */
-		if (c.verdict != RP_CMP_REGRESSED && !m->median_only &&
-		    b->runs[0] >= 2) {
-			const char *mw;
-			struct rp_cmp cm;
-			double ml = look(b, m, RP_CMP_MEAN, lim->value,
-					 m->quantum, "one quantum per op",
-					 bl.alpha->value / 10, &mw, &cm);
-
-			if (cm.verdict == RP_CMP_REGRESSED) {
-				c = cm;
-				limit = ml;
-				widened = mw;
-			}
-		}
-		rp_check_cmp(check, &c, m->higher_is_better, m->unit,
-			     lim, limit, widened, vs);
+		else
+			judge(i, b, m, vs);
 	}
 }

@@ -142,6 +142,5 @@ void rp_baseline_report(void);	/* rp_finish(): every check reported */
 const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 				 const struct rp_jval *cur, char *why,
 				 size_t len);
-void rp_baseline_free(void);
 
 #endif /* RCU_PERF_INTERNAL_H */
