@@ -51,9 +51,7 @@ static size_t utf8_put(char *out, unsigned int cp)
 
 void rp_jw_init(struct rp_jw *w, FILE *f)
 {
-	memset(w, 0, sizeof(*w));
-	w->f = f;
-	w->first[0] = true;
+	*w = (struct rp_jw){ .f = f, .first[0] = true };
 }
 
 /* Deeper levels share the last slot (depth is never below 0). */
@@ -213,25 +211,18 @@ static bool __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...
 	return false;
 }
 
-/* The byte at pos (not the end), for messages: "'x'" or "byte 0x01". */
-static const char *jp_what(struct jp *p, char *buf, size_t len)
-{
-	unsigned char c = p->s[p->pos];
-
-	if (c > 0x20 && c < 0x7f)
-		snprintf(buf, len, "'%c'", c);
-	else
-		snprintf(buf, len, "byte 0x%02x", c);
-	return buf;
-}
-
+/* What is at pos instead of @expected (NULL: the end of the document). */
 static bool jp_unexpected(struct jp *p, const char *expected)
 {
-	char buf[16];
+	unsigned char c = p->pos < p->len ? p->s[p->pos] : 0;
+	char got[16];
 
 	if (p->pos >= p->len)
 		return jp_fail(p, p->pos, "unexpected end of input, expected %s", expected);
-	return jp_fail(p, p->pos, "expected %s, got %s", expected, jp_what(p, buf, sizeof(buf)));
+	snprintf(got, sizeof(got), c > 0x20 && c < 0x7f ? "'%c'" : "byte 0x%02x", c);
+	if (!expected)
+		return jp_fail(p, p->pos, "unexpected %s after the JSON value", got);
+	return jp_fail(p, p->pos, "expected %s, got %s", expected, got);
 }
 
 static int jp_peek(struct jp *p)
@@ -352,10 +343,8 @@ static char *jp_string(struct jp *p)
 			continue;
 		}
 		if (c != 'u') {
-			if (c > 0x20 && c < 0x7f)
-				jp_fail(p, at, "invalid escape '\\%c'", c);
-			else
-				jp_fail(p, at, "invalid escape '\\' + byte 0x%02x", c);
+			jp_fail(p, at, c > 0x20 && c < 0x7f ? "invalid escape '\\%c'" :
+				"invalid escape '\\' + byte 0x%02x", c);
 			break;
 		}
 		cp = jp_escape_u(p, at);
@@ -559,10 +548,7 @@ static struct rp_jval *jp_parse(const char *text, size_t len, char *err, size_t 
 		return NULL;
 	jp_ws(&p);
 	if (p.pos < p.len) {
-		char buf[16];
-
-		jp_fail(&p, p.pos, "unexpected %s after the JSON value",
-			jp_what(&p, buf, sizeof(buf)));
+		jp_unexpected(&p, NULL);
 		rp_json_free(v);
 		return NULL;
 	}
