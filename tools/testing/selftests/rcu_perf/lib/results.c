@@ -75,11 +75,9 @@ static struct rp_rmetric *find(struct rp_results *r, const char *test,
 		return NULL;
 	r->metrics = rp_xgrow(r->metrics, r->nr_metrics, sizeof(*m));
 	m = &r->metrics[r->nr_metrics++];
-	memset(m, 0, sizeof(*m));
+	*m = (struct rp_rmetric){ .test = rp_xstrdup(test), .name = rp_xstrdup(name) };
 	m->key = rp_xrealloc(NULL, strlen(test) + strlen(name) + 2);
 	sprintf(m->key, "%s.%s", test, name);
-	m->test = rp_xstrdup(test);
-	m->name = rp_xstrdup(name);
 	return m;
 }
 
@@ -176,19 +174,15 @@ static int add_check(struct rp_results *r, struct rd *rd, const char *test,
 		return -1;
 	r->checks = rp_xgrow(r->checks, r->nr_checks, sizeof(*c));
 	c = &r->checks[r->nr_checks++];
-	memset(c, 0, sizeof(*c));
-	c->test = rp_xstrdup(test);
-	c->name = rp_xstrdup(name->str);
+	*c = (struct rp_rcheck){ .test = rp_xstrdup(test), .name = rp_xstrdup(name->str),
+		.verdict = rp_xstrdup(verdict->str), .unit = unit ? rp_xstrdup(unit->str) : NULL,
+		.measured = measured ? measured->num : NAN, .file = r->nr_files_total };
 	/*
 	 * Check names have no dots (KCIDB paths split at them); older
 	 * results have "membarrier.idle.latency_vs_baseline": today's name.
 	 */
 	for (p = c->name; (p = strchr(p, '.')); p++)
 		*p = '_';
-	c->verdict = rp_xstrdup(verdict->str);
-	c->unit = unit ? rp_xstrdup(unit->str) : NULL;
-	c->measured = measured ? measured->num : NAN;
-	c->file = r->nr_files_total;
 	return 0;
 }
 
