@@ -185,47 +185,28 @@ static int family_of(const struct compare *cmp, const struct rp_rmetric *m,
 	return n;
 }
 
-/* A metric plotted in its test's rows: not part of a scaling curve. */
-static bool in_rows(const struct compare *cmp, const struct rp_rmetric *m,
-		    const char *test_name)
-{
-	size_t idx[64];
-	double x[64];
-
-	return !strcmp(m->test, test_name) && selected(cmp, m->key) &&
-	       m->v[BASE].n && family_of(cmp, m, idx, x, 64) < 2;
-}
-
 /*
- * Every metric of @test that is not part of a scaling curve: one row per
- * metric on its own axis from 0 (latencies of different load levels differ
- * by orders of magnitude), baseline above candidate.
+ * The @n metrics rows[] of @test_name that are not part of a scaling curve:
+ * one row per metric on its own axis from 0 (latencies of different load
+ * levels differ by orders of magnitude), baseline above candidate.
  */
 static void plot_rows(const struct compare *cmp, const char *test_name,
-		      int sides)
+		      const size_t *rows, int n, int sides)
 {
-	const struct rp_rmetric *metrics = cmp->r.metrics;
 	const double x0 = 230, x1 = SVG_W - 200, row = 58;
 	struct rp_summary s[NR_SIDES];
 	char title[256];
-	size_t i;
-	int n = 0, k;
-	double y;
+	int i, k;
 	FILE *f;
 
-	for (i = 0; i < cmp->r.nr_metrics; i++)
-		n += in_rows(cmp, &metrics[i], test_name);
 	snprintf(title, sizeof(title), "%s: median (tick), p10-p90 (box), min-max (line)",
 		 test_name);
 	f = svg_open(cmp, test_name, 60 + n * row + 30, title);
 	svg_legend(f, 20, 44, sides == 2);
-	y = 60;
-	for (i = 0; i < cmp->r.nr_metrics; i++) {
-		const struct rp_rmetric *m = &metrics[i];
-		double max = 0, step, xs, t;
+	for (i = 0; i < n; i++) {
+		const struct rp_rmetric *m = &cmp->r.metrics[rows[i]];
+		double max = 0, step, xs, t, y = 60 + i * row;
 
-		if (!in_rows(cmp, m, test_name))
-			continue;
 		for (k = 0; k < sides; k++) {
 			rp_summarize(m->v[k].v, m->v[k].n, &s[k]);
 			if (s[k].n && s[k].max > max)
@@ -233,8 +214,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 		}
 		step = nice_axis(&max, 4);
 		xs = (x1 - x0) / max;
-		svg_rect(f, 0, y, SVG_W, row, n % 2 ? "#f8f8f8" : "white", NULL);
-		n++;
+		svg_rect(f, 0, y, SVG_W, row, (n + i) % 2 ? "#f8f8f8" : "white", NULL);
 		svg_text(f, 10, y + 20, "start", NULL, "%s", m->name);
 		svg_text(f, 10, y + 36, "start", "fill=\"#666\"", "%s, %s is better",
 			 m->unit, m->higher_is_better ? "higher" : "lower");
@@ -259,7 +239,6 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 				 m->report_only ? "reported only" :
 				 m->cmp.verdict == RP_CMP_SAME ? "same" :
 				 rp_cmp_verdict_name(m->cmp.verdict));
-		y += row;
 	}
 	svg_close(f);
 }
@@ -342,31 +321,33 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 
 void write_svg(const struct compare *cmp, int sides)
 {
-	bool *done = rp_xrealloc(NULL, (cmp->r.nr_metrics + 1) * sizeof(*done));
-	const struct rp_rmetric *metrics = cmp->r.metrics;
-	size_t i, j, idx[64];
+	size_t nr = cmp->r.nr_metrics, i, j, idx[64];
+	size_t *rows = rp_xrealloc(NULL, (nr + 1) * sizeof(*rows));
+	bool *done = rp_xrealloc(NULL, (nr + 1) * sizeof(*done));
+	const struct rp_rmetric *m = cmp->r.metrics;
 	double x[64];
 	int n, k;
 
-	memset(done, 0, (cmp->r.nr_metrics + 1) * sizeof(*done));
+	memset(done, 0, (nr + 1) * sizeof(*done));
 	if (mkdir(cmp->o.svg_dir, 0755) && errno != EEXIST)
 		die("%s: %s", cmp->o.svg_dir, strerror(errno));
-	for (i = 0; i < cmp->r.nr_metrics; i++) {
-		const struct rp_rmetric *m = &metrics[i];
-
-		if (done[i] || !selected(cmp, m->key) || !m->v[BASE].n)
+	for (i = 0; i < nr; i++) {
+		if (done[i] || !selected(cmp, m[i].key) || !m[i].v[BASE].n)
 			continue;
-		n = family_of(cmp, m, idx, x, 64);
+		n = family_of(cmp, &m[i], rows, x, 64);
 		if (n >= 2) {
-			plot_curve(cmp, m, idx, x, n, sides);
-			for (k = 0; k < n; k++)
-				done[idx[k]] = true;
-			continue;
+			plot_curve(cmp, &m[i], rows, x, n, sides);
+		} else {
+			/* All rows of this test (metrics of no curve): one plot */
+			for (j = i, n = 0; j < nr; j++)
+				if (!strcmp(m[j].test, m[i].test) && selected(cmp, m[j].key) &&
+				    m[j].v[BASE].n && family_of(cmp, &m[j], idx, x, 64) < 2)
+					rows[n++] = j;
+			plot_rows(cmp, m[i].test, rows, n, sides);
 		}
-		/* All rows of this test go into one plot. */
-		for (j = i; j < cmp->r.nr_metrics; j++)
-			done[j] |= in_rows(cmp, &metrics[j], m->test);
-		plot_rows(cmp, m->test, sides);
+		for (k = 0; k < n; k++)
+			done[rows[k]] = true;
 	}
+	free(rows);
 	free(done);
 }
