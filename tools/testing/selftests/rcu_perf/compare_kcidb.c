@@ -109,7 +109,6 @@ void write_kcidb(const struct compare *cmp, bool compared)
 {
 	const struct compare_opts *o = &cmp->o;
 	char run_id[160], host[64] = "host", buf[512];
-	const char *verdict;
 	const char *rel = cmp->r.kernel_release[compared ? CAND : BASE];
 	struct rp_jw w;
 	FILE *f;
@@ -133,7 +132,9 @@ void write_kcidb(const struct compare *cmp, bool compared)
 	for (i = 0; i < cmp->r.nr_metrics; i++) {
 		const struct rp_rmetric *m = &cmp->r.metrics[i];
 		const struct rp_cmp *c = &m->cmp;
-		struct rp_summary s;
+		const char *verdict = m->report_only ? "reported only" :
+				      rp_cmp_verdict_name(c->verdict);
+		struct rp_summary s = c->b;
 
 		if (!selected(cmp, m->key) || !m->v[BASE].n ||
 		    (compared && !m->compared))
@@ -141,36 +142,31 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		/* DONE: measured, but no verdict on the code */
 		if (!compared) {
 			rp_summarize(m->v[BASE].v, m->v[BASE].n, &s);
-			kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
-					 "DONE");
-			kcidb_number(&w, s.median, m->unit);
+			snprintf(buf, sizeof(buf), "median of %zu samples: %.5g %s",
+				 s.n, s.median, m->unit);
+		} else {
 			snprintf(buf, sizeof(buf),
-				 "median of %zu samples: %.5g %s", s.n,
-				 s.median, m->unit);
-			rp_jw_str(&w, "comment", buf);
-			rp_jw_obj_begin(&w, "misc");
-			rp_jw_str(&w, "unit", m->unit);
+				 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
+				 c->b.median, m->unit, c->a.median, m->unit,
+				 c->change_pct, c->p, verdict);
+		}
+		kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
+				 !compared || m->report_only ||
+				 c->verdict == RP_CMP_INCONCLUSIVE ? "DONE" :
+				 c->verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS");
+		kcidb_number(&w, s.median, m->unit);
+		rp_jw_str(&w, "comment", buf);
+		rp_jw_obj_begin(&w, "misc");
+		if (compared)
+			rp_jw_str(&w, "verdict", verdict);
+		rp_jw_str(&w, "unit", m->unit);
+		if (!compared) {
 			rp_jw_int(&w, "samples", (long long)s.n);
 			kcidb_num(&w, "mean", s.mean);
 			kcidb_num(&w, "stddev", s.stddev);
 			kcidb_num(&w, "min", s.min);
 			kcidb_num(&w, "max", s.max);
 		} else {
-			verdict = m->report_only ? "reported only" :
-				  rp_cmp_verdict_name(c->verdict);
-			kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
-					 m->report_only ||
-					 c->verdict == RP_CMP_INCONCLUSIVE ? "DONE" :
-					 c->verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS");
-			kcidb_number(&w, c->b.median, m->unit);
-			snprintf(buf, sizeof(buf),
-				 "median %.5g %s vs baseline %.5g %s: %+.1f %%, p %.2g: %s",
-				 c->b.median, m->unit, c->a.median, m->unit,
-				 c->change_pct, c->p, verdict);
-			rp_jw_str(&w, "comment", buf);
-			rp_jw_obj_begin(&w, "misc");
-			rp_jw_str(&w, "verdict", verdict);
-			rp_jw_str(&w, "unit", m->unit);
 			rp_jw_str(&w, "better", m->higher_is_better ? "higher" : "lower");
 			kcidb_num(&w, "baseline_median", c->a.median);
 			kcidb_num(&w, "candidate_median", c->b.median);
