@@ -33,16 +33,9 @@ struct compare_opts {
 	int nr_metric_globs;
 	struct allow allows[MAX_ARGS];
 	int nr_allows;
-	bool ktap;
-	bool table;
-	const char *labels[NR_SIDES];
-	const char *kcidb;
-	const char *origin;
-	const char *build_id;
-	const char *run_id;
-	const char *svg_dir;
-	const char *repeat_dir;
-	const char *cmd[NR_SIDES];
+	bool ktap, table;
+	const char *labels[NR_SIDES], *cmd[NR_SIDES];
+	const char *kcidb, *origin, *build_id, *run_id, *svg_dir, *repeat_dir;
 	enum rp_cmp_stat stat;	/* --stat: the statistic compared */
 	bool stat_set;		/* --stat given: over each metric's "stat" */
 	/* the parameters (--set NAME=VALUE, --list) */

@@ -35,9 +35,8 @@ void load_file(struct compare *cmp, const char *path, int side, bool from_dir)
 {
 	char err[PATH_MAX + 256];
 	struct rp_jval *doc;
-	int ret;
+	int ret = rp_results_open(path, &doc, err, sizeof(err));
 
-	ret = rp_results_open(path, &doc, err, sizeof(err));
 	if (!ret)
 		ret = rp_results_add(&cmp->r, path, doc, side, err, sizeof(err));
 	rp_json_free(doc);
@@ -63,26 +62,22 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 	n = scandir(dir, &ents, filter_json, alphasort);
 	if (n < 0)
 		die("%s: %s", dir, strerror(errno));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; free(ents[i++])) {
+		const char *e = ents[i]->d_name;
 		char *p, why[PATH_MAX + 128];
 		struct stat st;
-		size_t len;
 
-		if (prefix && strncmp(ents[i]->d_name, prefix, strlen(prefix))) {
-			free(ents[i]);
+		if (prefix && strncmp(e, prefix, strlen(prefix)))
 			continue;
-		}
-		len = strlen(dir) + strlen(ents[i]->d_name) + 2;
-		p = rp_xrealloc(NULL, len);
-		snprintf(p, len, "%s/%s", dir, ents[i]->d_name);
+		p = rp_xrealloc(NULL, strlen(dir) + strlen(e) + 2);
+		sprintf(p, "%s/%s", dir, e);
 		/* A trusted directory's files must be so too: no symlink out. */
 		if (lstat(p, &st) || !S_ISREG(st.st_mode))
 			die("%s: not a regular file (a symlink?): refused", p);
 		if (rp_check_trusted(p, -1, why, sizeof(why)))
 			die("%s: %s", p, why);
-		paths = rp_xrealloc(paths, (k + 1) * sizeof(*paths));
+		paths = rp_xgrow(paths, k, sizeof(*paths));
 		paths[k++] = p;
-		free(ents[i]);
 	}
 	free(ents);
 	*out = paths;
