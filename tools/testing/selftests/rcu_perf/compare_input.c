@@ -145,16 +145,12 @@ void compare_all(struct compare *cmp, struct tally *t)
 				m->allowed = cmp->o.allows[k].pct;
 		/* several runs: the run is the unit, not the sample */
 		if (m->runs[BASE] + m->runs[CAND] >= 3)
-			rp_compare_runs(m->v[BASE].v, m->run_n[BASE],
-					m->runs[BASE], m->v[CAND].v,
-					m->run_n[CAND], m->runs[CAND],
-					st, m->higher_is_better,
+			rp_compare_runs(m->v[BASE].v, m->run_n[BASE], m->runs[BASE], m->v[CAND].v,
+					m->run_n[CAND], m->runs[CAND], st, m->higher_is_better,
 					m->allowed, cmp->o.alpha, &m->cmp);
 		else
-			rp_compare_stat(m->v[BASE].v, m->v[BASE].n,
-					m->v[CAND].v, m->v[CAND].n, st,
-					m->higher_is_better, m->allowed,
-					cmp->o.alpha, &m->cmp);
+			rp_compare_stat(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v, m->v[CAND].n, st,
+					m->higher_is_better, m->allowed, cmp->o.alpha, &m->cmp);
 		m->compared = true;
 		if (m->report_only)
 			t->reported++;

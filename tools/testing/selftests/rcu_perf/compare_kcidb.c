@@ -78,8 +78,7 @@ static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 			       *s : '_';
 	}
 	*e = '\0';
-	id = rp_xrealloc(NULL, strlen(o->origin) + strlen(run_id) +
-		      strlen(idpart) + len + 3);
+	id = rp_xrealloc(NULL, strlen(o->origin) + strlen(run_id) + strlen(idpart) + len + 3);
 	sprintf(id, "%s:%s%s%s.%s", o->origin, run_id, idpart, test, name);
 	rp_jw_obj_begin(w, NULL);
 	rp_jw_str(w, "id", id);
