@@ -62,9 +62,7 @@ struct ctr_priv {
 
 const char *rp_ctr_name(enum rp_ctr c)
 {
-	if ((unsigned int)c >= RP_CTR_NR)
-		return "unknown";
-	return ctr_def[c].name;
+	return (unsigned int)c < RP_CTR_NR ? ctr_def[c].name : "unknown";
 }
 
 /* libperf's own debug and warning output would break the KTAP stream. */
@@ -115,18 +113,11 @@ static __u64 tp_id(const char *tp, const char **why)
 	return r > 0 ? strtoull(buf, NULL, 10) : 0;
 }
 
-static bool is_open(const struct ctr_priv *p, int i)
-{
-	return p->ev[i] || p->tp_fd[i];
-}
-
 static void tp_close(struct ctr_priv *p, int i)
 {
 	int idx;
 
-	if (!p->tp_fd[i])
-		return;
-	for (idx = 0; idx < perf_cpu_map__nr(p->all_cpus); idx++)
+	for (idx = 0; p->tp_fd[i] && idx < perf_cpu_map__nr(p->all_cpus); idx++)
 		if (p->tp_fd[i][idx] >= 0)
 			close(p->tp_fd[i][idx]);
 	free(p->tp_fd[i]);
@@ -137,30 +128,27 @@ static void tp_close(struct ctr_priv *p, int i)
 static const char *tp_open(struct ctr_priv *p, int i,
 			   struct perf_event_attr *attr)
 {
-	int n = perf_cpu_map__nr(p->all_cpus), idx, fd, err;
+	int n = perf_cpu_map__nr(p->all_cpus), idx, fd;
+	const char *why = NULL;
 
-	p->tp_fd[i] = calloc(n, sizeof(*p->tp_fd[i]));
+	p->tp_fd[i] = malloc(n * sizeof(*p->tp_fd[i]));
 	if (!p->tp_fd[i])
 		return "out of memory";
-	for (idx = 0; idx < n; idx++)
-		p->tp_fd[i][idx] = -1;
-	for (idx = 0; idx < n; idx++) {
+	memset(p->tp_fd[i], -1, n * sizeof(*p->tp_fd[i]));
+	for (idx = 0; idx < n && !why; idx++) {
 		fd = syscall(__NR_perf_event_open, attr, -1,
 			     perf_cpu_map__cpu(p->all_cpus, idx).cpu, -1, 0);
-		if (fd < 0) {
-			err = errno;
-			tp_close(p, i);
-			return why_errno(err, false);
-		}
 		p->tp_fd[i][idx] = fd;
 		/* Better unsupported than counting the wrong thing. */
-		if (ctr_def[i].filter &&
-		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ctr_def[i].filter)) {
-			tp_close(p, i);
-			return "tracepoint filter rejected by this kernel";
-		}
+		if (fd < 0)
+			why = why_errno(errno, false);
+		else if (ctr_def[i].filter &&
+			 ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ctr_def[i].filter))
+			why = "tracepoint filter rejected by this kernel";
 	}
-	return NULL;
+	if (why)
+		tp_close(p, i);
+	return why;
 }
 
 static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
@@ -182,7 +170,6 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	struct perf_evsel *ev;
 	int err;
 
-	c->supported[i] = false;
 	if (ctr_def[i].type == PERF_TYPE_TRACEPOINT) {
 		/* Patching tracepoint call sites can crash multi-threaded TCG. */
 		if (tp_env && !strcmp(tp_env, "0")) {
@@ -220,21 +207,16 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	}
 	p->ev[i] = ev;
 	c->supported[i] = true;
-	c->why[i] = NULL;
 }
 
 int rp_counters_open(struct rp_counters *c)
 {
-	static bool libperf_ready;
 	struct ctr_priv *p;
 	pid_t self = 0;		/* pid 0: the calling thread */
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	if (!libperf_ready) {
-		libperf_init(quiet);
-		libperf_ready = true;
-	}
+	libperf_init(quiet);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -251,18 +233,19 @@ int rp_counters_open(struct rp_counters *c)
 	return 0;
 }
 
-/* Counter i now: a per-thread event has one fd, a tracepoint one a CPU. */
+/*
+ * Counter i now, 0 if it is not open: a per-thread event has one fd, a
+ * tracepoint one a CPU.
+ */
 static __u64 read_sum(struct ctr_priv *p, int i)
 {
-	struct perf_counts_values v;
+	struct perf_counts_values v = { 0 };
 	__u64 sum = 0, val;
 	int idx;
 
-	if (p->ev[i]) {
-		memset(&v, 0, sizeof(v));
+	if (p->ev[i])
 		return perf_evsel__read(p->ev[i], 0, 0, &v) ? 0 : v.val;
-	}
-	for (idx = 0; idx < perf_cpu_map__nr(p->all_cpus); idx++)
+	for (idx = 0; p->tp_fd[i] && idx < perf_cpu_map__nr(p->all_cpus); idx++)
 		if (read(p->tp_fd[i][idx], &val, sizeof(val)) == sizeof(val))
 			sum += val;
 	return sum;
@@ -273,14 +256,11 @@ static void set_enabled(struct ctr_priv *p, int i, bool on)
 {
 	int idx;
 
-	if (p->ev[i]) {
-		if (on)
-			perf_evsel__enable(p->ev[i]);
-		else
-			perf_evsel__disable(p->ev[i]);
-		return;
-	}
-	for (idx = 0; idx < perf_cpu_map__nr(p->all_cpus); idx++)
+	if (p->ev[i] && on)
+		perf_evsel__enable(p->ev[i]);
+	else if (p->ev[i])
+		perf_evsel__disable(p->ev[i]);
+	for (idx = 0; p->tp_fd[i] && idx < perf_cpu_map__nr(p->all_cpus); idx++)
 		ioctl(p->tp_fd[i][idx], on ? PERF_EVENT_IOC_ENABLE :
 		      PERF_EVENT_IOC_DISABLE, 0);
 }
@@ -292,10 +272,8 @@ void rp_counters_start(struct rp_counters *c)
 
 	for (i = 0; p && i < RP_CTR_NR; i++) {
 		c->delta[i] = 0;
-		if (is_open(p, i)) {
-			p->start[i] = read_sum(p, i);
-			set_enabled(p, i, true);
-		}
+		p->start[i] = read_sum(p, i);
+		set_enabled(p, i, true);
 	}
 }
 
@@ -307,11 +285,8 @@ void rp_counters_stop(struct rp_counters *c)
 
 	/* Disable all first so that they cover the same interval. */
 	for (i = 0; p && i < RP_CTR_NR; i++)
-		if (is_open(p, i))
-			set_enabled(p, i, false);
+		set_enabled(p, i, false);
 	for (i = 0; p && i < RP_CTR_NR; i++) {
-		if (!is_open(p, i))
-			continue;
 		now = read_sum(p, i);
 		c->delta[i] = now >= p->start[i] ? now - p->start[i] : 0;
 	}
