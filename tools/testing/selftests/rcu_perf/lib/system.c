@@ -64,14 +64,13 @@ static const char *kernel_config(void)
 static int next_config(const char **pos, char *sym, size_t slen, char *val,
 		       size_t vlen)
 {
-	const char *s = *pos;
+	const char *s;
 
-	while (s && *s) {
-		const char *eol = strchr(s, '\n');
-		size_t n = eol ? (size_t)(eol - s) : strlen(s);
+	for (s = *pos; s && *s; s = *pos) {
+		size_t n = strcspn(s, "\n");
 		const char *e;
 
-		*pos = eol ? eol + 1 : s + n;
+		*pos = s + n + (s[n] == '\n');
 		e = strncmp(s, "CONFIG_", 7) ? NULL : memchr(s, '=', n);
 		if (e) {
 			const char *v = e + 1;
@@ -91,7 +90,6 @@ static int next_config(const char **pos, char *sym, size_t slen, char *val,
 			snprintf(val, vlen, "n");
 			return 1;
 		}
-		s = *pos;
 	}
 	return 0;
 }
@@ -132,22 +130,17 @@ int rp_hz(void)
 /* The number of CPUs in a list like "0-3,8" (5), 0 if unreadable. */
 static int count_cpu_list(const char *path)
 {
-	char *s = read_text_file(path), *p;
+	char *s = read_text_file(path), *p, *e;
+	long a, b;
 	int n = 0;
 
-	if (!s)
-		return 0;
-	for (p = s; *p && *p != '\n';) {
-		char *e;
-		long a = strtol(p, &e, 10), b = a;
-
+	for (p = s; p && *p && *p != '\n'; p = e + 1) {
+		a = strtol(p, &e, 10);
 		if (e == p)
 			break;
-		if (*e == '-')
-			b = strtol(e + 1, &e, 10);
+		b = *e == '-' ? strtol(e + 1, &e, 10) : a;
 		if (b >= a)
 			n += b - a + 1;
-		p = *e == ',' ? e + 1 : e;
 		if (*e != ',')
 			break;
 	}
@@ -311,28 +304,21 @@ static char *cpu_model(void)
 		"model name", "cpu model", "Processor", "Model", "cpu", "uarch",
 	};
 	char *text = read_text_file("/proc/cpuinfo"), *found = NULL;
-	size_t k;
+	char *line, *end, *v;
+	size_t k, n, len;
 
 	for (k = 0; text && !found && k < ARRAY_SIZE(keys); k++) {
-		size_t n = strlen(keys[k]);
-		char *line, *next;
-
-		for (line = text; line && !found; line = next) {
-			char *colon, *end = strchr(line, '\n');
-
-			next = end ? end + 1 : NULL;
-			if (strncmp(line, keys[k], n) ||
+		n = strlen(keys[k]);
+		for (line = text; line && !found; line = end ? end + 1 : NULL) {
+			end = strchr(line, '\n');
+			v = strchr(line, ':');
+			if (strncmp(line, keys[k], n) || !v || (end && v > end) ||
 			    (line[n] != '\t' && line[n] != ' ' && line[n] != ':'))
 				continue;
-			colon = strchr(line, ':');
-			if (!colon || (end && colon > end))
-				continue;
-			for (colon++; *colon == ' ' || *colon == '\t'; colon++)
-				;
-			if (end && end > colon)
-				found = strndup(colon, end - colon);
-			else if (!end && *colon)
-				found = strdup(colon);
+			v += 1 + strspn(v + 1, " \t");
+			len = end ? (size_t)(end - v) : strlen(v);
+			if (len)
+				found = strndup(v, len);
 		}
 	}
 	free(text);
@@ -341,7 +327,7 @@ static char *cpu_model(void)
 
 void rp_system_write(struct rp_jw *w)
 {
-	char sym[128], val[256];
+	char sym[128], val[256], id[64];
 	const char *pos;
 	struct utsname u;
 	char *cmd, *tok, *save, *cpu;
@@ -357,12 +343,8 @@ void rp_system_write(struct rp_jw *w)
 	if (cpu)
 		rp_jw_str(w, "cpu_model", cpu);
 	free(cpu);
-	cpu = read_text_file("/proc/sys/kernel/random/boot_id");
-	if (cpu) {
-		cpu[strcspn(cpu, "\n")] = '\0';
-		rp_jw_str(w, "boot_id", cpu);
-	}
-	free(cpu);
+	if (rp_knob_read("/proc/sys/kernel/random/boot_id", id, sizeof(id)) >= 0)
+		rp_jw_str(w, "boot_id", id);
 	rp_jw_int(w, "nr_cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
 	rp_jw_int(w, "nr_cpus_possible",
 		  count_cpu_list("/sys/devices/system/cpu/possible"));
@@ -437,21 +419,20 @@ static const char *preempt_model(void)
 	};
 	static char mode[32];
 	char *cmd = read_text_file("/proc/cmdline"), *p;
+	bool dyn;
 	size_t i;
 
 	p = cmd ? strstr(cmd, "preempt=") : NULL;
-	if (p && (p == cmd || p[-1] == ' ') &&
-	    config_yes("CONFIG_PREEMPT_DYNAMIC")) {
+	dyn = p && (p == cmd || p[-1] == ' ') &&
+	      config_yes("CONFIG_PREEMPT_DYNAMIC");
+	if (dyn)
 		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"),
 			 p + 8);
-		free(cmd);
-		return mode;
-	}
 	free(cmd);
-	for (i = 0; i < ARRAY_SIZE(models); i++)
+	for (i = 0; !dyn && i < ARRAY_SIZE(models); i++)
 		if (config_yes(models[i][0]))
 			return models[i][1];
-	return "unknown";
+	return dyn ? mode : "unknown";
 }
 
 int rp_machine_key(char *buf, size_t len)
