@@ -113,9 +113,8 @@ static const char *check_input(void)
 	static char why[2 * PATH_MAX + 128];
 	char path[PATH_MAX], r[PATH_MAX + 96];
 
-	tree = p_tree.str ? p_tree.str : getenv("KBUILD_TREE");
-	if (tree && !*tree)
-		tree = NULL;
+	tree = p_tree.str ?: getenv("KBUILD_TREE");
+	tree = tree && *tree ? tree : NULL;
 	if (tree) {
 		snprintf(path, sizeof(path), "%s/Kbuild", tree);
 		if (access(path, F_OK))
@@ -176,20 +175,6 @@ static void finish_file(FILE *f)
 		rp_fatal("cannot write the generated tree: %s", strerror(errno));
 }
 
-static void gen_header(FILE *f, int d, int h)
-{
-	int k;
-
-	fprintf(f, "#ifndef KB_H%03d_%02d\n#define KB_H%03d_%02d\n", d, h, d, h);
-	for (k = 0; k < 4; k++) {
-		fprintf(f, "struct kb%03d_%02d_s%d { int a; long b; char c[%d]; };\n",
-			d, h, k, k + 4);
-		fprintf(f, "static inline int kb%03d_%02d_f%d(int x)\n"
-			"{\n\treturn x * %d + %d;\n}\n", d, h, k, k + 3, h);
-	}
-	fprintf(f, "#endif\n");
-}
-
 /*
  * inc/dNNN/hNNN_MM.h: structs and static inline functions; src/fNNNNN.c
  * includes a few system headers and "includes" project headers spread over
@@ -212,7 +197,15 @@ static void generate(void)
 		for (h = 0; h < HDRS_PER_DIR; h++) {
 			f = create(false, "%s/inc/d%03d/h%03d_%02d.h", srcdir,
 				   d, d, h);
-			gen_header(f, d, h);
+			fprintf(f, "#ifndef KB_H%03d_%02d\n#define KB_H%03d_%02d\n",
+				d, h, d, h);
+			for (k = 0; k < 4; k++)
+				fprintf(f,
+					"struct kb%03d_%02d_s%d { int a; long b; char c[%d]; };\n"
+					"static inline int kb%03d_%02d_f%d(int x)\n"
+					"{\n\treturn x * %d + %d;\n}\n",
+					d, h, k, k + 4, d, h, k, k + 3, h);
+			fprintf(f, "#endif\n");
 			finish_file(f);
 		}
 	}
@@ -232,7 +225,6 @@ static void generate(void)
 			fprintf(f, "#include \"h%03d_%02d.h\"\n",
 				h / HDRS_PER_DIR, h % HDRS_PER_DIR);
 		}
-		/* Each function loops over an inline function of a header. */
 		for (j = 0; j < 8; j++) {
 			fprintf(f, "int g%d_%d(int x)\n{\n\tint s = 0;\n\n"
 				"\tfor (int k = 0; k < x; k++)\n"
@@ -282,8 +274,7 @@ static int run(char *const argv[], int ncpus)
 	int status, fd;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
+	fflush(NULL);
 	/* time, make and the compilers die with us, even by SIGKILL. */
 	pid = rp_guard_fork();
 	if (pid < 0)
@@ -328,13 +319,12 @@ static __printf(1, 2) __noreturn void build_failed(const char *fmt, ...)
 	va_end(ap);
 	p_keep.value = 1;
 	rp_tmpdir_keep(workdir);
-	p = log ? log + strlen(log) : NULL;
-	if (p && p > log && p[-1] == '\n')
+	log = log ?: "";
+	p = log + strlen(log);
+	p -= p > log && p[-1] == '\n';
+	while (p > log && !(p[-1] == '\n' && ++n == 20))
 		p--;
-	for (; p && p > log; p--)
-		if (p[-1] == '\n' && ++n == 20)
-			break;
-	for (; p && *p; p = *e ? e + 1 : e) {
+	for (; *p; p = *e ? e + 1 : e) {
 		e = strchrnul(p, '\n');
 		printf("# | %.*s\n", (int)(e - p), p);
 	}
@@ -428,8 +418,7 @@ static double control_run(int n, int ncpus)
 	int i, status, bad = 0;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
+	fflush(NULL);
 	for (i = 0; i < n && !bad; i++) {
 		pid = fork();
 		bad = pid < 0;
@@ -460,11 +449,8 @@ static void control_calibrate(void)
 		if (t > want / 8)
 			break;
 	}
-	for (i = 0; i < 3; i++) {
-		t = control_run(1, 1);
-		if (t < best)
-			best = t;
-	}
+	for (i = 0; i < 3; i++)
+		best = fmin(best, control_run(1, 1));
 	ctl_iters = (unsigned long)(ctl_iters * want / best) + 1;
 }
 
@@ -480,7 +466,6 @@ struct point {
 };
 
 static struct point pt[RP_SWEEP_POINTS];
-static int nr_pts;
 static char online_at_start[256];
 
 /* A timed build, then the parallel control on the same CPUs. */
@@ -488,7 +473,7 @@ static void timed_run(struct point *p, int idx, int total)
 {
 	struct rp_time *t = &p->run[p->nr];
 	struct rp_cpu_time c0, c1;
-	double wall, others, iowait, ctl;
+	double wall, others, iowait;
 	char line[160], on0[256], on1[256];
 	int used;
 
@@ -528,19 +513,17 @@ static void timed_run(struct point *p, int idx, int total)
 	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
 	/* The control on the same CPUs: interference can only slow it. */
-	ctl = control_run(p->n, sw.hotplug ? 0 : p->n);
+	p->ctl_best = fmin(p->ctl_best, control_run(p->n, sw.hotplug ? 0 : p->n));
 	first_cpu = 0;
-	if (ctl < p->ctl_best)	/* false for NAN */
-		p->ctl_best = ctl;
 }
 
-static struct rp_metric *add_metric(int n, const char *what,
-				    const char *unit, const double *v, int nr)
+static void add_metric(int n, const char *what, const char *unit,
+		       const double *v, int nr, const char *busy)
 {
 	char name[64];
 
 	snprintf(name, sizeof(name), "kernbench.n%d.%s", n, what);
-	return rp_metric_add(name, unit, v, nr);
+	rp_metric_add(name, unit, v, nr)->disturbed = busy;
 }
 
 /*
@@ -552,12 +535,14 @@ static struct rp_metric *add_metric(int n, const char *what,
  */
 static void report_point(struct point *p)
 {
-	double e[MAX_RUNS], u[MAX_RUNS], s[MAX_RUNS], w[MAX_RUNS], d;
-	double max = p_max_disturbance.value;
+	static const char * const what[] = {
+		"elapsed", "user", "system", "elapsed_per_user", "system_per_user"
+	};
+	double v[ARRAY_SIZE(what)][MAX_RUNS], d, max = p_max_disturbance.value;
 	const char *busy = NULL;
-	struct rp_time avg;
+	struct rp_time avg, *t;
 	char line[160];
-	int r, k, nr = 0;
+	int r, m, nr = 0, k = 0;
 
 	rp_time_average(p->run, p->nr, &avg);
 	rp_time_format(line, sizeof(line), &avg);
@@ -568,125 +553,116 @@ static void report_point(struct point *p)
 	p->clean_elapsed = p->nr_ok ? INFINITY : NAN;
 	for (r = 0; r < p->nr; r++) {
 		d = p->dist[r];
+		t = &p->run[r];
 		if (p->nr_ok && d > max)
 			continue;
-		e[nr] = p->run[r].elapsed;
-		u[nr] = p->run[r].user;
-		s[nr] = p->run[r].sys;
-		w[nr] = d < 1 ? 1 - d : 0;	/* the share the build got */
-		if (e[nr] < p->clean_elapsed)	/* false for NAN */
-			p->clean_elapsed = e[nr];
-		nr++;
+		v[0][nr] = t->elapsed;
+		v[1][nr] = t->user;
+		v[2][nr++] = t->sys;
+		if (t->elapsed < p->clean_elapsed)	/* false for NAN */
+			p->clean_elapsed = t->elapsed;
+		/*
+		 * Per second of the compiler's user time (see baseline_metrics),
+		 * the elapsed time less what other tasks and the disk took of it
+		 * (d), which vary by up to max_disturbance from run to run: 5%
+		 * waits more in a healthy run FAILed elapsed per user second at
+		 * +7.9%.
+		 */
+		if (!(t->user > 0))
+			continue;
+		v[3][k] = t->elapsed * (d < 1 ? 1 - d : 0) / t->user;
+		v[4][k++] = t->sys / t->user;
 	}
 	if (!p->nr_ok)
 		busy = rp_why(p->busy_why, sizeof(p->busy_why),
 			      "machine busy: other tasks or I/O waits took more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance)",
 			      100 * max, p->n);
-	add_metric(p->n, "elapsed", "s", e, nr)->disturbed = busy;
-	add_metric(p->n, "user", "s", u, nr)->disturbed = busy;
-	add_metric(p->n, "system", "s", s, nr)->disturbed = busy;
-	/*
-	 * Per second of the compiler's user time (see baseline_metrics), the
-	 * elapsed time less what other tasks and the disk took of it, which
-	 * vary by up to max_disturbance from run to run: 5% waits more in a
-	 * healthy run FAILed elapsed per user second at +7.9%.
-	 */
-	for (r = k = 0; r < nr; r++) {
-		if (!(u[r] > 0))
-			continue;
-		e[k] = e[r] * w[r] / u[r];
-		s[k++] = s[r] / u[r];
-	}
-	add_metric(p->n, "elapsed_per_user", "ratio", e, k)->disturbed = busy;
-	add_metric(p->n, "system_per_user", "ratio", s, k)->disturbed = busy;
-}
-
-/* The control's efficiency per CPU count; where it is too low, why. */
-static char ctl_why[200];
-
-static void control_report(void)
-{
-	double v = INFINITY, min = p_parallel_efficiency_min.value;
-	int p, at = 0;
-
-	for (p = 0; p < nr_pts; p++) {
-		/* n processes do n times the work of one. */
-		pt[p].ctl_eff = rp_efficiency(pt[p].n / pt[p].ctl_best,
-					      1 / pt[0].ctl_best, pt[p].n);
-		printf("# parallel control at %d CPU(s): best %.3fs, efficiency %.3f\n",
-		       pt[p].n, pt[p].ctl_best, pt[p].ctl_eff);
-		add_metric(pt[p].n, "control_efficiency", "ratio",
-			   &pt[p].ctl_eff, 1);
-		if (p && !(pt[p].ctl_eff >= v)) {
-			v = pt[p].ctl_eff;
-			at = pt[p].n;
-		}
-		if (p && !(pt[p].ctl_eff >= min) && !ctl_why[0])
-			snprintf(ctl_why, sizeof(ctl_why),
-				 "at %d CPUs the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d jobs at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
-				 pt[p].n, pt[p].ctl_eff, min, pt[p].n);
-	}
-	printf("# parallel control: lowest efficiency %.3f at %d CPUs", v, at);
-	printf(" vs parallel_efficiency_min %.2f%s\n", min,
-	       ctl_why[0] ? ": those CPU counts are not judged" : "");
+	for (m = 0; m < (int)ARRAY_SIZE(what); m++)
+		add_metric(p->n, what[m], m < 3 ? "s" : "ratio", v[m],
+			   m < 3 ? nr : k, busy);
 }
 
 /*
- * The build's serial fraction at each CPU count the control allows, its
- * speedup taken relative to the control's; the highest is judged.
+ * The parallel control's efficiency at each CPU count, then the build's
+ * serial fraction at each count the control allows, its speedup taken
+ * relative to the control's; the highest is judged.
  */
-static void speedup_check(void)
+static void judge(void)
 {
-	double v = NAN, speedup, rel, e, min = p_parallel_efficiency_min.value;
+	double lo = INFINITY, hi = NAN, min = p_parallel_efficiency_min.value;
+	double speedup, rel, e;
 	const char *busy = NULL;
-	int p, at = 0;
+	char ctl_why[200] = "";
+	int lo_at = 0, hi_at = 0;
+	struct point *q;
 
-	for (p = 0; p < nr_pts; p++) {
-		if (!busy && pt[p].busy_why[0])
-			busy = pt[p].busy_why;
-		if (pt[p].nr_ok < pt[p].nr)
+	if (sw.nr_pts < 2) {
+		rp_check_skip(CHECK, RP_SWEEP_ONE_CPU);
+		return;
+	}
+	for (q = pt; q < pt + sw.nr_pts; q++) {
+		/* n processes do n times the work of one. */
+		q->ctl_eff = rp_efficiency(q->n / q->ctl_best,
+					   1 / pt[0].ctl_best, q->n);
+		printf("# parallel control at %d CPU(s): best %.3fs, efficiency %.3f\n",
+		       q->n, q->ctl_best, q->ctl_eff);
+		add_metric(q->n, "control_efficiency", "ratio", &q->ctl_eff, 1,
+			   NULL);
+		if (q > pt && !(q->ctl_eff >= lo)) {
+			lo = q->ctl_eff;
+			lo_at = q->n;
+		}
+		if (q > pt && !(q->ctl_eff >= min) && !ctl_why[0])
+			snprintf(ctl_why, sizeof(ctl_why),
+				 "at %d CPUs the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d jobs at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
+				 q->n, q->ctl_eff, min, q->n);
+	}
+	printf("# parallel control: lowest efficiency %.3f at %d CPUs", lo, lo_at);
+	printf(" vs parallel_efficiency_min %.2f%s\n", min,
+	       ctl_why[0] ? ": those CPU counts are not judged" : "");
+	for (q = pt; q < pt + sw.nr_pts; q++) {
+		if (!busy && q->busy_why[0])
+			busy = q->busy_why;
+		if (q->nr_ok < q->nr)
 			printf("# %d CPU(s): %d/%d run(s) disturbed: not in the speedup\n",
-			       pt[p].n, pt[p].nr - pt[p].nr_ok, pt[p].nr);
+			       q->n, q->nr - q->nr_ok, q->nr);
 	}
 	if (busy) {
 		rp_check_skip(CHECK, "%s; run it on a quiet machine", busy);
 		return;
 	}
-	for (p = 1; p < nr_pts; p++) {
-		speedup = pt[0].clean_elapsed / pt[p].clean_elapsed;
-		rel = speedup / (pt[p].n * pt[p].ctl_eff);
-		e = rp_serial_fraction(rel * pt[p].n, pt[p].n);
+	for (q = pt + 1; q < pt + sw.nr_pts; q++) {
+		speedup = pt[0].clean_elapsed / q->clean_elapsed;
+		rel = speedup / (q->n * q->ctl_eff);
+		e = rp_serial_fraction(rel * q->n, q->n);
 		printf("# speedup at %d CPUs: %.2fx (%.2f per CPU, %.2f of the control's),",
-		       pt[p].n, speedup, speedup / pt[p].n, rel);
+		       q->n, speedup, speedup / q->n, rel);
 		printf(" serial fraction %.3f%s\n", e,
-		       pt[p].ctl_eff >= min ? "" : " (not judged)");
-		if (!(pt[p].ctl_eff >= min))
+		       q->ctl_eff >= min ? "" : " (not judged)");
+		if (!(q->ctl_eff >= min))
 			continue;
-		add_metric(pt[p].n, "serial_fraction", "ratio", &e, 1);
-		if (isnan(v) || e > v) {
-			v = e;
-			at = pt[p].n;
+		add_metric(q->n, "serial_fraction", "ratio", &e, 1, NULL);
+		if (isnan(hi) || e > hi) {
+			hi = e;
+			hi_at = q->n;
 		}
 	}
-	if (isnan(v)) {
+	if (isnan(hi)) {
 		rp_check_skip(CHECK, "not judged: %s", ctl_why);
 		return;
 	}
-	printf("# highest serial fraction at %d CPUs\n", at);
-	rp_check(CHECK, v, &p_serial_fraction_max);
+	printf("# highest serial fraction at %d CPUs\n", hi_at);
+	rp_check(CHECK, hi, &p_serial_fraction_max);
 }
 
 int main(int argc, char **argv)
 {
-	int runs, jobs, i, p, total;
 	char path[PATH_MAX], cc[256], *env;
+	int runs, i, p, total;
 	struct rp_time t;
-	bool hotplug;
 
 	rp_init(&test, argc, argv);
 	runs = (int)p_runs.value;
-	jobs = (int)p_jobs.value;
-	hotplug = p_hotplug.value != 0;
 	if (!rp_find_prog(GNU_TIME, path, sizeof(path)))
 		rp_exit_skip("%s not found (Debian package \"time\")", GNU_TIME);
 	/* The compiler make will run: $(CC), the first word of $CC, or cc. */
@@ -698,45 +674,38 @@ int main(int argc, char **argv)
 		rp_exit_skip("make or a C compiler (%s) not found", cc);
 
 	rp_knob_read(ONLINE, online_at_start, sizeof(online_at_start));
-	rp_sweep_plan(&sw, p_max_cpus.value, hotplug, "hotplug");
-	nr_pts = sw.nr_pts;
+	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug.value != 0, "hotplug");
 	printf("# CPU counts:");
-	for (p = 0; p < nr_pts; p++) {
+	for (p = 0; p < sw.nr_pts; p++) {
 		pt[p].n = sw.pts[p];
-		pt[p].jobs = jobs ? jobs : sw.pts[p];
+		pt[p].jobs = (int)p_jobs.value ?: sw.pts[p];
 		pt[p].ctl_best = INFINITY;
 		printf(" %d (-j%d)", pt[p].n, pt[p].jobs);
 	}
-	printf(" by %s; %d run(s) each\n", hotplug ? "hotplug" : "affinity",
+	printf(" by %s; %d run(s) each\n", sw.hotplug ? "hotplug" : "affinity",
 	       runs);
 
 	setup_tree();
 	for (i = 0; i < (int)p_warmup.value; i++) {
 		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
 		run_make("clean", 0, 0, NULL);
-		run_make(tree ? "vmlinux" : NULL, pt[nr_pts - 1].jobs,
-			 hotplug ? 0 : sw.max, &t);
+		run_make(tree ? "vmlinux" : NULL, pt[sw.nr_pts - 1].jobs,
+			 sw.hotplug ? 0 : sw.max, &t);
 	}
 	control_calibrate();
 	/* Hotplug: a CPU count's runs in a row; else the counts in turn. */
-	total = runs * nr_pts;
+	total = runs * sw.nr_pts;
 	for (i = 0; i < total; i++) {
-		p = hotplug ? i / runs : i % nr_pts;
-		if (hotplug && !(i % runs))
+		p = sw.hotplug ? i / runs : i % sw.nr_pts;
+		if (sw.hotplug && !(i % runs))
 			rp_sweep_online(&sw, pt[p].n);
 		timed_run(&pt[p], i + 1, total);
 	}
-	if (hotplug)
+	if (sw.hotplug)
 		rp_sweep_online(&sw, sw.max);
 	remove_workdir();
-
-	for (p = 0; p < nr_pts; p++)
+	for (p = 0; p < sw.nr_pts; p++)
 		report_point(&pt[p]);
-	if (nr_pts < 2) {
-		rp_check_skip(CHECK, RP_SWEEP_ONE_CPU);
-	} else {
-		control_report();
-		speedup_check();
-	}
+	judge();
 	return rp_finish();
 }
