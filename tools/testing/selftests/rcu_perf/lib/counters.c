@@ -27,19 +27,16 @@ static const struct {
 	const char *tp;		/* "sys/event" */
 	const char *filter;	/* tracepoint filter, NULL for none */
 } ctr_def[RP_CTR_NR] = {
-#define CTR(n, t, c)	{ .name = (n), .type = PERF_TYPE_##t, .config = (c) }
+#define SW(n, c)	{ .name = (n), .type = PERF_TYPE_SOFTWARE, .config = (c) }
+#define HW(n, c)	{ .name = (n), .type = PERF_TYPE_HARDWARE, .config = (c) }
 #define CTR_TP(n, tp_, f) \
 	{ .name = (n), .type = PERF_TYPE_TRACEPOINT, .tp = (tp_), .filter = (f) }
-	[RP_CTR_TASK_CLOCK] = CTR("task_clock", SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
-	[RP_CTR_CTX_SWITCHES] = CTR("context_switches", SOFTWARE,
-				    PERF_COUNT_SW_CONTEXT_SWITCHES),
-	[RP_CTR_MIGRATIONS] = CTR("cpu_migrations", SOFTWARE,
-				  PERF_COUNT_SW_CPU_MIGRATIONS),
-	[RP_CTR_PAGE_FAULTS] = CTR("page_faults", SOFTWARE,
-				   PERF_COUNT_SW_PAGE_FAULTS),
-	[RP_CTR_CYCLES] = CTR("cycles", HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
-	[RP_CTR_INSTRUCTIONS] = CTR("instructions", HARDWARE,
-				    PERF_COUNT_HW_INSTRUCTIONS),
+	[RP_CTR_TASK_CLOCK] = SW("task_clock", PERF_COUNT_SW_TASK_CLOCK),
+	[RP_CTR_CTX_SWITCHES] = SW("context_switches", PERF_COUNT_SW_CONTEXT_SWITCHES),
+	[RP_CTR_MIGRATIONS] = SW("cpu_migrations", PERF_COUNT_SW_CPU_MIGRATIONS),
+	[RP_CTR_PAGE_FAULTS] = SW("page_faults", PERF_COUNT_SW_PAGE_FAULTS),
+	[RP_CTR_CYCLES] = HW("cycles", PERF_COUNT_HW_CPU_CYCLES),
+	[RP_CTR_INSTRUCTIONS] = HW("instructions", PERF_COUNT_HW_INSTRUCTIONS),
 	[RP_CTR_RCU_UTIL] = CTR_TP("rcu_utilization", "rcu/rcu_utilization", NULL),
 	[RP_CTR_CPU_IDLE] = CTR_TP("cpu_idle", "power/cpu_idle", NULL),
 	/* RCU_SOFTIRQ (enum softirq_vec, stable since 2.6.33) runs callbacks */
@@ -48,7 +45,8 @@ static const struct {
 	/* one "end" event per completed grace period (CONFIG_RCU_TRACE) */
 	[RP_CTR_RCU_GP] = CTR_TP("rcu_gp", "rcu/rcu_grace_period",
 				 "gpevent == \"end\""),
-#undef CTR
+#undef SW
+#undef HW
 #undef CTR_TP
 };
 
@@ -74,22 +72,14 @@ static int quiet(enum libperf_print_level level, const char *fmt,
 
 static const char *why_errno(int err, bool hw)
 {
-	switch (err) {
-	case EACCES:
-	case EPERM:
+	if (err == EACCES || err == EPERM)
 		return "permission denied (needs root or a lower perf_event_paranoid)";
-	case ENOENT:
-	case EOPNOTSUPP:
-	case ENODEV:
-	case EINVAL:
+	if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL)
 		return hw ? "not supported (no hardware PMU here, e.g. a VM)" :
 			    "not supported by this kernel";
-	case EMFILE:
-	case ENFILE:
+	if (err == EMFILE || err == ENFILE)
 		return "too many open files";
-	default:
-		return "perf_event_open failed";
-	}
+	return "perf_event_open failed";
 }
 
 /* Tracepoint id from tracefs: > 0, or 0 with *why set. */
