@@ -57,10 +57,7 @@ static const char *kernel_config(void)
 	return kconfig;
 }
 
-/*
- * Next config entry after *pos: "CONFIG_X=v" or "# CONFIG_X is not set"
- * (value "n"). 0 at the end.
- */
+/* After *pos: "CONFIG_X=v", or "# CONFIG_X is not set" as "n"; 0 at the end */
 static int next_config(const char **pos, char *sym, size_t slen, char *val,
 		       size_t vlen)
 {
@@ -75,13 +72,10 @@ static int next_config(const char **pos, char *sym, size_t slen, char *val,
 		if (e) {
 			const char *v = e + 1;
 			size_t vn = s + n - v;
+			bool q = vn >= 2 && v[0] == '"' && v[vn - 1] == '"';
 
-			if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') {
-				v++;
-				vn -= 2;
-			}
 			snprintf(sym, slen, "%.*s", (int)(e - s), s);
-			snprintf(val, vlen, "%.*s", (int)vn, v);
+			snprintf(val, vlen, "%.*s", (int)(vn - 2 * q), v + q);
 			return 1;
 		}
 		if (!strncmp(s, "# CONFIG_", 9) && n > 13 &&
@@ -200,14 +194,11 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum)
 {
 	static struct rp_cpu_time t[1024];
-	int i;
+	int i, err = rp_cpu_times(t, ARRAY_SIZE(t), NULL);
 
-	*sum = (struct rp_cpu_time){ 0 };
-	if (rp_cpu_times(t, ARRAY_SIZE(t), NULL)) {
-		*sum = (struct rp_cpu_time){ NAN, NAN, NAN, NAN };
-		return;
-	}
-	for (i = 0; i < n; i++) {
+	*sum = err ? (struct rp_cpu_time){ NAN, NAN, NAN, NAN } :
+		     (struct rp_cpu_time){ 0 };
+	for (i = 0; !err && i < n; i++) {
 		if (cpus[i] >= (int)ARRAY_SIZE(t))
 			continue;
 		sum->busy += t[cpus[i]].busy;
