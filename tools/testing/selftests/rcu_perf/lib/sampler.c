@@ -4,7 +4,6 @@
  * programs keep what they time, in their order, in their code.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,16 +24,6 @@ bool rp_bounds_settled(const struct rp_bound *b, int nr)
 	for (i = 0; i < nr && rp_bound_settled(&b[i]); i++)
 		;
 	return i == nr;
-}
-
-const char *rp_why(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return buf;
 }
 
 void rp_workdir(const char *parent, const char *name, char *buf, size_t len)
