@@ -64,13 +64,14 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 		die("%s: %s", dir, strerror(errno));
 	for (i = 0; i < n; free(ents[i++])) {
 		const char *e = ents[i]->d_name;
+		size_t len = strlen(dir) + strlen(e) + 2;
 		char *p, why[PATH_MAX + 128];
 		struct stat st;
 
 		if (prefix && strncmp(e, prefix, strlen(prefix)))
 			continue;
-		p = rp_xrealloc(NULL, strlen(dir) + strlen(e) + 2);
-		sprintf(p, "%s/%s", dir, e);
+		p = rp_xrealloc(NULL, len);
+		snprintf(p, len, "%s/%s", dir, e);
 		/* A trusted directory's files must be so too: no symlink out. */
 		if (lstat(p, &st) || !S_ISREG(st.st_mode))
 			die("%s: not a regular file (a symlink?): refused", p);
