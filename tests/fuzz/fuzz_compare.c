@@ -54,6 +54,16 @@ static char dir[64];
 static char file_path[MAX_FILES][96];
 static struct compare_opts opts_initial;
 
+/* At exit: the private directory goes, so runs leave nothing in /tmp. */
+static void remove_dir(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_FILES; i++)
+		unlink(file_path[i]);
+	rmdir(dir);
+}
+
 int FUZZ_INITIALIZE(int *argc, char ***argv)
 {
 	int i;
@@ -61,6 +71,7 @@ int FUZZ_INITIALIZE(int *argc, char ***argv)
 	snprintf(dir, sizeof(dir), "/tmp/rp_fuzz_compare.XXXXXX");
 	if (!mkdtemp(dir) || chdir(dir))
 		abort();
+	atexit(remove_dir);
 	for (i = 0; i < MAX_FILES; i++)
 		snprintf(file_path[i], sizeof(file_path[i]), "%s/%d.json", dir,
 			 i + 1);

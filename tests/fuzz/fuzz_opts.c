@@ -42,6 +42,12 @@ static char conf_path[64];
 static char *env_set[MAX_ARGS];
 static int nr_env;
 
+/* At exit: the config file goes, so runs leave nothing in /tmp. */
+static void remove_conf(void)
+{
+	unlink(conf_path);
+}
+
 int FUZZ_INITIALIZE(int *argc, char ***argv)
 {
 	int fd;
@@ -51,6 +57,7 @@ int FUZZ_INITIALIZE(int *argc, char ***argv)
 	if (fd < 0)
 		abort();
 	close(fd);
+	atexit(remove_conf);
 	setenv("RCU_PERF_CONFIG", "", 1);
 	return 0;
 }
