@@ -9,7 +9,8 @@
 # (1 vCPU, instruction-counted: lookups and the boot) for ref-walk-only,
 # boot-unexpedited, lookup-slower and gp-end-late; icount2 (2 vCPUs,
 # instruction-counted: grace periods) for needs-cpu-throttle,
-# needs-cpu-ready-only, exp-falls-back-normal and gp-end-late; cpu2-dcache
+# needs-cpu-ready-only, exp-falls-back-normal, gp-end-late and
+# gp-busy-late (busy GPs only: the all-busy checks); cpu2-dcache
 # (2 vCPUs, wall-clock, the tree on ext2: dcache_scaling's scaling checks)
 # for lookups-serialized, whose five *_efficiency checks FAIL,
 # and cpu2-kernbench (2 vCPUs, wall-clock, a build with the host's
@@ -20,7 +21,7 @@
 # lookup-slower's lookups and gp-end-late's grace periods regressed, and
 # healthy's first two boots as A and B the same. t30 boots exp-select-slow
 # and exp-wait-first. A cell that misses its expectations fails its line
-# here. Fourteen instruction-counted guests, up to four at a time, and
+# here. Fifteen instruction-counted guests, up to four at a time, and
 # four wall-clock guests alone: ~4.5 minutes.
 source "$(dirname "$0")/../tests/lib.sh"
 
@@ -82,9 +83,10 @@ T_N=2
 # level, then 45, instead of 50, which moves every later block against the
 # jiffies (the same inputs repeat the same boot); only the needs-cpu
 # kernels get these boots.
-d2="icount2: needs-cpu-throttle, needs-cpu-ready-only, exp-falls-back-normal, gp-end-late"
+d2="icount2: needs-cpu-throttle, needs-cpu-ready-only, exp-falls-back-normal, gp-end-late, gp-busy-late"
 T0=$T_N
-out=$(cells "$d2" icount2 needs-cpu-throttle needs-cpu-ready-only exp-falls-back-normal gp-end-late)
+out=$(cells "$d2" icount2 needs-cpu-throttle needs-cpu-ready-only exp-falls-back-normal gp-end-late \
+	gp-busy-late)
 wait $icount_pid
 cat "$tmp/icount.out"
 for samples in 60 45; do
