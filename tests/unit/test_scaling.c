@@ -73,8 +73,11 @@ TEST_F(scaling, sweep_first_cpu_in_turn)
 	EXPECT_EQ(2, rp_sweep_first(&s, 1, 2));
 	EXPECT_EQ(0, rp_sweep_first(&s, 1, 3));
 	EXPECT_EQ(0, rp_sweep_first(&s, 2, 1));
+	EXPECT_EQ(3, rp_sweep_round(&s, 1));
+	EXPECT_EQ(1, rp_sweep_round(&s, 2));
 	s.hotplug = true;
 	EXPECT_EQ(0, rp_sweep_first(&s, 1, 1));
+	EXPECT_EQ(1, rp_sweep_round(&s, 1));
 }
 
 /* Without hotplug the plan only reads: the online CPUs and their counts. */

@@ -333,6 +333,7 @@ static const char *make_tree(int nworkers)
 /* One point (N = sw.pts[p] workers) of one workload. */
 struct point {
 	struct rp_samples rate;	/* ops/s of each accepted sample */
+	struct rp_samples turn;	/* and the repetition it was */
 	double best;		/* the best of them; NAN: none yet */
 	double ops, secs;	/* totals over the accepted samples */
 	double user, sys;	/* CPU seconds, totals */
@@ -556,6 +557,7 @@ static bool sample(int w, int p, int rep)
 		return false;
 	}
 	rp_sample(&pt->rate, rate);
+	rp_sample(&pt->turn, rep);
 	if (!(rate <= pt->best))
 		pt->best = rate;
 	pt->ops += o1 - o0;
@@ -675,6 +677,41 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
 }
 
 /*
+ * The ops/s metric of point @p: the mean of a round of samples, one on
+ * each CPU in turn (rp_sweep_round()), is its sample; an incomplete round
+ * is dropped. CPUs of unequal speed (vCPUs on busy host cores) split one
+ * CPU's samples in two, and the spread within a run then says nothing of
+ * its rate, which the rounds measure.
+ */
+static struct rp_metric *add_rate(int w, int p)
+{
+	const struct point *pt = &res[w][p];
+	int span = rp_sweep_round(&sw, sw.pts[p]);
+	double *v = rp_xrealloc(NULL, (pt->rate.n + 1) * sizeof(*v));
+	size_t i, j, n = 0;
+	struct rp_metric *m;
+
+	for (i = 0; i < pt->rate.n; i++) {
+		int first = (int)pt->turn.v[i], got = 0;
+		double sum = 0;
+
+		/* once a round, at the sample of its first turn */
+		if (first % span)
+			continue;
+		for (j = 0; j < pt->rate.n; j++)
+			if (pt->turn.v[j] >= first && pt->turn.v[j] < first + span) {
+				sum += pt->rate.v[j];
+				got++;
+			}
+		if (got == span)
+			v[n++] = sum / span;
+	}
+	m = add_metric(w, p, "ops", "ops/s", v, n, true);
+	free(v);
+	return m;
+}
+
+/*
  * Per point: a diagnostic line and the metrics. Returns the reason the
  * workload cannot be judged (a point without an undisturbed sample), or
  * NULL.
@@ -694,8 +731,7 @@ static const char *summarize(int w, char *why, size_t len)
 		if (pt->rejected)
 			printf("# %s N=%d: %d sample(s) rejected, others used >= %.0f%%\n",
 			       name, sw.pts[p], pt->rejected, 100 * pt->least_busy);
-		m = add_metric(w, p, "ops", "ops/s", pt->rate.v, pt->rate.n,
-			       true);
+		m = add_rate(w, p);
 		if (!pt->rate.n) {
 			if (!why[0])
 				snprintf(why, len,

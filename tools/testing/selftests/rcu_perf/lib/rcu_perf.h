@@ -442,6 +442,8 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
 		   const char *what);
 /* Index in cpus[] of the first CPU of a run of @n CPUs, the @turn-th. */
 int rp_sweep_first(const struct rp_sweep *s, int n, int turn);
+/* How many turns of runs of @n CPUs take every CPU in turn: a round. */
+int rp_sweep_round(const struct rp_sweep *s, int n);
 /* The caller on cpus[first..first+n) (n <= 0: unchanged): 0 or -errno. */
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n);
 /* Hotplug: exactly cpus[0..n) online of cpus[0..max), or rp_fatal(). */

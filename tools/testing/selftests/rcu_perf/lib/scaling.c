@@ -53,7 +53,12 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
  */
 int rp_sweep_first(const struct rp_sweep *s, int n, int turn)
 {
-	return n == 1 && !s->hotplug ? turn % s->nr_online : 0;
+	return turn % rp_sweep_round(s, n);
+}
+
+int rp_sweep_round(const struct rp_sweep *s, int n)
+{
+	return n == 1 && !s->hotplug && s->nr_online > 1 ? s->nr_online : 1;
 }
 
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n)
