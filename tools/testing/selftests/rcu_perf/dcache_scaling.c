@@ -65,7 +65,7 @@ static struct rp_param p_sample_ms =
 		   RP_QUICK(100), RP_RANGE(1, 60000));
 static struct rp_param p_reps =
 	RP_SETTING("reps", "count", 5,
-		   "samples per point; the best stands, interference only slows; --quick: N=1 two on each of 2 CPUs",
+		   "samples per point (N=1: up to whole rounds of the CPUs); the best stands, interference only slows",
 		   RP_QUICK(4), RP_RANGE(1, 1000));
 static struct rp_param p_max_disturbance =
 	RP_SETTING("max_disturbance", "ratio", 0.1,
@@ -591,6 +591,14 @@ static void set_online(int n)
 	rp_counters_open(&ctr);
 }
 
+/* A point's repetitions: reps, up to whole rounds of the CPUs (add_rate()) */
+static int point_reps(int p)
+{
+	int span = rp_sweep_round(&sw, sw.pts[p]);
+
+	return (reps + span - 1) / span * span;
+}
+
 static void measure(void)
 {
 	int w, r, p;
@@ -614,12 +622,12 @@ static void measure(void)
 	 * After the first repetition the time budget bounds the run; after
 	 * the last, points without a clean sample get MAX_ATTEMPTS more.
 	 */
-	for (r = 0; r < reps + MAX_ATTEMPTS && (!r || rp_now_ms() < deadline_ms);
-	     r++)
+	for (r = 0; r < point_reps(0) + MAX_ATTEMPTS &&
+	     (!r || rp_now_ms() < deadline_ms); r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
 			for (p = 0; p < sw.nr_pts; p++)
-				if (r < reps || (!res[w][p].rate.n &&
-						 rp_now_ms() < deadline_ms))
+				if (r < point_reps(p) || (!res[w][p].rate.n &&
+							  rp_now_ms() < deadline_ms))
 					sample_retry(w, p, r);
 }
 
