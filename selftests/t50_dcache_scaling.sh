@@ -14,9 +14,11 @@
 # - a scaling op in the serial control's place (--control stat_private):
 #   the harness guard SKIPs the efficiency checks, never passes them;
 # - one CPU (max_cpus=1): the efficiency checks SKIP ("nothing to scale
-#   to"); against a baseline of three such runs
-#   stat_private_n1_ops_vs_baseline passes, and fails a baseline of an
-#   absurd 1e12 ops/s;
+#   to"); against a baseline of three such runs, taken a section apart as
+#   make baseline's are a suite apart, stat_private_n1_ops_vs_baseline is
+#   judged and passes (the other workloads' may FAIL where the host drifts
+#   more than it did between the baseline's runs), and fails a baseline
+#   of an absurd 1e12 ops/s;
 # - the opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back.
 # Every run leaves the knobs (CPUs online) as found and removes its tree;
 # bad input exits 1 with one line. A run that could not judge what a test
@@ -105,6 +107,36 @@ if [ "$(id -u)" != 0 ] || [ "$nproc" -lt 2 ]; then
 	exit 0
 fi
 
+# The one-CPU baseline of section 5: three healthy runs a section apart.
+# Back to back, three quick runs agreed within 4% here, and the next run,
+# seconds later, lost 23% of its open_shared rate (user and system time
+# per op up 1.5x, the parallel control unchanged): a false alarm. Runs
+# apart show how far the host drifts, which the checks widen their limit
+# to.
+one_cpu=(--quick --set max_cpus=1)
+nbase=0 base_tries=0
+# no_rate LOG: no undisturbed one-CPU stat_private sample in that run
+no_rate() {
+	! grep -q '^# stat_private N=1: ' "$1"
+}
+# base_run: one more healthy run into $tmp/base if undisturbed (2 tries)
+base_run() {
+	local try log
+	for try in 1 2; do
+		base_tries=$((base_tries + 1))
+		log=$tmp/base.$base_tries.log
+		t_run "$log" "$prog" "${one_cpu[@]}" --baseline none \
+			--json "$tmp/base/run-$nbase/dcache_scaling.json"
+		if { [ "$T_RC" = 0 ] || [ "$T_RC" = 4 ]; } && ! no_rate "$log"; then
+			nbase=$((nbase + 1))
+			return
+		fi
+		t_note "baseline try $base_tries: exit $T_RC or no undisturbed rate: not kept"
+		rm -rf "$tmp/base/run-$nbase"
+	done
+}
+base_run
+
 # 1. Healthy: judged, and ok.
 mkdir "$tmp/tree"
 run_until "$tmp/ok.log" judged_ok "$prog" --dir "$tmp/tree" --json "$tmp/ok.json"
@@ -143,6 +175,8 @@ if run_until "$tmp/ser.log" serial_failed "$prog" --quick --set serialize_lookup
 else
 	unproven "serialize_lookups=1: every rcu-walk workload FAILs, exit 1" "$tmp/ser.log"
 fi
+
+base_run
 
 # 3. One CPU of bandwidth for the whole program: no parallelism at N=2,
 # which is the machine's limit, not the kernel's.
@@ -205,27 +239,29 @@ else
 	unproven "scaling serial control: guard SKIPs the efficiency checks, no failure" "$tmp/ctl.log"
 fi
 
-# 5. One CPU: nothing to scale to. The one-CPU stat_private rate against a
-# baseline: three healthy runs pass it, their rates made an absurd 1e12
-# ops/s fail it.
-one_cpu=(--quick --set max_cpus=1)
+# 5. One CPU: nothing to scale to. The one-CPU rates against a baseline:
+# three healthy runs pass them, their rates made an absurd 1e12 ops/s fail
+# stat_private's.
+base_run
 vs=stat_private_n1_ops_vs_baseline
-# no_rate LOG: no undisturbed one-CPU stat_private sample in that run
-no_rate() {
-	! grep -q '^# stat_private N=1: ' "$1"
-}
-if t_baseline "max_cpus=1: a baseline of three healthy runs" "$tmp/base" \
-	no_rate "$prog" "${one_cpu[@]}"; then
+t_check "max_cpus=1: a baseline of three healthy runs a section apart (in $base_tries tries)" \
+	test $nbase = 3
+if [ $nbase = 3 ]; then
+	# base_ok LOG: stat_private's judged and ok, nothing else failed but
+	# another workload's one-CPU rate (drift), the efficiency SKIPs
 	base_ok() {
-		test "$T_RC" = 0 &&
+		{ test "$T_RC" = 0 || { test "$T_RC" = 1 &&
+			! grep -E '^not ok' "$1" | grep -qv '_n1_ops_vs_baseline'; }; } &&
 			test "$(ktap_result "$1" "$vs")" = pass &&
 			test "$(grep -c '_efficiency # SKIP .*nothing to scale to' "$1")" = 5
 	}
 	if run_until "$tmp/base.log" base_ok "$prog" "${one_cpu[@]}" \
 		--baseline "$tmp/base"; then
-		t_ok "max_cpus=1: efficiency SKIPs; $vs passes"
+		t_note "one-CPU rates: $(for c in $effs; do c=${c%_efficiency}_n1_ops_vs_baseline
+			echo -n "$c=$(ktap_result "$tmp/base.log" "$c") "; done)"
+		t_ok "max_cpus=1: efficiency SKIPs, $vs judged and passes"
 	else
-		unproven "max_cpus=1: efficiency SKIPs; $vs passes" "$tmp/base.log"
+		unproven "max_cpus=1: efficiency SKIPs, $vs judged and passes" "$tmp/base.log"
 	fi
 	for f in "$tmp"/base/run-*/dcache_scaling.json; do
 		d=$tmp/absurd/$(basename "$(dirname "$f")")
@@ -245,7 +281,7 @@ if t_baseline "max_cpus=1: a baseline of three healthy runs" "$tmp/base" \
 		unproven "baseline: an absurd 1e12 ops/s fails it, exit 1" "$tmp/absurd.log"
 	fi
 else
-	t_fail "max_cpus=1: efficiency SKIPs; $vs passes: no baseline"
+	t_fail "max_cpus=1: efficiency SKIPs, $vs judged and passes: no baseline"
 	t_fail "baseline: an absurd 1e12 ops/s fails it, exit 1: no baseline"
 fi
 
