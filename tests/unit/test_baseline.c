@@ -39,13 +39,17 @@ static struct rp_param p_baseline_change =
 static struct rp_param p_busy_change =
 	RP_MAX("busy_change", "%", 10, "op.busy's own allowed change");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+static struct rp_param p_busy_scale =
+	RP_SETTING("busy_scale", "%", 100, "op.busy's ops, % of themselves: one metric drifts");
+static struct rp_param p_shared =
+	RP_SETTING("shared", "bool", 0, "1: baseline_shared_drift");
 
 static struct rp_param *params[] = {
 	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
 	&p_scale, &p_tail, &p_median_only, &p_quantum, &p_resolution,
 	&p_baseline_change,
 	&p_busy_change,
-	&p_baseline_alpha, NULL
+	&p_baseline_alpha, &p_busy_scale, &p_shared, NULL
 };
 
 static const char * const names[] = { "own", NULL };
@@ -53,7 +57,7 @@ static const char * const names[] = { "own", NULL };
 static const char * const base_metrics[] = { "op.latency", "op.busy", NULL };
 static struct rp_param * const base_limits[] = { NULL, &p_busy_change };
 
-static const struct rp_test test = {
+static struct rp_test test = {
 	.name = "unit_baseline",
 	.summary = "unit test of the baseline checks",
 	.params = params,
@@ -68,10 +72,11 @@ static int program(int argc, char **argv)
 {
 	struct rp_metric *m, *mb;
 	unsigned long long s;
-	double v[50];
+	double v[50], vb[50];
 	int i;
 
 	rp_init(&test, argc, argv);
+	test.baseline_shared_drift = p_shared.value;
 	if (p_skip.value)
 		rp_exit_skip("told to skip");
 	if (p_single.value) {
@@ -96,8 +101,9 @@ static int program(int argc, char **argv)
 		k = u < 0.04 ? 1 : u < 0.2 ? 3 : u < 0.23 ? 4 : 2;
 		k += i % 5 == 4 ? p_tail.value : 0;
 		v[i] = (4 * (k + p_shift.value) + 0.02 * u) * p_scale.value / 100;
+		vb[i] = v[i] * p_busy_scale.value / 100;
 	}
-	mb = rp_metric_add("op.busy", "ms", v, 50);
+	mb = rp_metric_add("op.busy", "ms", vb, 50);
 	m = rp_metric_add("op.latency", "ms", v, 50);
 	m->median_only = p_median_only.value;
 	m->quantum = p_quantum.value;
@@ -360,6 +366,30 @@ TEST_F(baseline, drift_between_runs_widens_the_limit)
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	/* Far past the drift: FAIL. */
 	EXPECT_EQ(1, run("--baseline %s --set seed=7 --set scale=250", dir));
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
+}
+
+/*
+ * Runs that drift in op.busy (15% a run) and agree in op.latency: with
+ * baseline_shared_drift op.latency's limit widens to op.busy's spread,
+ * naming it, and a run 30% slower in both passes; without it op.latency's
+ * 10% stands and FAILs it; far past the drift FAILs either way.
+ */
+TEST_F(baseline, shared_drift_widens_every_limit)
+{
+	char dir[400];
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/busy-drift", unit_dir);
+	for (i = 1; i <= 3; i++)
+		ASSERT_EQ(0, run("--json %s/run-%d/unit_baseline.json %s=%d --set busy_scale=%d",
+				 dir, i, "--set seed", i, 100 + 15 * (i - 1)));
+	EXPECT_EQ(0, run("--baseline %s --set seed=7 --set scale=130 --set shared=1", dir));
+	EXPECT_HAS(unit_out, "widened to the spread of the baseline's runs of op.busy)");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
+	EXPECT_EQ(1, run("--baseline %s --set seed=7 --set scale=130", dir));
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
+	EXPECT_EQ(1, run("--baseline %s --set seed=7 --set scale=250 --set shared=1", dir));
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 }
 

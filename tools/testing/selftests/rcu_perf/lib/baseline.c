@@ -28,6 +28,8 @@ static struct {
 	char *why;		/* not usable: why; NULL if usable */
 	char first[32], last[32];	/* timestamps of the runs */
 	const struct rp_param *change, *alpha;	/* RP_BASELINE_*, by name */
+	double drift;		/* baseline_shared_drift: the largest spread */
+	char drift_why[96];	/* and whose */
 } bl;
 
 /* The first reason the baseline cannot be used wins. */
@@ -351,33 +353,49 @@ void rp_baseline_describe(void)
 		       *kernel ? kernel : "?", bl.first, bl.last);
 }
 
-/*
- * One comparison in the statistic @st, the run as the unit: the limit
- * @lim widened to how far the baseline's own runs spread in @st (a change
- * within the machine's drift from run to run is no regression,
- * rp_run_spread_pct()), or to @step as a share of their mean @st (@why)
- * if that is more. Returns the limit, *@widened what widened it.
- */
-static double look(const struct rp_rmetric *b, const struct rp_metric *m,
-		   enum rp_cmp_stat st, double lim, double step,
-		   const char *why, double alpha, const char **widened,
-		   struct rp_cmp *c)
+/* How far the baseline's runs spread in statistic @st (%), *@sum theirs */
+static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st,
+			double *sum)
 {
 	size_t i, k = 0, n = b->runs[0];
 	double *v = malloc((n ? n : 1) * sizeof(*v));
-	double sum = 0, spread = 0, limit, r = 0, x;
+	double spread = 0, x;
 
+	*sum = 0;
 	for (i = 0; i < n; k += b->run_n[0][i], i++) {
 		x = rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
-		sum += x;
+		*sum += x;
 		if (v)
 			v[i] = x;
 	}
 	if (v)
 		spread = rp_run_spread_pct(v, n, bl.alpha->value);
 	free(v);
+	return spread;
+}
+
+/*
+ * One comparison in the statistic @st, the run as the unit: the limit
+ * @lim widened to how far the baseline's own runs spread in @st (a change
+ * within the machine's drift from run to run is no regression,
+ * rp_run_spread_pct()), or in another metric whose runs drift with it
+ * (bl.drift), or to @step as a share of their mean @st (@why) if that is
+ * more. Returns the limit, *@widened what widened it.
+ */
+static double look(const struct rp_rmetric *b, const struct rp_metric *m,
+		   enum rp_cmp_stat st, double lim, double step,
+		   const char *why, double alpha, const char **widened,
+		   struct rp_cmp *c)
+{
+	size_t n = b->runs[0];
+	double sum, spread = spread_of(b, st, &sum), limit, r = 0;
+
 	limit = spread > lim ? spread : lim;
 	*widened = "the spread of the baseline's runs";
+	if (bl.drift > limit) {
+		limit = bl.drift;
+		*widened = bl.drift_why;
+	}
 	if (step > 0 && n && sum > 0)
 		r = 100 * step * n / sum;
 	if (r > limit) {
@@ -425,6 +443,36 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 	rp_check_cmp(bl.check[i], &c, m->higher_is_better, m->unit, lim, limit, widened, vs);
 }
 
+/*
+ * baseline_shared_drift: the largest spread of the baseline's runs among
+ * the program's metrics. A host that slows one metric's runs slows the
+ * others', by amounts of their own, and three runs that happened to agree
+ * in one metric say less of that drift than another metric's spread.
+ */
+static void shared_drift(void)
+{
+	const struct rp_test *t = rp_current_test;
+	double sum, x;
+	size_t i;
+
+	bl.drift = 0;
+	for (i = 0; t->baseline_shared_drift && !bl.why && i < bl.nr; i++) {
+		const struct rp_metric *m = rp_metric_find(t->baseline[i]);
+		const struct rp_rmetric *b = rp_results_find(&bl.res, t->name,
+							     t->baseline[i]);
+
+		if (!m || !b || !b->v[0].n)
+			continue;
+		x = spread_of(b, m->stat, &sum);
+		if (x > bl.drift) {
+			bl.drift = x;
+			snprintf(bl.drift_why, sizeof(bl.drift_why),
+				 "the spread of the baseline's runs of %s",
+				 t->baseline[i]);
+		}
+	}
+}
+
 void rp_baseline_report(void)
 {
 	char vs[64];
@@ -432,6 +480,7 @@ void rp_baseline_report(void)
 
 	snprintf(vs, sizeof(vs), "%d baseline run%s", bl.res.nr_files[0],
 		 bl.res.nr_files[0] == 1 ? "" : "s");
+	shared_drift();
 	for (i = 0; i < bl.nr; i++) {
 		const char *name = rp_current_test->baseline[i], *check = bl.check[i];
 		const struct rp_metric *m = rp_metric_find(name);

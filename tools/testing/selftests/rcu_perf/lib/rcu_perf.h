@@ -144,6 +144,7 @@ struct rp_test {
 	const char * const *baseline;
 	struct rp_param * const *baseline_limit;	/* NULL: baseline_change */
 	bool baseline_per_boot;	/* a boot's files count once */
+	bool baseline_shared_drift;	/* metrics whose runs drift together */
 	bool reads_only;	/* takes the lock only if free */
 };
 
