@@ -197,7 +197,7 @@ soak: build
 
 # Detection and false-alarm rates of graded injected regressions, N runs
 # each (default 10; minutes, not in make check): selftests/sensitivity.sh.
-# ONLY=REGEX: only the injections whose name matches.
+# ONLY=REGEX: only the injections whose name or program matches.
 sensitivity: build
 	@$(APT_INSTALL) $(PKGS_RUN)
 	@ONLY='$(ONLY)' bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)

@@ -10,13 +10,16 @@
 # is exit 1, anything but exit 0 misses the target) and of the FQS 1 -> 2
 # runs against healthy ones (exit 1 is a detection). Prints one row per
 # injection and check: FAIL / ok / SKIP counts without and with the
-# baseline. The knobs go through the programs' guard (--knob): the kernel
-# is left as found. Meant for a quiet machine: ~10 minutes at N=10.
+# baseline. dcache_scaling's one-CPU rates (healthy: false alarms;
+# locked_1cpu: a small per-lookup cost) are judged against a baseline
+# only. The knobs go through the programs' guard (--knob): the kernel
+# is left as found. Meant for a quiet machine: ~13 minutes at N=10.
 #
 # An injection whose name ends in _hog runs beside a busy loop on the last
 # online CPU (another task's load: gp_throttle then judges one busy CPU).
 # ONLY=REGEX (make sensitivity ONLY=...) runs only the injections whose
-# name matches, e.g. ONLY='^(healthy|fqs_first_1_2)$' N=20.
+# name or program matches, e.g. ONLY='^(healthy|fqs_first_1_2)$' N=20 or
+# ONLY=dcache_scaling.
 #
 # The expedited path a few times slower, which no knob makes, is the test
 # kernel exp-select-slow of make kernels: its rate is in t30 and t77
@@ -32,7 +35,11 @@ chmod 755 "$out"
 [ "$(cat $fqs/jiffies_till_first_fqs)" = 1 ] ||
 	{ echo "sensitivity: needs FQS scans every jiffy (HZ <= 250)" >&2; exit 2; }
 
-# The injections: name, program, its arguments.
+# The injections: name, program, its arguments. dcache_scaling's are its
+# one-CPU rates against the baseline (its scaling checks need 2 CPUs and
+# SKIP at one); locked_1cpu takes an uncontended spinlock around every
+# lookup, the size of a small per-lookup cost.
+one_cpu="--quick --set max_cpus=1"
 inj=(
 	"healthy|gp_throttle|"
 	"fqs_first_1_2|gp_throttle|--knob $fqs/jiffies_till_first_fqs=2"
@@ -42,19 +49,27 @@ inj=(
 	"fqs_first_1_2_hog|gp_throttle|--knob $fqs/jiffies_till_first_fqs=2"
 	"healthy|gp_expedited|"
 	"rcu_normal|gp_expedited|--knob /sys/kernel/rcu_normal=1"
+	"healthy|dcache_scaling|$one_cpu"
+	"locked_1cpu|dcache_scaling|$one_cpu --set serialize_lookups=1"
 )
 only=${ONLY:-.}
 keep=()
 for e in "${inj[@]}"; do
-	[[ ${e%%|*} =~ $only ]] && keep+=("$e")
+	IFS='|' read -r name p _ <<<"$e"
+	[[ $name =~ $only || $p =~ $only ]] && keep+=("$e")
 done
 inj=("${keep[@]}")
 hog_cpu=$(tr ',' '\n' </sys/devices/system/cpu/online | tail -n 1 | sed 's/.*-//')
 
-# The baselines: three healthy runs of each program.
-for p in gp_throttle gp_expedited; do
-	for i in 1 2 3; do
-		"$bin/$p" --baseline none --json "$out/base-$p/run-$i/$p.json" \
+# The baselines: three healthy runs of each program (with its healthy
+# injection's arguments), the programs in turn, so that a program's runs
+# are apart as make baseline's are (a lookup rate drifts between runs).
+progs=$(for e in "${inj[@]}"; do IFS='|' read -r _ p _ <<<"$e"; echo "$p"; done | sort -u)
+for i in 1 2 3; do
+	for p in $progs; do
+		args=$(for e in "${inj[@]}"; do [[ $e == "healthy|$p|"* ]] && echo "${e#*|*|}"; done)
+		# shellcheck disable=SC2086 # args are words
+		"$bin/$p" --baseline none $args --json "$out/base-$p/run-$i/$p.json" \
 			>"$out/base-$p-$i.log" 2>&1
 	done
 done
