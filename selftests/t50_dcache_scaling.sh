@@ -16,8 +16,8 @@
 # - one CPU (max_cpus=1): the efficiency checks SKIP ("nothing to scale
 #   to"); against a baseline of three such runs, taken a section apart as
 #   make baseline's are a suite apart, stat_private_n1_ops_vs_baseline is
-#   judged and passes (the other workloads' may FAIL where the host drifts
-#   more than it did between the baseline's runs), and fails a baseline
+#   judged and passes (the others' may FAIL where the host drifts more
+#   than the baseline's runs showed in any workload), and fails a baseline
 #   of an absurd 1e12 ops/s;
 # - the opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back.
 # Every run leaves the knobs (CPUs online) as found and removes its tree;
