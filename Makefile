@@ -138,15 +138,23 @@ cloud-kernel: $(CLOUD_KERNEL)
 $(CLOUD_KERNEL):
 	@scripts/cloud-kernel.sh $(BUILD)/cloud-kernel
 
-# Test kernels for the matrix: $(KERNELS_OUT)/<name>/{bzImage,expect}, one
+# Test kernels for the matrix: $(BUILD)/kernels/<name>/{bzImage,expect}, one
 # build directory for all (a variant costs seconds), the tree left pristine.
+# Built from Debian's source they live in RP_CACHE, outside the clone, and
+# $(BUILD)/kernels links there: a fresh clone on the same machine reuses
+# them while the tree, the config, the compiler and each patch are the same
+# (scripts/kernels.sh's stamps); KSRC's kernels stay in $(BUILD)/kernels.
 KERNEL_CONFIG := $(TOP)/config/kernel
-KERNELS_OUT := $(BUILD)/kernels
+RP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rcu_perf
+KERNELS_OUT := $(if $(KSRC),$(BUILD)/kernels,$(RP_CACHE)/kernels-$(KVER_SRC))
 
 kernels: deps $(TREE_DEP)
 	@$(APT_INSTALL) $(PKGS_KERNEL)
 	@scripts/kernels.sh $(TREE) $(KERNELS_OUT) $(KERNEL_CONFIG)/rcu_perf.config \
 		$(KERNEL_CONFIG)/patches
+	@if [ $(KERNELS_OUT) != $(BUILD)/kernels ]; then \
+		[ -L $(BUILD)/kernels ] || rm -rf $(BUILD)/kernels; \
+		ln -sfn $(KERNELS_OUT) $(BUILD)/kernels; fi
 
 # The suite as a series for the kernel (scripts/kernel-patch.sh): the
 # library with the Makefile and a MAINTAINERS entry, one patch per
@@ -336,4 +344,4 @@ clean:
 		$(dir $(STATIC_BIN)) $(ASAN_O) $(FUZZ_O)
 
 distclean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(if $(KSRC),,$(KERNELS_OUT))

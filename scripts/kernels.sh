@@ -17,8 +17,11 @@
 # OUT/src for its build (patch writes a new file, so TREE's stays as it
 # was) and reverted afterwards; a copy left patched by a killed run is
 # mended by the next run's sync.
-# A kernel is rebuilt only when the tree, the fragment or its patch changed
-# (OUT/<kernel>/stamp). JOBS=N sets make's parallelism (default: nproc).
+# A kernel is rebuilt only when the tree (its files' sizes and dates), the
+# fragment, the compiler or its patch changed (OUT/<kernel>/stamp), so an
+# OUT kept outside a clone serves the next clone of the same tree. Runs
+# sharing an OUT wait for each other (OUT/.lock). JOBS=N sets make's
+# parallelism (default: nproc).
 #
 #   scripts/kernels.sh TREE OUT CONFIG PATCHDIR
 set -e -o pipefail
@@ -62,6 +65,8 @@ unapply() {
 trap unapply EXIT
 trap 'exit 130' INT TERM HUP
 mkdir -p "$obj"
+exec 9>"$out/.lock"
+flock 9
 # The sources: TREE as hard links. What a killed run left patched differs
 # from TREE and is linked again; the .git of a developer's tree is not
 # needed. Across file systems rsync copies instead.
@@ -83,7 +88,13 @@ fi
 # ---- configuration ---------------------------------------------------
 # A .config from tinyconfig + the fragment; every fragment line must
 # survive Kconfig (a dropped line means an unmet dependency).
-config_key=$( { make -s -C "$src" kernelversion; cat "$frag"; } | sha256sum | cut -c1-16)
+config_key=$( { make -s -C "$src" kernelversion; cat "$frag"; gcc --version | head -n 1; } |
+	sha256sum | cut -c1-16)
+# The tree as make sees it: every file's size and date. A fresh unpack of
+# the same tarball has the same; the suite staged into tools/testing does
+# not go into a kernel.
+tree_key=$(cd "$tree" && find . \( -path ./.git -o -path ./tools/testing \) -prune -o \
+	-type f -printf '%P %s %T@\n' | LC_ALL=C sort | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
 	echo "  CONFIG  tinyconfig + $(basename "$frag")" >&2
 	rm -f "$obj/.rcu_perf-config"
@@ -122,7 +133,7 @@ expect() {
 # build NAME [PATCH]
 build() {
 	local name=$1 p=$2 dir=$out/$1 key t0
-	key=$( { echo "$config_key"; [ -z "$p" ] || cat "$p"; } | sha256sum | cut -c1-16)
+	key=$( { echo "$config_key $tree_key"; [ -z "$p" ] || cat "$p"; } | sha256sum | cut -c1-16)
 	if [ -f "$dir/bzImage" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$key" ]; then
 		# written each time: it may change without the kernel
 		expect "$p" >"$dir/expect"

@@ -8,12 +8,15 @@
 # a variant that patches tree.c, then a fragment change rebuilds both.
 # Without the copy of the last patch's files after the sync, healthy came
 # out patched: the sync had linked tree.c back with the tree's older date.
+# The stamps make OUT reusable by another clone (make keeps it outside
+# one): a fresh copy of the tree reuses both kernels, a changed file of the
+# same kernel version rebuilds them.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
-echo "1..3"
+echo "1..5"
 
 tree=$tmp/tree out=$tmp/out
 mkdir -p "$tree/kernel/rcu" "$tree/scripts/kconfig" "$tmp/patches"
@@ -50,7 +53,7 @@ diff --git a/kernel/rcu/tree.c b/kernel/rcu/tree.c
 EOF
 
 build() {
-	"$RP_TOP/scripts/kernels.sh" "$tree" "$out" "$tmp/frag" "$tmp/patches" \
+	"$RP_TOP/scripts/kernels.sh" "${1:-$tree}" "$out" "$tmp/frag" "$tmp/patches" \
 		>"$tmp/build.log" 2>&1
 }
 images() {
@@ -67,3 +70,11 @@ t_check "after a fragment change: healthy rebuilt unpatched ($got)" \
 	test "$got" = "healthy patched"
 t_check "the tree's file as it was" \
 	test "$(cat "$tree/kernel/rcu/tree.c")" = healthy
+cp -a "$tree" "$tmp/tree2"
+build "$tmp/tree2"
+t_check "a fresh copy of the tree reuses both kernels" \
+	test "$(grep -c '^  UPTODATE' "$tmp/build.log")" = 2
+touch "$tmp/tree2/kernel/rcu/tree.c"
+build "$tmp/tree2"
+t_check "a file of the tree changed, the version the same: both rebuilt ($(images))" \
+	test "$(grep -c '^  BUILD ' "$tmp/build.log")" = 2 -a "$(images)" = "healthy patched"
