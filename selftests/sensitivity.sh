@@ -22,7 +22,7 @@
 # ONLY=dcache_scaling.
 #
 # The expedited path a few times slower, which no knob makes, is the test
-# kernel exp-select-slow of make kernels: its rate is in t30 and t77
+# kernel exp-select-slow of make kernels: its rate is in t76
 # (instruction-counted guests repeat it exactly, every boot).
 
 bin=${1:?usage: sensitivity.sh BIN [N]}

@@ -4,7 +4,7 @@
 # boot_marker: this boot's marker is found in /dev/kmsg, agrees with what
 # dmesg shows, and its time goes to the JSON; without a baseline the check
 # SKIPs saying how to judge it, and so it does against a directory with no
-# results (t42 and t77 FAIL it: boots 3-4% slower against earlier ones); saved
+# results (t42 and t76 FAIL it: boots 3-4% slower against earlier ones); saved
 # logs (--log) of other shapes are parsed, a log without any marker is a
 # SKIP (exit 4) with the reason, so is a malformed one (naming the line); --parse
 # prints "<seconds> <marker>" for scripts (the A/B boot tool's contract).

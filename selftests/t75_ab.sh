@@ -13,7 +13,7 @@
 # exit 1 naming the lookup metrics, the fstat() controls unchanged, and
 # two boots of A compared as A and B give exit 0. 3 guests, two at a
 # time: ~1 minute. make ab on the small kernels of `make kernels`
-# (lookup-slower, gp-end-late) judges t77's guests of them.
+# (lookup-slower, gp-end-late) judges t76's guests of them.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)

@@ -44,7 +44,7 @@ broken "gp_expedited limits out of reach" t30_gp_expedited.sh \
 rcu_normal=1: expedited_gp_wakeups fails
 rcu_normal=1: expedited_gp_ipis fails" \
 	RCU_PERF_EXPEDITED_RATIO=1e300 RCU_PERF_EXPEDITED_WAKEUPS=1e300 \
-	RCU_PERF_EXPEDITED_IPIS=1e300 RP_T30_NO_GUESTS=1
+	RCU_PERF_EXPEDITED_IPIS=1e300
 
 broken "gp_throttle mean_slack and pace_slack out of reach" t20_gp_throttle.sh \
 	"fqs=50: membarrier idle mean fails, exit 1

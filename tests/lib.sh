@@ -256,6 +256,55 @@ t_qemu_missing() {
 	fi
 }
 
+# t_wait_background: an untimed proof that boots the test kernels waits
+# here for run.sh's background command (the kernels' build) and returns
+# its exit status; 0 at once when there is none (run alone, or the
+# kernels were built before).
+t_wait_background() {
+	local f=${RP_BACKGROUND_RC:-} i
+	[ -n "$f" ] || return 0
+	for ((i = 0; i < 3600; i += 2)); do
+		[ -s "$f" ] && return "$(cat "$f")"
+		sleep 2
+	done
+	return 124
+}
+
+# t_cells DESC SCENARIO KERNEL...: matrix.sh boots the test kernels of
+# $small (healthy first) in SCENARIO, results under $tmp/SCENARIO; every
+# cell must meet its expectations. In a "baseline: reference" scenario,
+# also the A = A control: healthy's third boot, against its first two,
+# must have judged every check against them (no SKIP) and passed it.
+# CELL_ARGS: matrix.sh --args.
+t_cells() {
+	local d=$1 s=$2 k args=() missing want ref="" ctl
+	shift 2
+	want=$(($# + 1))
+	# and the reference's second and third boots
+	grep -q '^baseline: reference' "$RP_TOP_CONFIG/matrix/$s" && want=$((want + 2)) ref=1
+	missing=$(t_qemu_missing "$small/healthy/bzImage")
+	for k in healthy "$@"; do
+		[ -f "$small/$k/bzImage" ] || missing=${missing:-"no $small/$k (make kernels)"}
+		args+=(--kernel "$small/$k")
+	done
+	if [ -n "$missing" ]; then
+		t_skip "$d" "$missing"
+		[ -z "$ref" ] || t_skip "$d: the A = A control" "$missing"
+		return
+	fi
+	t_run "$tmp/$s.log" nice -n 10 "$RP_STATIC/matrix.sh" \
+		--scenarios "$RP_TOP_CONFIG/matrix" --results "$tmp/$s" \
+		--only "$s" --jobs 2 ${CELL_ARGS:+--args "$CELL_ARGS"} "${args[@]}"
+	t_note "$(grep -E '^[0-9]+ cells: ' "$tmp/$s.log")"
+	t_check "$d: every cell met its expectations" eval \
+		'test "$T_RC" = 0 && grep -qE "^$want cells: $want met" "$tmp/$s.log"'
+	[ -n "$ref" ] || return 0
+	ctl=$tmp/$s/healthy/$s.control/checks
+	t_note "A = A: $(grep -P '_vs_baseline\t' "$ctl" 2>/dev/null | cut -f2,3 | tr '\t\n' '= ')"
+	t_check "$d: the A = A control judged its checks against the reference, all ok" eval \
+		'grep -qP "_vs_baseline\t" "$ctl" && ! grep -P "_vs_baseline\t" "$ctl" | grep -qvP "\tok\t"'
+}
+
 # t_prog_checks FILE.c [own]: the check names a program can print, from
 # its check_names[] or checks[] array (#define'd names resolved) and its
 # baseline_metrics[] (each "<metric>_vs_baseline", the dots as '_':

@@ -18,7 +18,9 @@
 # counts as one result: a failed build fails. The untimed proofs run one
 # after another in a job of their own, beside the tests of tests/ (whose
 # sleeps and single-threaded steps leave CPU time); their logs are shown
-# and counted in their turn.
+# and counted in their turn. One that boots the test kernels waits for the
+# background command first (t_wait_background: its exit status lands in
+# RP_BACKGROUND_RC).
 #
 # Ends with "N passed, N failed, N skipped"; exit 1 if anything failed.
 
@@ -52,6 +54,10 @@ done
 # LOG.done.
 declare -A grouped=()
 untimed_pid=""
+if [ -n "${RP_BACKGROUND:-}" ]; then
+	export RP_BACKGROUND_RC=$logdir/background.rc
+	rm -f "$RP_BACKGROUND_RC"
+fi
 if [ "${RP_LIVE:-0}" = 1 ]; then
 	group=()
 	for t in "${tests[@]}"; do
@@ -76,7 +82,9 @@ bg_pid=""
 bg_start=$SECONDS
 if [ -n "${RP_BACKGROUND:-}" ]; then
 	echo "# background: $RP_BACKGROUND"
-	setsid bash -c "$RP_BACKGROUND" >"$logdir/background.log" 2>&1 </dev/null &
+	# shellcheck disable=SC2016 # the background's own shell expands them
+	setsid bash -c '(eval "$1"); rc=$?; echo $rc >"$2"; exit $rc' background \
+		"$RP_BACKGROUND" "$RP_BACKGROUND_RC" >"$logdir/background.log" 2>&1 </dev/null &
 	bg_pid=$!
 fi
 stop_jobs() {

@@ -6,7 +6,7 @@
 # input, a kernel that is not there, and the reference of a "baseline:
 # reference" scenario (its cells' results the baseline of the other
 # kernels' cells, expectations on *_vs_baseline checks). Seconds. Real
-# guests: selftests/t72_matrix_cloud.sh and t77.
+# guests: selftests/t72_matrix_cloud.sh, t76 and t77.
 source "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d)
