@@ -68,15 +68,9 @@ TEST_F(scaling, sweep_first_cpu_in_turn)
 {
 	struct rp_sweep s = { .nr_online = 3 };
 
-	EXPECT_EQ(0, rp_sweep_first(&s, 1, 0));
-	EXPECT_EQ(1, rp_sweep_first(&s, 1, 1));
-	EXPECT_EQ(2, rp_sweep_first(&s, 1, 2));
-	EXPECT_EQ(0, rp_sweep_first(&s, 1, 3));
-	EXPECT_EQ(0, rp_sweep_first(&s, 2, 1));
 	EXPECT_EQ(3, rp_sweep_round(&s, 1));
 	EXPECT_EQ(1, rp_sweep_round(&s, 2));
 	s.hotplug = true;
-	EXPECT_EQ(0, rp_sweep_first(&s, 1, 1));
 	EXPECT_EQ(1, rp_sweep_round(&s, 1));
 }
 
@@ -131,21 +125,14 @@ TEST_F(scaling, efficiency_arithmetic)
 	EXPECT_TRUE(near(rp_efficiency(1.8e6, 1.8e6, 2), 0.5));
 	EXPECT_TRUE(near(rp_efficiency(12e6, 1e6, 16), 0.75));
 	EXPECT_TRUE(near(rp_efficiency(5, 5, 1), 1.0));
-}
-
-TEST_F(scaling, efficiency_rejects_bad_input)
-{
+	/* kernbench: speedup per CPU is the efficiency of 1/elapsed. */
+	EXPECT_TRUE(near(rp_efficiency(1 / 10.0, 1 / 19.0, 2), 0.95));
+	/* bad input */
 	EXPECT_TRUE(isnan(rp_efficiency(1, 0, 2)));
 	EXPECT_TRUE(isnan(rp_efficiency(1, 1, 0)));
 	EXPECT_TRUE(isnan(rp_efficiency(NAN, 1, 2)));
 	EXPECT_TRUE(isnan(rp_efficiency(-1, 1, 2)));
 	EXPECT_TRUE(isnan(rp_efficiency(1, INFINITY, 2)));
-}
-
-/* kernbench: speedup per CPU is the efficiency of 1/elapsed. */
-TEST_F(scaling, speedup_per_cpu_from_elapsed)
-{
-	EXPECT_TRUE(near(rp_efficiency(1 / 10.0, 1 / 19.0, 2), 0.95));
 }
 
 /* Recorded outputs of GNU time 1.9 (Debian), one per format. */
@@ -285,30 +272,15 @@ static bool rejects(const char *text, const char *what)
 	return strstr(err, what);
 }
 
-TEST_F(scaling, time_parse_default)
+/* Each format, an exit status, a signal and hours. */
+TEST_F(scaling, time_parse_formats)
 {
 	EXPECT_TRUE(parses(gnu_default, 4.58, 3.46, 0.61, 89, 0));
-}
-
-TEST_F(scaling, time_parse_exit_status)
-{
 	EXPECT_TRUE(parses(gnu_failed, 0, 0, 0, NAN, 2));
 	EXPECT_TRUE(parses(gnu_signal, 0.01, 0, 0, 0, 128 + 9));
-}
-
-TEST_F(scaling, time_parse_hours)
-{
 	EXPECT_TRUE(parses(gnu_hours, 3723.5, 7012.31, 880.02, 211, 0));
-}
-
-TEST_F(scaling, time_parse_posix_and_shell)
-{
 	EXPECT_TRUE(parses(gnu_posix, 4.58, 3.46, 0.61, NAN, 0));
 	EXPECT_TRUE(parses(shell_kw, 64.58, 3.46, 0.61, NAN, 0));
-}
-
-TEST_F(scaling, time_parse_verbose)
-{
 	EXPECT_TRUE(parses(gnu_verbose, 4.58, 3.46, 0.61, 89, 0));
 }
 
@@ -363,6 +335,7 @@ static void seed_average(struct __test_metadata *_metadata,
 	rp_time_average(runs, 5, avg);
 }
 
+/* The seed's average, and one of its runs. */
 TEST_F(scaling, report_seed_format)
 {
 	struct rp_time runs[5], avg;
@@ -372,14 +345,6 @@ TEST_F(scaling, report_seed_format)
 	rp_time_format(line, sizeof(line), &avg);
 	EXPECT_STREQ("Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1201.6%",
 		     line);
-}
-
-TEST_F(scaling, report_run_format)
-{
-	struct rp_time runs[5], avg;
-	char line[128];
-
-	seed_average(_metadata, runs, &avg);
 	rp_time_format_run(line, sizeof(line), &runs[1]);
 	EXPECT_STREQ("real 19.63s user 193.37s sys 42.50s CPU 1202%", line);
 }

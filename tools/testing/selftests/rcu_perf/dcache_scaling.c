@@ -490,7 +490,7 @@ static bool sample(int w, int p, int rep)
 		struct worker *wk = &workers[i];
 
 		/* N=1: each repetition on another CPU, whatever max_cpus */
-		wk->cpu = sw.cpus[i + rp_sweep_first(&sw, n, rep)];
+		wk->cpu = sw.cpus[i + rep % rp_sweep_round(&sw, n)];
 		wk->err = 0;
 		*wk->ops = 0;
 		if (wl->leaf)

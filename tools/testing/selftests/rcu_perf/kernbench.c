@@ -262,7 +262,7 @@ static void remove_workdir(void)
 }
 
 static struct rp_sweep sw;
-static int first_cpu;	/* of the current run in sw.cpus[]: rp_sweep_first() */
+static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
 
 /*
  * Run argv with its output appended to the log, on @ncpus CPUs. The make
@@ -481,7 +481,7 @@ static void timed_run(struct point *p, int idx, int total)
 	fprintf(stderr, "kernbench: %d CPU(s), make -j%d, run %d/%d (%d of %d)\n",
 		p->n, p->jobs, p->nr + 1, (int)p_runs.value, idx, total);
 	rp_knob_read(ONLINE, on0, sizeof(on0));
-	first_cpu = rp_sweep_first(&sw, p->n, p->nr);
+	first_cpu = p->nr % rp_sweep_round(&sw, p->n);
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c0);
 	wall = rp_now_ms();
 	run_make(tree ? "vmlinux" : NULL, p->jobs, sw.hotplug ? 0 : p->n, t);

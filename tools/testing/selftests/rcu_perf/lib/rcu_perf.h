@@ -441,9 +441,7 @@ struct rp_sweep {
 /* This machine's sweep, or rp_exit_skip(); @what names the hotplug mode. */
 void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
 		   const char *what);
-/* Index in cpus[] of the first CPU of a run of @n CPUs, the @turn-th. */
-int rp_sweep_first(const struct rp_sweep *s, int n, int turn);
-/* How many turns of runs of @n CPUs take every CPU in turn: a round. */
+/* Turns of runs of @n CPUs that take each CPU: turn % it, the first's index */
 int rp_sweep_round(const struct rp_sweep *s, int n);
 /* The caller on cpus[first..first+n) (n <= 0: unchanged): 0 or -errno. */
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n);

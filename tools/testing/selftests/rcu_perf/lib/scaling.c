@@ -51,11 +51,6 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
  * CPUs of unequal speed (vCPUs sharing host cores, hybrid cores) must not
  * make N CPUs look faster than one. With hotplug only cpus[0] is online.
  */
-int rp_sweep_first(const struct rp_sweep *s, int n, int turn)
-{
-	return turn % rp_sweep_round(s, n);
-}
-
 int rp_sweep_round(const struct rp_sweep *s, int n)
 {
 	return n == 1 && !s->hotplug && s->nr_online > 1 ? s->nr_online : 1;
