@@ -254,16 +254,14 @@ static bool jp_digits(struct jp *p, const char *expected)
 	return true;
 }
 
+/* The 4 hex digits at @at, or -1 */
 static int jp_hex4(struct jp *p, size_t at)
 {
-	int i, v = 0;
+	char hex[5] = "";
 
-	for (i = 0; i < 4; i++) {
-		if (at + i >= p->len || !isxdigit((unsigned char)p->s[at + i]))
-			return -1;
-		v = v << 4 | ((p->s[at + i] & 0xf) + (p->s[at + i] > '9' ? 9 : 0));
-	}
-	return v;
+	if (at + 4 <= p->len)
+		memcpy(hex, p->s + at, 4);
+	return strspn(hex, "0123456789abcdefABCDEF") == 4 ? (int)strtol(hex, NULL, 16) : -1;
 }
 
 /* The code point of the \u escape (or pair) with digits at p->pos; 0 on error, reported at @at */
