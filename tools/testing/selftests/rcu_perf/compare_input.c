@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

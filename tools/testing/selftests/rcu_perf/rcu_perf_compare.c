@@ -33,30 +33,28 @@ static struct rp_param p_repeat_max_rounds =
 		   "beyond this the metric is too noisy for the allowed change",
 		   RP_RANGE(1, INFINITY));
 
-static const char *add_path(int side, const char *p)
+static const char *add(const char **to, int *nr, const char *v, const char *full)
 {
-	if (cmp.o.nr_paths[side] >= MAX_ARGS)
-		return "too many inputs";
-	cmp.o.paths[side][cmp.o.nr_paths[side]++] = p;
+	if (*nr >= MAX_ARGS)
+		return full;
+	to[(*nr)++] = v;
 	return NULL;
 }
 
 static const char *add_base(const char *v)
 {
-	return add_path(BASE, v);
+	return add(cmp.o.paths[BASE], &cmp.o.nr_paths[BASE], v, "too many inputs");
 }
 
 static const char *add_cand(const char *v)
 {
-	return add_path(CAND, v);
+	return add(cmp.o.paths[CAND], &cmp.o.nr_paths[CAND], v, "too many inputs");
 }
 
 static const char *add_metric(const char *v)
 {
-	if (cmp.o.nr_metric_globs >= MAX_ARGS)
-		return "too many --metric options";
-	cmp.o.metric_globs[cmp.o.nr_metric_globs++] = v;
-	return NULL;
+	return add(cmp.o.metric_globs, &cmp.o.nr_metric_globs, v,
+		   "too many --metric options");
 }
 
 static const char *add_allow(const char *v)
@@ -263,7 +261,7 @@ static void parse_options(int argc, char **argv)
 	if (!o->repeat_dir && !o->nr_paths[BASE] && !o->nr_paths[CAND]) {
 		if (!o->svg_dir)
 			die("no input (see --help)");
-		add_path(BASE, o->svg_dir);
+		add_base(o->svg_dir);
 	}
 	if (!o->repeat_dir && !o->nr_paths[BASE])
 		die("no baseline input (BASE... -- CAND..., or --base PATH)");
