@@ -81,10 +81,7 @@ static void svg_close(FILE *f)
 		die("error writing an SVG file");
 }
 
-/*
- * An axis from 0: a "nice" tick step (1, 2 or 5 times a power of ten),
- * returned, and *max rounded up to a whole number of steps.
- */
+/* An axis from 0: a tick step of 1, 2 or 5 x 10^k; *max up to a whole step */
 static double nice_axis(double *max, int ticks)
 {
 	double raw = *max / ticks, step = 1, mag, r;
@@ -111,10 +108,8 @@ static void svg_legend(FILE *f, double x, double y, bool two)
 }
 
 /*
- * The numeric part of a metric name that varies within a family, e.g. the
- * 4 of "lookup.cpus4.ops": the last dot-separated component with digits.
- * Returns the component's start (or NULL); *num is the number, *fam the
- * name with the digits replaced by "N".
+ * The last dot-separated component of @name with digits (or NULL): "cpus4"
+ * of "lookup.cpus4.ops"; *num is 4, *fam "lookup.cpusN.ops".
  */
 static const char *name_number(const char *name, double *num, char *fam,
 			       size_t len)
@@ -152,10 +147,7 @@ static void svg_box(FILE *f, const struct rp_summary *s, double x0,
 		 "stroke=\"black\" stroke-width=\"2\"");
 }
 
-/*
- * Members of the family of @m (same test, unit and name with N) into
- * idx[], their N into x[], sorted by N.
- */
+/* The family of @m (same test, unit, name with N): idx[] and x[], by N */
 static int family_of(const struct compare *cmp, const struct rp_rmetric *m,
 		     size_t *idx, double *x, int max)
 {
@@ -243,10 +235,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	svg_close(f);
 }
 
-/*
- * A scaling curve of the @n metrics idx[] (N in xs[], ascending): median
- * and p10-p90 per N (CPUs, load level), per side.
- */
+/* A scaling curve of the metrics idx[] at N xs[]: median, p10-p90 per side */
 static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first,
 		       const size_t *idx, const double *xs, int n, int sides)
 {
