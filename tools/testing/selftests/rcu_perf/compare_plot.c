@@ -123,8 +123,7 @@ static const char *name_number(const char *name, double *num, char *fam,
 		return NULL;
 	while (best > name && best[-1] != '.')
 		best--;
-	for (d = best; !(*d >= '0' && *d <= '9'); d++)
-		;
+	d = best + strcspn(best, "0123456789");
 	/* digits only: the '.' after "cpus4" separates components */
 	*num = 0;
 	for (p = d; *p >= '0' && *p <= '9'; p++)

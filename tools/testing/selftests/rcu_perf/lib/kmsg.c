@@ -62,11 +62,8 @@ static enum occ malformed(char *bad, size_t len, const char *what,
 	char q[41];
 	size_t i = 0;
 
-	while (s < e && i < 40) {
-		unsigned char c = *s++;
-
-		q[i++] = (c >= 0x20 && c < 0x7f) ? c : '?';
-	}
+	for (; s < e && i < 40; s++)
+		q[i++] = *s >= 0x20 && *s < 0x7f ? *s : '?';
 	q[i] = '\0';
 	snprintf(bad, len, "%s '%s%s'", what, q, s < e ? "..." : "");
 	return OCC_BAD;
