@@ -100,11 +100,12 @@ static bool bad_name(const char *check)
 	return true;
 }
 
-/* The limit a check was judged against. */
-static enum rp_verdict judged(struct rp_check_rec *c, double limit,
-			      const char *unit, const char *op,
+/* What a check measured and the limit it was judged against. */
+static enum rp_verdict judged(struct rp_check_rec *c, double measured,
+			      double limit, const char *unit, const char *op,
 			      const char *param)
 {
+	c->measured = measured;
 	c->limit = limit;
 	c->unit = unit;
 	c->op = op;
@@ -136,7 +137,6 @@ enum rp_verdict rp_check(const char *check, double measured,
 {
 	char m[32], l[32];
 	const char *unit, *op;
-	struct rp_check_rec *c;
 	bool pass;
 
 	if (bad_name(check) || bad_param(check, p, false))
@@ -148,15 +148,14 @@ enum rp_verdict rp_check(const char *check, double measured,
 	printf("# %s: measured %s%s%s vs limit %s %s%s%s (%s)\n", check,
 	       m, *unit ? " " : "", unit, op, l, *unit ? " " : "", unit,
 	       p->name);
-	if (!isfinite(measured)) {
-		c = record(check, RP_SKIP, rp_xstrdup("no valid measurement"));
-	} else {
-		pass = p->kind == RP_LIMIT_MAX ? measured <= p->value :
-		       measured >= p->value;
-		c = record(check, pass ? RP_PASS : RP_FAIL, NULL);
-		c->measured = measured;
-	}
-	return judged(c, p->value, unit, op, p->name);
+	if (!isfinite(measured))
+		return judged(record(check, RP_SKIP,
+				     rp_xstrdup("no valid measurement")),
+			      NAN, p->value, unit, op, p->name);
+	pass = p->kind == RP_LIMIT_MAX ? measured <= p->value :
+	       measured >= p->value;
+	return judged(record(check, pass ? RP_PASS : RP_FAIL, NULL), measured,
+		      p->value, unit, op, p->name);
 }
 
 void rp_check_say(const char *check, enum rp_verdict v, const char *fmt, ...)
@@ -228,10 +227,10 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 		c = record(check, v, format_line(NOISY, m, unit, l, lo, hi));
 	else
 		c = record(check, v, b->how ? rp_xstrdup(b->how) : NULL);
-	c->measured = b->est.value;
 	c->ci_lo = b->est.lo;
 	c->ci_hi = b->est.hi;
-	return judged(c, b->limit, unit, op, b->param ? b->param->name : NULL);
+	return judged(c, b->est.value, b->limit, unit, op,
+		      b->param ? b->param->name : NULL);
 }
 
 /* The program's checks, then those against a baseline (when given). */
@@ -279,13 +278,14 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 {
 	double worse = higher_is_better ? -c->change_pct : c->change_pct;
 	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
-	const char *sp;
+	const char *sp, *w;
 	struct rp_check_rec *rec;
 
 	if (bad_name(check) || bad_param(check, p, true))
 		return RP_ERROR;
 	unit = unit ? unit : "";
 	sp = *unit ? " " : "";
+	w = limit > p->value ? widened : NULL;	/* what widened it */
 	fmt_num(m, sizeof(m), worse);
 	fmt_num(l, sizeof(l), limit);
 	fmt_num(ma, sizeof(ma), c->va);
@@ -293,9 +293,8 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	fmt_num(mde, sizeof(mde), c->mde_pct);
 	snprintf(pv, sizeof(pv), "%.2g", c->p);
 	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, rp_cmp_stat_name(c->stat),
-	       mb, sp, unit, ma, sp, unit, vs,
-	       pv, mde, l, p->name, limit > p->value && widened ? ", widened to " : "",
-	       limit > p->value && widened ? widened : "");
+	       mb, sp, unit, ma, sp, unit, vs, pv, mde, l, p->name,
+	       w ? ", widened to " : "", w ? w : "");
 	if (c->verdict == RP_CMP_REGRESSED)
 		rec = record(check, RP_FAIL,
 			     format_line("regressed against %s (p %s)", vs, pv));
@@ -307,8 +306,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 				"in the baseline" : "in this run"));
 	else
 		rec = record(check, RP_SKIP, format_line(CMP_NOISY, vs, mde, l));
-	rec->measured = worse;
-	return judged(rec, limit, "%", "<=", p->name);
+	return judged(rec, worse, limit, "%", "<=", p->name);
 }
 
 /* Under the program's check names: KTAP parsers look results up by name. */
