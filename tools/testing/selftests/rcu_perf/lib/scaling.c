@@ -72,10 +72,8 @@ void rp_sweep_online(const struct rp_sweep *s, int n)
 
 double rp_efficiency(double ops_n, double ops_1, int n)
 {
-	if (n < 1 || !(ops_1 > 0) || !(ops_n >= 0) || !isfinite(ops_n) ||
-	    !isfinite(ops_1))
-		return NAN;
-	return ops_n / (n * ops_1);
+	return n < 1 || !(ops_1 > 0) || !(ops_n >= 0) || !isfinite(ops_n) ||
+	       !isfinite(ops_1) ? NAN : ops_n / (n * ops_1);
 }
 
 /*
@@ -85,17 +83,15 @@ double rp_efficiency(double ops_n, double ops_1, int n)
  */
 double rp_serial_fraction(double speedup, int n)
 {
-	if (n < 2 || !(speedup > 0) || !isfinite(speedup))
-		return NAN;
-	return (1 / speedup - 1.0 / n) / (1 - 1.0 / n);
+	return n < 2 || !(speedup > 0) || !isfinite(speedup) ? NAN :
+	       (1 / speedup - 1.0 / n) / (1 - 1.0 / n);
 }
 
 /* The serial fraction at n of the speedup relative to the parallel control */
 static double rel_serial(double eff, double eff_par, int n)
 {
-	if (!(eff_par > 0) || !isfinite(eff_par) || !isfinite(eff))
-		return NAN;
-	return rp_serial_fraction(n * eff / eff_par, n);
+	return !(eff_par > 0) || !isfinite(eff_par) || !isfinite(eff) ? NAN :
+	       rp_serial_fraction(n * eff / eff_par, n);
 }
 
 double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
@@ -103,9 +99,7 @@ double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
 	double e = rel_serial(eff, eff_par, n);
 	double e_ser = rel_serial(eff_ser, eff_par, n);
 
-	if (isnan(e) || !(e_ser > 0))
-		return NAN;
-	return e / e_ser;
+	return isnan(e) || !(e_ser > 0) ? NAN : e / e_ser;
 }
 
 double rp_serial_share_eff(int n, double share, double eff_par,
@@ -113,9 +107,8 @@ double rp_serial_share_eff(int n, double share, double eff_par,
 {
 	double e_ser = rel_serial(eff_ser, eff_par, n), e = share * e_ser;
 
-	if (n < 2 || !(e_ser > 0) || !isfinite(share))
-		return NAN;
-	return eff_par / (n * (e * (1 - 1.0 / n) + 1.0 / n));
+	return n < 2 || !(e_ser > 0) || !isfinite(share) ? NAN :
+	       eff_par / (n * (e * (1 - 1.0 / n) + 1.0 / n));
 }
 
 const char *rp_controls_judge(int n, double eff_par, double eff_ser,
@@ -150,10 +143,8 @@ static int num_at(const char *s, double *v, const char **end)
 		return -1;
 	errno = 0;
 	*v = strtod(s, &e);
-	if (errno || e == s || !isfinite(*v))
-		return -1;
 	*end = e;
-	return 0;
+	return errno || e == s || !isfinite(*v) ? -1 : 0;
 }
 
 /*
@@ -162,28 +153,19 @@ static int num_at(const char *s, double *v, const char **end)
  */
 static int parse_duration(const char *s, double *out)
 {
+	bool shell = strchr(s, 'm') && s[strlen(s) - 1] == 's';
 	double v, acc = 0;
-	const char *e;
 	int fields = 0;
+	const char *e;
 
-	if (strchr(s, 'm') && s[strlen(s) - 1] == 's') {
-		if (num_at(s, &v, &e) || *e != 'm')
-			return -1;
-		acc = v * 60;
-		if (num_at(e + 1, &v, &e) || strcmp(e, "s"))
-			return -1;
-		*out = acc + v;
-		return 0;
-	}
-	for (;;) {
-		if (num_at(s, &v, &e) || ++fields > 3)
+	for (;; s = e + 1) {
+		if (num_at(s, &v, &e) || ++fields > (shell ? 2 : 3))
 			return -1;
 		acc = acc * 60 + v;
-		if (*e == '\0')
+		if (!strcmp(e, shell ? "s" : ""))
 			break;
-		if (*e != ':')
+		if (*e != (shell ? 'm' : ':'))
 			return -1;
-		s = e + 1;
 	}
 	*out = acc;
 	return 0;
@@ -200,14 +182,9 @@ static bool next_line(const char **p, char *buf, size_t len)
 	*p = s + n + !!s[n];
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	while (n && isspace((unsigned char)*s)) {
+	for (; n && isspace((unsigned char)*s); n--)
 		s++;
-		n--;
-	}
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
 	return true;
 }
 
@@ -228,8 +205,7 @@ static int parse_default_line(const char *l, struct rp_time *t)
 	n = e ? (size_t)(e - l) : 0;
 	if (!n || n >= sizeof(el))
 		return -1;
-	memcpy(el, l, n);
-	el[n] = '\0';
+	snprintf(el, sizeof(el), "%.*s", (int)n, l);
 	if (parse_duration(el, &t->elapsed))
 		return -1;
 	l = e + 8;
@@ -343,13 +319,10 @@ static double cpu_pct_of(const struct rp_time *t)
 
 void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg)
 {
+	double z = n < 1 ? NAN : 0;	/* no runs: all NAN, after /= n too */
 	int i;
 
-	*avg = (struct rp_time){ 0 };
-	if (n < 1) {
-		*avg = (struct rp_time){ NAN, NAN, NAN, NAN, 0 };
-		return;
-	}
+	*avg = (struct rp_time){ z, z, z, z, 0 };
 	for (i = 0; i < n; i++) {
 		avg->elapsed += runs[i].elapsed;
 		avg->user += runs[i].user;
