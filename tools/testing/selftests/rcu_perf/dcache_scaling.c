@@ -8,9 +8,7 @@
  * share between a parallel and a serial (one global lock) control timed
  * in the same run. Lookups that all drop to ref-walk take a lockref per
  * dentry: their 1-CPU rates against a baseline show that cost.
- *
- * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
- * with its reason: --list.
+ * Checks and settings: Documentation/dev-tools/rcu_perf.rst and --list.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +16,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -108,9 +107,9 @@ static struct rp_param *params[] = {
 };
 
 static const char * const checks[] = {
-	"stat_private_efficiency",
-	"stat_shared_efficiency", "negative_efficiency",
-	"open_shared_efficiency", "dotdot_symlink_efficiency", NULL
+	"stat_private_efficiency", "stat_shared_efficiency",
+	"negative_efficiency", "open_shared_efficiency",
+	"dotdot_symlink_efficiency", NULL
 };
 
 /* With --baseline: each lookup's rate on one CPU, present on every machine. */
@@ -135,14 +134,9 @@ static const struct rp_test test = {
 #define WARMUP_MS	20
 #define MAX_ATTEMPTS	4
 
-/* Each worker's op count in a cache line of its own. */
-struct ops_slot {
-	unsigned long ops;	/* __atomic: the worker writes, main reads */
-	unsigned long pad[7];
-};
-
 struct worker {
-	unsigned long *ops;
+	/* in a cache line of its own; __atomic: the worker writes, main reads */
+	alignas(64) unsigned long ops;
 	pthread_t thread;
 	clockid_t clock;	/* its CPU time */
 	pid_t tid;
@@ -163,8 +157,6 @@ struct workload {
 	const char *leaf;	/* in the shared tree; NULL: the worker's file */
 	bool walk;		/* through ".." and the symlink */
 	bool serial;		/* one global lock around each op */
-	bool lookup;		/* locked too with serialize_lookups=1 */
-	bool own_file;		/* opens w->path in the worker (fd table) */
 };
 
 /* Sizes that keep every path below PATH_MAX. */
@@ -223,16 +215,14 @@ static int op_control(struct worker *w)
 enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
 	W_OPEN_SHARED, W_DOTDOT_SYMLINK, NR_WORKLOADS };
 
+/* A lookup: judged by its limit, locked too with serialize_lookups=1 */
 #define LOOKUP(n, fn, ...) \
-	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), \
-	  .lookup = true, __VA_ARGS__ }
+	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), __VA_ARGS__ }
 
 /* Indexed by the enum; the serial slot may be replaced (--control). */
-static const struct workload all_workloads[NR_WORKLOADS] = {
-	[W_PARALLEL] = { .name = "parallel", .op = op_control,
-			 .own_file = true },
-	[W_SERIAL] = { .name = "serial", .op = op_control, .own_file = true,
-		       .serial = true },
+static struct workload wls[NR_WORKLOADS] = {
+	[W_PARALLEL] = { .name = "parallel", .op = op_control },
+	[W_SERIAL] = { .name = "serial", .op = op_control, .serial = true },
 	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat),
 	[W_STAT_SHARED] = LOOKUP(stat_shared, op_stat, .leaf = "file"),
 	[W_NEGATIVE] = LOOKUP(negative, op_negative, .leaf = "missing-00"),
@@ -240,14 +230,12 @@ static const struct workload all_workloads[NR_WORKLOADS] = {
 	[W_DOTDOT_SYMLINK] = LOOKUP(dotdot_symlink, op_stat, .walk = true),
 };
 
-static struct workload wls[NR_WORKLOADS];
-
 static const char *control_ok(const char *name)
 {
 	int w;
 
 	for (w = 0; w < NR_WORKLOADS; w++)
-		if (!strcmp(name, all_workloads[w].name))
+		if (!strcmp(name, wls[w].name))
 			return NULL;
 	return "no such workload";
 }
@@ -346,7 +334,6 @@ struct point {
 
 static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 static struct worker *workers;
-static struct ops_slot *slots;
 static int stop_flag;		/* __atomic */
 static pthread_barrier_t start_barrier;
 static const struct workload *cur_wl;
@@ -360,28 +347,11 @@ static double deadline_ms;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
-static void run_ops(struct worker *w, const struct workload *wl, bool lock)
-{
-	int err;
-
-	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
-		if (lock)
-			pthread_spin_lock(&big_lock);
-		err = wl->op(w);
-		if (lock)
-			pthread_spin_unlock(&big_lock);
-		if (err) {
-			w->err = err;
-			break;
-		}
-		__atomic_store_n(w->ops, *w->ops + 1, __ATOMIC_RELAXED);
-	}
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	const struct workload *wl = cur_wl;
+	bool lock = wl->serial || (p_serialize_lookups.value && wl->limit);
 	cpu_set_t set;
 	int err;
 
@@ -394,25 +364,31 @@ static void *worker_main(void *arg)
 	if (!err && unshare(CLONE_FILES))
 		err = -errno;
 	w->fd = -1;
-	if (!err && wl->own_file) {
+	if (!err && wl->op == op_control) {
 		w->fd = open(w->path, O_RDONLY | O_CLOEXEC);
 		if (w->fd < 0)
 			err = -errno;
 	}
 	w->tid = syscall(SYS_gettid);
-	w->err = err;
 	pthread_barrier_wait(&start_barrier);
-	if (!err && !w->moved)
-		run_ops(w, wl, wl->serial ||
-			(p_serialize_lookups.value && wl->lookup));
+	while (!err && !w->moved &&
+	       !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+		if (lock)
+			pthread_spin_lock(&big_lock);
+		err = wl->op(w);
+		if (lock)
+			pthread_spin_unlock(&big_lock);
+		if (!err)
+			__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
+	}
+	w->err = err;
 	if (w->fd >= 0)
 		close(w->fd);
-	if (err || w->moved)
-		return NULL;
 	/* Someone else's CPU hotplug breaks the pinning: not our sample. */
-	w->moved = sched_getcpu() != w->cpu ||
-		   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
-		   CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set);
+	if (!err && !w->moved)
+		w->moved = sched_getcpu() != w->cpu ||
+			   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
+			   CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set);
 	return NULL;
 }
 
@@ -448,7 +424,7 @@ static unsigned long ops_now(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		sum += __atomic_load_n(workers[i].ops, __ATOMIC_RELAXED);
+		sum += __atomic_load_n(&workers[i].ops, __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -467,11 +443,10 @@ static void sleep_ms(double ms)
 }
 
 /*
- * One sample of workload @w on the first N CPUs of the sweep (point @p).
- * Returns false, recording the rejection only, when other tasks took more
- * than max_disturbance of the workers' CPUs. Time the workers spend
- * blocked, or throttled with the CPU idle, is no disturbance: it is what
- * is measured.
+ * One sample of workload @w on the first N CPUs of the sweep (point @p);
+ * false, only counted, when other tasks took more than max_disturbance of
+ * the workers' CPUs. Workers blocked, or throttled with the CPU idle, are
+ * not disturbed: that is what is measured.
  */
 static bool sample(int w, int p, int rep)
 {
@@ -491,8 +466,7 @@ static bool sample(int w, int p, int rep)
 
 		/* N=1: each repetition on another CPU, whatever max_cpus */
 		wk->cpu = sw.cpus[i + rep % rp_sweep_round(&sw, n)];
-		wk->err = 0;
-		*wk->ops = 0;
+		wk->ops = 0;
 		if (wl->leaf)
 			snprintf(wk->path, sizeof(wk->path), "%s/s/%s/%s", root,
 				 deep, wl->leaf);
@@ -531,10 +505,7 @@ static bool sample(int w, int p, int rep)
 	pthread_barrier_destroy(&start_barrier);
 
 	secs = (t1 - t0) / 1000;
-	/*
-	 * Per worker, what other tasks took of its CPU, bounded by its run
-	 * delay (rp_cpu_others()); a lost CPU spoils the sample.
-	 */
+	/* What others took of each worker's CPU; a lost CPU spoils it all */
 	for (i = 0; i < n; i++) {
 		struct worker *wk = &workers[i];
 
@@ -570,10 +541,7 @@ static bool sample(int w, int p, int rep)
 	return true;
 }
 
-/*
- * A sample, re-taken while disturbed (after a pause that lets a short
- * burst of other work pass), until the time budget runs out.
- */
+/* A sample, re-taken while disturbed after a pause (a burst may pass). */
 static void sample_retry(int w, int p, int rep)
 {
 	int a;
@@ -687,11 +655,10 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
 }
 
 /*
- * The ops/s metric of point @p: the mean of a round of samples, one on
- * each CPU in turn (rp_sweep_round()), is its sample; an incomplete round
- * is dropped. CPUs of unequal speed (vCPUs on busy host cores) split one
- * CPU's samples in two, and the spread within a run then says nothing of
- * its rate, which the rounds measure.
+ * The ops/s metric of point @p: a sample is the mean of a whole round, one
+ * on each CPU in turn (rp_sweep_round()). CPUs of unequal speed (vCPUs on
+ * busy host cores) would split the samples in two, whose spread says
+ * nothing of the rate.
  */
 static struct rp_metric *add_rate(int w, int p)
 {
@@ -722,9 +689,8 @@ static struct rp_metric *add_rate(int w, int p)
 }
 
 /*
- * Per point: a diagnostic line and the metrics. Returns the reason the
- * workload cannot be judged (a point without an undisturbed sample), or
- * NULL.
+ * Per point: a diagnostic line and the metrics. Returns why the workload
+ * cannot be judged (a point without an undisturbed sample), or NULL.
  */
 static const char *summarize(int w, char *why, size_t len)
 {
@@ -762,10 +728,7 @@ static const char *summarize(int w, char *why, size_t len)
 			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
 		printf("\n");
 
-		/*
-		 * The system-wide counters cover the workers on every CPU;
-		 * the per-thread ones would count this sleeping thread.
-		 */
+		/* System-wide counters: per-thread ones count this sleeper */
 		for (i = RP_CTR_RCU_UTIL; i < RP_CTR_NR; i++) {
 			c.supported[i] = ctr.supported[i];
 			c.delta[i] = pt->ctr.delta[i];
@@ -780,9 +743,8 @@ static const char *summarize(int w, char *why, size_t len)
 
 /*
  * Print the control @w (W_PARALLEL: its lowest efficiency; W_SERIAL: its
- * lowest serial fraction) against its limit @lim. Not a check: a control
- * out of bounds says the machine or the harness cannot judge those N, and
- * judge_controls() turns that into the SKIP reason of the checks.
+ * lowest serial fraction) against its limit @lim. Not a check: out of
+ * bounds, it makes judge_controls() SKIP the checks at those N.
  */
 static void control_report(int w, const struct rp_param *lim,
 			   const char *disturbed)
@@ -820,9 +782,9 @@ static void control_report(int w, const struct rp_param *lim,
 }
 
 /*
- * The controls against their limits. Out of bounds at an N, they say the
- * machine or the harness cannot judge it: judged[p] false and, the first
- * time, why in @why. Returns how many N can be judged.
+ * The controls against their limits. Out of bounds at an N, the machine or
+ * the harness cannot judge it: judged[p] false and, the first time, why in
+ * @why. Returns how many N can be judged.
  */
 static int judge_controls(const char **disturbed, bool *judged, char *why,
 			  size_t len)
@@ -853,10 +815,7 @@ static int judge_controls(const char **disturbed, bool *judged, char *why,
 	return nr;
 }
 
-/*
- * The verdict of lookup workload @w over the points the controls allow,
- * unless it is to SKIP for @skip.
- */
+/* Lookup @w's verdict over the points the controls allow, or SKIP @skip */
 static void workload_check(int w, const bool *judged, int nr_judged,
 			   const char *skip)
 {
@@ -900,16 +859,14 @@ static void setup(void)
 {
 	int w, p, i;
 
-	memcpy(wls, all_workloads, sizeof(wls));
 	if (p_control.str) {
-		for (w = 0; strcmp(p_control.str, all_workloads[w].name); w++)
+		for (w = 0; strcmp(p_control.str, wls[w].name); w++)
 			;
 		/* Unlocked, under the control's name (metrics stay unique). */
-		wls[W_SERIAL] = all_workloads[w];
-		wls[W_SERIAL].name = all_workloads[W_SERIAL].name;
+		wls[W_SERIAL] = wls[w];
+		wls[W_SERIAL].name = "serial";
 		wls[W_SERIAL].limit = NULL;
 		wls[W_SERIAL].serial = false;
-		wls[W_SERIAL].lookup = false;
 		printf("# serial control replaced by %s, unlocked (--control)\n",
 		       p_control.str);
 	}
@@ -925,14 +882,12 @@ static void setup(void)
 	for (i = 0; i < sw.nr_online; i++)
 		if (sw.cpus[i] >= nr_cpu_ids)
 			nr_cpu_ids = sw.cpus[i] + 1;
-	workers = calloc(sw.nr_online, sizeof(*workers));
 	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
 	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
-	if (!workers || !ct0 || !ct1 ||
-	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
+	if (!ct0 || !ct1 || posix_memalign((void **)&workers, alignof(struct worker),
+					   sw.nr_online * sizeof(*workers)))
 		rp_fatal("out of memory");
-	for (i = 0; i < sw.nr_online; i++)
-		workers[i].ops = &slots[i].ops;
+	memset(workers, 0, sw.nr_online * sizeof(*workers));
 	for (w = 0; w < NR_WORKLOADS; w++)
 		for (p = 0; p < sw.nr_pts; p++)
 			res[w][p].best = NAN;
