@@ -5,26 +5,19 @@
  *
  * Expediting grace periods during boot (rcupdate.rcu_expedited=1) cut the
  * time to "Write protecting the kernel read-only data" by 18% in a KVM
- * guest. boot_marker and boot_ab measure the boot; this program checks
- * the mechanism: membarrier(MEMBARRIER_CMD_GLOBAL) timed with
- * /sys/kernel/rcu_expedited 0 and 1 in alternating blocks, against the
- * normal grace period, a wake-up round trip to another CPU and an IPI to
- * a busy CPU, controls with no RCU in them timed in the same run.
- *
+ * guest. boot_marker and boot_ab measure the boot; this program checks the
+ * mechanism against controls with no RCU in them, timed in the same run.
  * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
  * with its reason: --list.
  */
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/membarrier.h>
 
-#include "../kselftest.h"
 #include "rcu_perf.h"
 
 #define EXPEDITED	"/sys/kernel/rcu_expedited"
@@ -102,6 +95,11 @@ struct mode_data {
 	struct rp_counters ctr;		/* deltas summed over the blocks */
 };
 
+static double median(const struct rp_samples *s)
+{
+	return rp_cmp_stat_of(s->v, s->n, RP_CMP_MEDIAN);
+}
+
 static long membarrier(int cmd)
 {
 	return syscall(__NR_membarrier, cmd, 0, 0);
@@ -122,9 +120,10 @@ static double timed_membarrier(int cmd)
  * rcu_normal on after boot) is not a regression: skip, unless rcu_normal
  * was set for this run (--knob), which is how the failure is injected.
  */
-static bool normal_by_config(void)
+static bool normal_by_config(const char *rcu)
 {
-	char buf[4096], rcu[2048], *p;
+	const char *p = strstr(rcu, "rcupdate.rcu_normal=");
+	char buf[4096];
 	int i;
 
 	for (i = 0; i < rp_opts.nr_knobs; i++)
@@ -134,16 +133,15 @@ static bool normal_by_config(void)
 		return false;
 	if (rp_knob_read(AFTER_BOOT, buf, sizeof(buf)) >= 0 && strcmp(buf, "0"))
 		return true;
-	if (rp_knob_read("/proc/cmdline", buf, sizeof(buf)) < 0 ||
-	    !rp_rcu_params(buf, rcu, sizeof(rcu)))
-		return false;
-	p = strstr(rcu, "rcupdate.rcu_normal=");
 	return p && (p == rcu || p[-1] == ' ') && p[20] != '0';
 }
 
-static void skip_unless_runnable(void)
+/* SKIP where the mechanism cannot be measured, else report its setup. */
+static void setup(void)
 {
 	long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+	char buf[4096], rcu[2048];
+	int nr = 0;
 
 	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL))
 		rp_exit_skip("membarrier(MEMBARRIER_CMD_GLOBAL) not available: %s",
@@ -154,23 +152,17 @@ static void skip_unless_runnable(void)
 		rp_exit_skip("not root: cannot write " EXPEDITED);
 	if (rp_nr_online_cpus() < 2)
 		rp_exit_skip("one CPU online: synchronize_rcu() returns at once");
-	if (normal_by_config())
+	if (rp_knob_read("/proc/cmdline", buf, sizeof(buf)) >= 0)
+		nr = rp_rcu_params(buf, rcu, sizeof(rcu));
+	if (normal_by_config(nr ? rcu : ""))
 		rp_exit_skip("rcu_normal=1 by configuration (PREEMPT_RT?): --knob "
 			     NORMAL "=0 measures");
-}
-
-static void report_setup(void)
-{
-	char buf[4096], rcu[2048];
-	int nr = 0;
 
 	if (rp_knob_read(NORMAL, buf, sizeof(buf)) >= 0)
 		rp_info("rcu_normal", "%s%s", buf, strcmp(buf, "0") ?
 			" (expedited GPs run as normal ones: expect a failure)" : "");
 	if (rp_knob_read(EXPEDITED, buf, sizeof(buf)) >= 0)
 		rp_info("rcu_expedited_found", "%s", buf);
-	if (rp_knob_read("/proc/cmdline", buf, sizeof(buf)) >= 0)
-		nr = rp_rcu_params(buf, rcu, sizeof(rcu));
 	rp_info("cmdline_rcu", "%s", nr ? rcu : "none");
 }
 
@@ -184,7 +176,7 @@ struct partner {
 };
 
 static struct partner idle_partner, busy_partner;
-static int control_cpu, partner_cpu;
+static int control_cpu;
 
 static void *partner(void *arg)
 {
@@ -211,7 +203,7 @@ static double round_trip(struct partner *p)
 }
 
 /*
- * The busy level: a thread spinning in user space on partner_cpu. An
+ * The busy level: a thread spinning in user space on idle_partner.cpu. An
  * expedited GP must then interrupt it (idle CPUs need no IPI), and so
  * does membarrier's private expedited command, with no RCU in it: the
  * IPI control. One CPU, so that both send one IPI however many there are.
@@ -224,7 +216,7 @@ static size_t ipi_dropped;		/* IPI controls that interrupted nothing */
 
 static void *spinner(void *arg)
 {
-	rp_pin_self(partner_cpu);
+	rp_pin_self(idle_partner.cpu);
 	for (;;) {
 		pthread_mutex_lock(&spin_lock);
 		while (!spinning)
@@ -266,7 +258,6 @@ static const char *start_threads(void)
 		rp_exit_skip("cannot start the wake-up control: %s",
 			     strerror(errno));
 	control_cpu = cpus[0];
-	partner_cpu = cpus[1];
 	if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		return "membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) failed";
 	if (pthread_create(&t, NULL, spinner, NULL) || pthread_detach(t))
@@ -399,14 +390,10 @@ static void collect(struct mode_data *d, struct rp_samples *rt, size_t want,
 static const char *host_overcommitted(struct rp_samples *busy,
 				      struct rp_samples *idle)
 {
+	double b = median(busy), i = median(idle);
 	static char why[160];
-	double b, i;
 
-	if (!busy->n || !idle->n)
-		return NULL;
-	b = rp_cmp_stat_of(busy->v, busy->n, RP_CMP_MEDIAN);
-	i = rp_cmp_stat_of(idle->v, idle->n, RP_CMP_MEDIAN);
-	if (b <= 2 * i)
+	if (!busy->n || !idle->n || b <= 2 * i)
 		return NULL;
 	return rp_why(why, sizeof(why),
 		      "host overcommitted: a wake-up beside the busy CPU takes %.1fx the idle one (median %.4f ms): vCPUs wait for host CPUs",
@@ -428,8 +415,7 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 		"p25 of expedited GPs beside a busy CPU / of an IPI to it + one wake-up, same run",
 	};
 	struct rp_samples ctl = { 0 };
-	double floor = no_ipi.n ?
-		       2 * rp_cmp_stat_of(no_ipi.v, no_ipi.n, RP_CMP_MEDIAN) : 0;
+	double floor = no_ipi.n ? 2 * median(&no_ipi) : 0;
 	size_t i, j = 0;
 	int k;
 
@@ -504,8 +490,7 @@ int main(int argc, char **argv)
 	const char *busy_why;
 
 	rp_init(&test, argc, argv);
-	skip_unless_runnable();
-	report_setup();
+	setup();
 
 	want = p_samples.value;
 	block = p_block.value >= 1 ? p_block.value : 1;
@@ -551,7 +536,7 @@ int main(int argc, char **argv)
 		printf("# ipi control: %zu of %zu interrupted nothing (%s %.4f ms): left out\n",
 		       ipi_dropped, d[IPI].lat.n,
 		       "no dearer than twice the call with the busy thread asleep, median",
-		       rp_cmp_stat_of(no_ipi.v, no_ipi.n, RP_CMP_MEDIAN));
+		       median(&no_ipi));
 	for (m = 0; m < NR_CHECKS; m++) {
 		const char *check = check_names[m];
 		enum mode gp = m == 2 ? BUSY_GP : EXPEDITED_GP;
