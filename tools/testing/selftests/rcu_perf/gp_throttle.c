@@ -8,10 +8,8 @@
  * a busy CPU reports its quiescent states from its tick, an idle one is
  * only noticed by the FQS scans. This program times grace-period-bound
  * operations idle and with CPUs busy, and judges what idle adds against
- * the kernel's default FQS interval.
- *
- * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
- * with its reason: --list.
+ * the kernel's default FQS interval. Checks and settings:
+ * Documentation/dev-tools/rcu_perf.rst; each limit with its reason: --list.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,7 +21,6 @@
 #include <sys/syscall.h>
 #include <linux/membarrier.h>
 
-#include "../kselftest.h"
 #include "rcu_perf.h"
 
 static struct rp_param p_mean_slack =
@@ -240,7 +237,6 @@ static struct {
 	struct workload *w;		/* in flight, or NULL */
 	int lvl;
 	double since;			/* rp_now_ms() at its start */
-	double timeout_ms;
 } watch = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void watch_op(struct workload *w, int lvl)
@@ -254,8 +250,9 @@ static void watch_op(struct workload *w, int lvl)
 
 static void *watchdog(void *arg)
 {
+	double timeout_ms = 1000 * p_op_timeout.value;
 	/* Every 0.5 s, or a quarter of a shorter timeout: it must see one. */
-	useconds_t tick_us = fmin(watch.timeout_ms / 4, 500) * 1e3 + 1;
+	useconds_t tick_us = fmin(timeout_ms / 4, 500) * 1e3 + 1;
 	struct workload *w;
 	double ran;
 	int i;
@@ -265,7 +262,7 @@ static void *watchdog(void *arg)
 		pthread_mutex_lock(&watch.lock);
 		w = watch.w;
 		ran = rp_now_ms() - watch.since;
-		if (!w || ran < watch.timeout_ms) {
+		if (!w || ran < timeout_ms) {
 			pthread_mutex_unlock(&watch.lock);
 			continue;
 		}
@@ -296,12 +293,11 @@ static int fqs;			/* the default FQS interval, in jiffies */
 static struct rp_samples timer_late[NR_LEVELS];
 #define TIMER_PROBES	5	/* per idle block: ~7% of its 300 ms at HZ=250 */
 
-/* The control's mean or p90 at @lvl (0 when nothing was kept), >= 0. */
+/* The control's mean or p90 at @lvl, >= 0 (NAN, nothing kept: 0). */
 static double timer_lateness(int lvl, bool tail)
 {
 	struct rp_samples *s = &timer_late[lvl];
-	double v = s->n ? rp_cmp_stat_of(s->v, s->n, tail ? RP_CMP_P90 :
-					 RP_CMP_MEAN) : 0;
+	double v = rp_cmp_stat_of(s->v, s->n, tail ? RP_CMP_P90 : RP_CMP_MEAN);
 
 	return v > 0 ? v : 0;
 }
@@ -379,12 +375,9 @@ static int run_block(struct workload *w, int lvl, double deadline)
 			fprintf(stderr, "%s idle block of %zu ops: background CPU %.1f%%%s\n",
 				w->name, d->lat.n - n0, bg,
 				keep ? "" : ", thrown away");
-		if (keep) {
-			d->bg_sum += bg;
-		} else {
-			d->rejected++;
-			d->worst_bg = fmax(d->worst_bg, bg);
-		}
+		d->bg_sum += keep ? bg : 0;
+		d->rejected += !keep;
+		d->worst_bg = fmax(d->worst_bg, bg);	/* kept ones are lower */
 	}
 	if (!keep) {
 		d->lat.n = n0;
@@ -725,7 +718,6 @@ int main(int argc, char **argv)
 	min_n = p_min_samples.value;
 	if (target < min_n)
 		target = min_n;
-	watch.timeout_ms = 1000 * p_op_timeout.value;
 
 	hz = rp_hz();
 	fqs = rp_default_fqs_jiffies();
