@@ -4,18 +4,15 @@
  *
  * Expediting grace periods during boot cut the time to "Write protecting
  * the kernel read-only data" by 18%; the RCU maintainer asked for boot
- * times. This program finds that marker (or a fallback: lib/kmsg.c) in
- * this boot's kernel log and reports its time and the RCU boot parameters.
- * How long a boot should take depends on the machine, so the one check is
- * against earlier boots (--baseline: a kernel that boots 3% slower FAILs
- * it); without them it SKIPs, saying so, and the time is kept in the JSON
- * to become a baseline. A reference kernel: boot_ab, the same parser.
+ * times. How long a boot should take depends on the machine, so the one
+ * check is against earlier boots (--baseline); without them it SKIPs and
+ * the time is kept in the JSON to become a baseline. Against a reference
+ * kernel: boot_ab, the same parser (lib/kmsg.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kselftest.h"
 #include "rcu_perf.h"
 
 static struct rp_param p_baseline_change =
@@ -118,11 +115,10 @@ static void report_rcu_params(const char *log)
 
 	if (rp_log_cmdline(log, cmdline, sizeof(cmdline)) &&
 	    (p_log.str || rp_knob_read("/proc/cmdline", cmdline, sizeof(cmdline)) < 0))
-		rp_info("rcu_boot_params", "unknown (no command line in the log)");
-	else if (rp_rcu_params(cmdline, rcu, sizeof(rcu)))
-		rp_info("rcu_boot_params", "%s", rcu);
+		p = "unknown (no command line in the log)";
 	else
-		rp_info("rcu_boot_params", "none");
+		p = rp_rcu_params(cmdline, rcu, sizeof(rcu)) ? rcu : "none";
+	rp_info("rcu_boot_params", "%s", p);
 	/* rcupdate_announce_bootup_oddness(): what RCU made of them */
 	for (i = 0; i < ARRAY_SIZE(announce); i++) {
 		p = strstr(log, announce[i]);
