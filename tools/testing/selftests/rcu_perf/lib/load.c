@@ -19,11 +19,10 @@ struct rp_load_thread {
 	pthread_t tid;
 	int cpu;
 	int err;		/* pinning failed: -errno */
-	bool started;
 };
 
 struct rp_load {
-	int n;
+	int n;			/* threads started */
 	int stop;		/* __atomic: set once to end the spinning */
 	int ready;		/* __atomic: threads pinned (or failed) */
 	struct rp_load_thread t[];
@@ -76,8 +75,7 @@ void rp_load_stop(struct rp_load *l)
 		return;
 	__atomic_store_n(&l->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < l->n; i++)
-		if (l->t[i].started)
-			pthread_join(l->t[i].tid, NULL);
+		pthread_join(l->t[i].tid, NULL);
 	free(l);
 }
 
@@ -93,12 +91,11 @@ struct rp_load *rp_load_start(const int *cpus, int n)
 	l = calloc(1, sizeof(*l) + n * sizeof(*l->t));
 	if (!l)
 		return NULL;
-	l->n = n;
 	for (i = 0; i < n && !err; i++) {
 		l->t[i].load = l;
 		l->t[i].cpu = cpus[i];
 		err = pthread_create(&l->t[i].tid, NULL, spin, &l->t[i]);
-		l->t[i].started = !err;
+		l->n += !err;
 	}
 	/*
 	 * Return only once every thread runs on its CPU. Sleep rather than
