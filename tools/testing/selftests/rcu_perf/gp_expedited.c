@@ -95,6 +95,8 @@ struct mode_data {
 	struct rp_counters ctr;		/* deltas summed over the blocks */
 };
 
+static struct rp_counters ctr;		/* around each block of GPs */
+
 static double median(const struct rp_samples *s)
 {
 	return rp_cmp_stat_of(s->v, s->n, RP_CMP_MEDIAN);
@@ -212,6 +214,7 @@ static pthread_mutex_t spin_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t spin_cond = PTHREAD_COND_INITIALIZER;
 static int spinning;
 static struct rp_samples no_ipi;	/* the IPI control, spinner asleep */
+static struct rp_samples busy_rt;	/* round trips beside the busy CPU */
 static size_t ipi_dropped;		/* IPI controls that interrupted nothing */
 
 static void *spinner(void *arg)
@@ -266,8 +269,7 @@ static const char *start_threads(void)
 }
 
 /* One block of @n timed GPs in mode @m, after a warm-up GP. */
-static void run_block(struct mode_data *d, enum mode m, size_t n,
-		      struct rp_counters *c)
+static void run_block(struct mode_data *d, enum mode m, size_t n)
 {
 	int err = rp_knob_write(EXPEDITED, m == NORMAL_GP ? "0" : "1");
 	double t;
@@ -277,23 +279,23 @@ static void run_block(struct mode_data *d, enum mode m, size_t n,
 		rp_exit_skip("cannot write %s: %s", EXPEDITED, strerror(-err));
 	/* the first GP after a switch pays for waking the other machinery */
 	timed_membarrier(MEMBARRIER_CMD_GLOBAL);
-	rp_counters_start(c);
+	rp_counters_start(&ctr);
 	for (i = 0; i < n; i++) {
 		t = timed_membarrier(MEMBARRIER_CMD_GLOBAL);
 		rp_sample(&d->lat, t);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s %.4f ms\n", mode_name[m], t);
 	}
-	rp_counters_stop(c);
-	rp_counters_add(&d->ctr, c);
+	rp_counters_stop(&ctr);
+	rp_counters_add(&d->ctr, &ctr);
 }
 
 /*
- * @n IPIs to the spinner, after a warm-up one, each with half a round trip
- * to the third CPU's partner (in @rt) where there is one, else estimate()
- * adds half an idle one.
+ * @n IPIs to the spinner, after a warm-up one, each with half a round
+ * trip to the third CPU's partner (in busy_rt) where there is one, else
+ * estimate() adds half an idle one.
  */
-static void ipi_block(struct mode_data *d, struct rp_samples *rt, size_t n)
+static void ipi_block(struct mode_data *d, size_t n)
 {
 	double t, w;
 	size_t i;
@@ -306,7 +308,7 @@ static void ipi_block(struct mode_data *d, struct rp_samples *rt, size_t n)
 				rp_fatal("the wake-up control failed");
 			t += w / 2;
 			if (i)
-				rp_sample(rt, w);
+				rp_sample(&busy_rt, w);
 		}
 		if (i)
 			rp_sample(&d->lat, t);
@@ -317,8 +319,7 @@ static void ipi_block(struct mode_data *d, struct rp_samples *rt, size_t n)
  * Beside an expedited block, from control_cpu (best effort, as the
  * partner): the wake-up control, then where @busy the busy level.
  */
-static void controls(struct mode_data *d, struct rp_samples *rt, size_t n,
-		     bool busy, bool ipi_first, struct rp_counters *c)
+static void controls(struct mode_data *d, size_t n, bool busy, bool ipi_first)
 {
 	cpu_set_t own;
 	bool saved = !sched_getaffinity(0, sizeof(own), &own);
@@ -338,10 +339,10 @@ static void controls(struct mode_data *d, struct rp_samples *rt, size_t n,
 		set_spinning(1);
 		usleep(1000);		/* the spinner is running */
 		if (ipi_first)
-			ipi_block(&d[IPI], rt, n);
-		run_block(&d[BUSY_GP], BUSY_GP, n, c);
+			ipi_block(&d[IPI], n);
+		run_block(&d[BUSY_GP], BUSY_GP, n);
 		if (!ipi_first)
-			ipi_block(&d[IPI], rt, n);
+			ipi_block(&d[IPI], n);
 		set_spinning(0);
 		usleep(1000);		/* the spinner sleeps */
 		/* the same call with no thread of ours to interrupt: no IPI */
@@ -357,9 +358,8 @@ static void controls(struct mode_data *d, struct rp_samples *rt, size_t n,
  * ABBA blocks until each mode has @want or the deadline; the controls
  * beside each expedited block share its drift.
  */
-static void collect(struct mode_data *d, struct rp_samples *rt, size_t want,
-		    size_t block, double deadline, bool busy,
-		    struct rp_counters *c)
+static void collect(struct mode_data *d, size_t want, size_t block,
+		    double deadline, bool busy)
 {
 	size_t k;
 
@@ -375,9 +375,9 @@ static void collect(struct mode_data *d, struct rp_samples *rt, size_t want,
 			printf("# time budget spent: judging what was measured\n");
 			return;
 		}
-		run_block(&d[mode], mode, left < block ? left : block, c);
+		run_block(&d[mode], mode, left < block ? left : block);
 		if (mode == EXPEDITED_GP)
-			controls(d, rt, block, busy, k % 8 < 4, c);
+			controls(d, block, busy, k % 8 < 4);
 	}
 }
 
@@ -443,12 +443,10 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 					       k == 1 ? &d[WAKEUP].lat : &ctl;
 		enum rp_cmp_stat st = k == 2 ? RP_CMP_P25 : RP_CMP_MEAN;
 
+		b[k] = (struct rp_bound){ .limit = params[k]->value,
+			.unit = params[k]->unit, .param = params[k], .how = how[k] };
 		rp_bootstrap(gp->v, gp->n, st, ref->v, ref->n, st, RP_BOOT_RATIO,
 			     p_confidence.value, &b[k].est);
-		b[k].limit = params[k]->value;
-		b[k].unit = params[k]->unit;
-		b[k].param = params[k];
-		b[k].how = how[k];
 	}
 	rp_samples_free(&ctl);
 }
@@ -480,10 +478,8 @@ static struct rp_metric *report_mode(struct mode_data *d, enum mode m)
 int main(int argc, char **argv)
 {
 	struct mode_data d[NR_MODES] = { 0 };
-	struct rp_counters c = { 0 };
 	struct rp_bound b[NR_CHECKS] = { 0 };
 	struct rp_metric *met[NR_MODES] = { 0 };
-	struct rp_samples busy_rt = { 0 };
 	size_t want, block, min;
 	double deadline;
 	int cpus, m, nr;
@@ -496,12 +492,12 @@ int main(int argc, char **argv)
 	block = p_block.value >= 1 ? p_block.value : 1;
 	min = p_min_samples.value;
 	cpus = rp_nr_online_cpus();
-	rp_counters_open(&c);
+	rp_counters_open(&ctr);
 	busy_why = start_threads();
 
 	deadline = rp_now_ms() + p_time_budget.value * 1e3;
 	for (;;) {
-		collect(d, &busy_rt, want, block, deadline, !busy_why, &c);
+		collect(d, want, block, deadline, !busy_why);
 		if (!busy_why)
 			busy_why = host_overcommitted(&busy_rt, &d[WAKEUP].lat);
 		nr = busy_why ? NR_CHECKS - 1 : NR_CHECKS;
@@ -515,7 +511,7 @@ int main(int argc, char **argv)
 		       d[NORMAL_GP].lat.n);
 	}
 	rp_guard_restore();	/* rcu_expedited back before anything else */
-	rp_counters_close(&c);
+	rp_counters_close(&ctr);
 
 	for (m = 0; m < NR_MODES; m++)
 		if (d[m].lat.n)
