@@ -158,18 +158,6 @@ static int tracer_op(void)
 	return err ? err : rp_knob_write(tracing_on, "0");
 }
 
-/* Is @word one of the space-separated words of @list? */
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = strstr(list, word); p; p = strstr(p + n, word))
-		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
-			return true;
-	return false;
-}
-
 /*
  * blk first: its switch waits for GPs as the seed's function tracer's
  * does, without patching kernel text (seconds of CPU per switch under an
@@ -178,10 +166,10 @@ static bool has_word(const char *list, const char *word)
 static const char *tracer_setup(char *why, size_t len)
 {
 	static const char * const prefs[] = { "blk", "function" };
-	char avail[4096], refused[200] = "";
+	char avail[4096], refused[200] = "", *word;
+	bool built[ARRAY_SIZE(prefs)] = { 0 };
 	const char *tfs = rp_tracefs();
 	size_t i, n;
-	bool built;
 	int err;
 
 	if (!tfs)
@@ -193,17 +181,19 @@ static const char *tracer_setup(char *why, size_t len)
 	if (err < 0)
 		return rp_why(why, len, "cannot read available_tracers: %s",
 			      strerror(-err));
+	for (word = strtok(avail, " "); word; word = strtok(NULL, " "))
+		for (i = 0; i < ARRAY_SIZE(prefs); i++)
+			built[i] |= !strcmp(word, prefs[i]);
 	for (i = 0; i < ARRAY_SIZE(prefs) && !tracer; i++) {
 		n = strlen(refused);
-		built = has_word(avail, prefs[i]);
-		err = built ? rp_knob_write(current_tracer, prefs[i]) : 0;
-		if (built && !err)
+		err = built[i] ? rp_knob_write(current_tracer, prefs[i]) : 0;
+		if (built[i] && !err)
 			tracer = prefs[i];
 		else
 			snprintf(refused + n, sizeof(refused) - n, "%s%s %s%s",
 				 n ? ", " : "", prefs[i],
-				 built ? "refused: " : "not built in",
-				 built ? strerror(-err) : "");
+				 built[i] ? "refused: " : "not built in",
+				 built[i] ? strerror(-err) : "");
 	}
 	if (!tracer)
 		return rp_why(why, len, "no usable tracer (%s)", refused);
