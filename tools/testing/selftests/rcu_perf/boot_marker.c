@@ -59,17 +59,13 @@ static struct rp_test test = {
 	"  memory, Freeing unused kernel memory (arm64), Run %s as init process.\n",
 };
 
+/* --log's, else this boot's log, and where it came from */
 static char *read_log(const char **source)
 {
-	char *log;
+	char *log = p_log.str ? rp_read_log(p_log.str) : rp_read_kmsg();
 
-	if (p_log.str) {
-		*source = p_log.str;
-		return rp_read_log(p_log.str);
-	}
-	log = rp_read_kmsg();
 	/* /dev/kmsg records start with the priority, syslog(2) with '<' */
-	*source = log && *log == '<' ? "syslog(2)" : "/dev/kmsg";
+	*source = p_log.str ?: log && *log == '<' ? "syslog(2)" : "/dev/kmsg";
 	return log;
 }
 
