@@ -252,21 +252,19 @@ static void *watchdog(void *arg)
 		pthread_mutex_lock(&watch.lock);
 		w = watch.w;
 		ran = rp_now_ms() - watch.since;
-		if (!w || ran < timeout_ms) {
-			pthread_mutex_unlock(&watch.lock);
-			continue;
-		}
-		/* keeps the lock: nothing else is timed from here on */
-		printf("# %s: one op at %s has not returned after %.1f s\n",
-		       w->name, level_name[watch.lvl], ran / 1000);
-		for (i = 0; i < w->nr_checks; i++)
-			rp_check_fail(w->checks[i],
-				      "one %s op (%s) took more than %.1f s (op_timeout): a GP that takes seconds",
-				      w->name, level_name[watch.lvl], ran / 1000);
-		rp_skip_rest("not run: the %s op before it did not return", w->name);
-		exit(rp_finish());
+		if (w && ran >= timeout_ms)
+			break;
+		pthread_mutex_unlock(&watch.lock);
 	}
-	return arg;
+	/* keeps the lock: nothing else is timed from here on */
+	printf("# %s: one op at %s has not returned after %.1f s\n",
+	       w->name, level_name[watch.lvl], ran / 1000);
+	for (i = 0; i < w->nr_checks; i++)
+		rp_check_fail(w->checks[i],
+			      "one %s op (%s) took more than %.1f s (op_timeout): a GP that takes seconds",
+			      w->name, level_name[watch.lvl], ran / 1000);
+	rp_skip_rest("not run: the %s op before it did not return", w->name);
+	exit(rp_finish());
 }
 
 static struct rp_counters ctr;
