@@ -24,7 +24,6 @@
 #include <unistd.h>
 #include <linux/elf.h>
 
-#include "../kselftest.h"
 #include "rcu_perf.h"
 
 static struct rp_param p_allowed_change =
@@ -32,8 +31,7 @@ static struct rp_param p_allowed_change =
 	       "boot phase jitter: stddev ~1.6%; rcu_normal=1 costs Debian's 6.12 kernel ~4.5%");
 static struct rp_param p_alpha =
 	RP_MIN("alpha", "p-value", 0.05,
-	       "a change is significant below this (as in rcu_perf_compare)",
-	       RP_RANGE(0, 1));
+	       "a change is significant below this (as in rcu_perf_compare)", RP_RANGE(0, 1));
 static struct rp_param p_runs =
 	RP_SETTING("runs", "count", 8,
 		   "boots per side; 16 bound a no-change below 2.5% (rank test)",
@@ -47,8 +45,7 @@ static struct rp_param p_boot_timeout =
 		   RP_RANGE(0, 86400));
 static struct rp_param p_memory =
 	RP_SETTING("memory", "MiB", 256,
-		   "guest RAM: plenty for a kernel and a busybox initramfs",
-		   RP_RANGE(64, 65536));
+		   "guest RAM: plenty for a kernel and a busybox initramfs", RP_RANGE(64, 65536));
 static struct rp_param p_cpus =
 	RP_SETTING("cpus", "count", 2,
 		   "vCPUs in --wall mode (icount mode has one: that is what makes it exact)",
@@ -57,37 +54,29 @@ static struct rp_param p_jobs =
 	RP_SETTING("jobs", "count", 0,
 		   "parallel icount boots (0: one per online CPU); --wall boots one at a time",
 		   RP_RANGE(0, 64));
-
 static struct rp_param p_kernel =
 	RP_STRING("kernel", "IMAGE",
-		  "kernel of both sides (default: $KERNEL, else\n"
-		  "/boot/vmlinuz-$(uname -r))");
+		  "kernel of both sides (default: $KERNEL, else\n/boot/vmlinuz-$(uname -r))");
 static struct rp_param p_kernel_b =
 	RP_STRING("kernel-b", "IMAGE", "kernel of side B (default: the same as A)");
 static struct rp_param p_append_a =
 	RP_STRING("append-a", "ARGS", "command line of side A (default: none)");
 static struct rp_param p_append_b =
 	RP_STRING("append-b", "ARGS",
-		  "command line of side B (default:\n"
-		  "rcupdate.rcu_normal=1 unless --append-a or --kernel-b)");
-static struct rp_param p_append =
-	RP_STRING("append", "ARGS", "appended on both sides");
+		  "command line of side B (default:\nrcupdate.rcu_normal=1 unless --append-a or --kernel-b)");
+static struct rp_param p_append = RP_STRING("append", "ARGS", "appended on both sides");
 static struct rp_param p_wall =
 	RP_FLAG("wall",
-		"wall-clock time (KVM or TCG, several vCPUs) instead\n"
-		"of deterministic virtual time (-icount)");
+		"wall-clock time (KVM or TCG, several vCPUs) instead\nof deterministic virtual time (-icount)");
 static struct rp_param p_qemu =
 	RP_STRING("qemu", "PROG",
-		  "QEMU system emulator (default: $QEMU, else\n"
-		  "qemu-system-x86_64)");
+		  "QEMU system emulator (default: $QEMU, else\nqemu-system-x86_64)");
 static struct rp_param p_busybox =
 	RP_STRING("busybox", "FILE",
-		  "static x86-64 busybox for the initramfs\n"
-		  "(default: busybox in $PATH, /bin/busybox)");
+		  "static x86-64 busybox for the initramfs\n(default: busybox in $PATH, /bin/busybox)");
 static struct rp_param p_logdir =
 	RP_STRING("logdir", "DIR",
-		  "keep the initramfs and every serial capture in DIR\n"
-		  "(default: a temporary directory, kept only on error)");
+		  "keep the initramfs and every serial capture in DIR\n(default: a temporary directory, kept only on error)");
 
 static struct rp_param *params[] = {
 	&p_allowed_change, &p_alpha, &p_runs, &p_dither, &p_boot_timeout,
@@ -122,7 +111,6 @@ static const char init_script[] =
 
 enum { A, B, NR_SIDES };
 static const char * const side_name[NR_SIDES] = { "A", "B" };
-static const char *kernel[NR_SIDES], *append[NR_SIDES];
 
 enum accel { ACCEL_ICOUNT, ACCEL_KVM, ACCEL_TCG };
 
@@ -144,33 +132,20 @@ static const struct {
 
 struct boot {
 	int side;
-	int round;		/* 1.. within its side */
+	int round;		/* 1.. within its side; 0: a warm-up */
 	pid_t pid;
 	double t0;		/* rp_now_ms() at start */
 	double wall_s;		/* QEMU's run time */
 	bool timed_out;
-	int status;		/* waitpid() status */
-	char serial[PATH_MAX];
-	char qlog[PATH_MAX];
 	double t;		/* marker time, s since boot */
 	const char *marker;
-	char cmdline[MAX_APPEND + 96];
-	char err[512];
+	char serial[PATH_MAX], qlog[PATH_MAX], err[512];
 };
 
-/* room for the file names in it */
-static char dir[PATH_MAX - 64];
-static bool dir_is_temp;
-static char initrd[PATH_MAX];
+static const char *kernel[NR_SIDES];
 static char cmdline[NR_SIDES][MAX_APPEND + 64];
-
-/* An error: keep the temporary directory for a look at the logs. */
-static void keep_logs(void)
-{
-	if (dir_is_temp)
-		rp_tmpdir_keep(dir);
-	dir_is_temp = false;
-}
+static char qemu[PATH_MAX], initrd[PATH_MAX];
+static char dir[PATH_MAX - 64];	/* room for the file names in it */
 
 static bool readable_file(const char *path)
 {
@@ -208,10 +183,7 @@ static const char *static_x86_64(const char *path)
 static char bad_input[PATH_MAX + 128];
 #define bad(...)	rp_why(bad_input, sizeof(bad_input), __VA_ARGS__)
 
-/*
- * Everything that is bad input beyond the parameters' ranges: rp_parse()
- * prints it as one line and rp_init() exits 1, before the KTAP header.
- */
+/* Bad input beyond the parameters' ranges: one line, exit 1 (rp_parse()) */
 static const char *check_input(void)
 {
 	const char *env = getenv("KERNEL"), *why, *p;
@@ -271,45 +243,50 @@ static const struct rp_test test = {
 	.check_params = check_input,
 };
 
-/* Nothing to boot with: the check is skipped, with the reason. */
-static void resolve(char *qemu, size_t qlen, char *bb, size_t blen)
+/*
+ * The kernels and command lines of the sides, QEMU and the busybox (its
+ * path returned); nothing to boot with: the check is skipped, with why.
+ */
+static const char *resolve(void)
 {
-	const char *q = p_qemu.str ? p_qemu.str : getenv("QEMU");
+	const char *app[NR_SIDES] = { p_append_a.str, p_append_b.str };
+	const char *q = p_qemu.str ?: getenv("QEMU");
 	const char *env = getenv("KERNEL"), *why;
-	static char path[PATH_MAX];
+	static char path[PATH_MAX], bb[PATH_MAX];
 	struct utsname u;
+	int i;
 
-	kernel[A] = p_kernel.str;
-	if (!kernel[A] && env && *env)
-		kernel[A] = env;
+	kernel[A] = p_kernel.str ?: (env && *env ? env : NULL);
 	if (!kernel[A] && !uname(&u)) {
 		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
-		if (readable_file(path))
-			kernel[A] = path;
+		kernel[A] = readable_file(path) ? path : NULL;
 	}
 	if (!kernel[A])
 		rp_exit_skip("%s",
 			     "no kernel: no readable /boot/vmlinuz-$(uname -r); use --kernel or KERNEL=");
-	kernel[B] = p_kernel_b.str ? p_kernel_b.str : kernel[A];
-	append[A] = p_append_a.str;
-	append[B] = p_append_b.str;
-	if (!p_kernel_b.str && !append[A] && !append[B])
-		append[B] = "rcupdate.rcu_normal=1";
+	kernel[B] = p_kernel_b.str ?: kernel[A];
+	if (!p_kernel_b.str && !app[A] && !app[B])
+		app[B] = "rcupdate.rcu_normal=1";
+	for (i = 0; i < NR_SIDES; i++)
+		snprintf(cmdline[i], sizeof(cmdline[i]), BASE_CMDLINE "%s%s%s%s",
+			 p_append.str ? " " : "", p_append.str ?: "",
+			 app[i] && *app[i] ? " " : "", app[i] ?: "");
 
 	if (!q || !*q)
 		q = "qemu-system-x86_64";
-	if (!rp_find_prog(q, qemu, qlen))
+	if (!rp_find_prog(q, qemu, sizeof(qemu)))
 		rp_exit_skip("%s not found (apt install qemu-system-x86)", q);
 	if (p_busybox.str) {
-		snprintf(bb, blen, "%s", p_busybox.str);
-	} else if (!rp_find_prog("busybox", bb, blen)) {
-		snprintf(bb, blen, "/bin/busybox");
+		snprintf(bb, sizeof(bb), "%s", p_busybox.str);
+	} else if (!rp_find_prog("busybox", bb, sizeof(bb))) {
+		snprintf(bb, sizeof(bb), "/bin/busybox");
 		if (!readable_file(bb))
 			rp_exit_skip("no busybox (apt install busybox-static)");
 	}
 	why = static_x86_64(bb);
 	if (why)
 		rp_exit_skip("busybox %s %s", bb, why);
+	return bb;
 }
 
 static void cpio_entry(FILE *f, unsigned int ino, const char *name,
@@ -376,18 +353,37 @@ out:
 	return err ? -1 : 0;
 }
 
-/*
- * The command line of a boot: its side's, and with dithering a dummy
- * parameter of 4 to 16 hex digits that differs from round to round (but
- * not from run to run: results are reproducible). Unknown parameters with
- * a dot are module parameters: the kernel ignores them quietly.
- */
-static void boot_cmdline(struct boot *b)
+/* An empty file of ours at path, never through a symlink there: its fd. */
+static int create_log(const char *path)
 {
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		      O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		rp_fatal("cannot create %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/*
+ * Boot @b's side. With dithering, a dummy parameter of 4 to 16 hex digits
+ * differs from round to round (but not from run to run: results are
+ * reproducible). Unknown parameters with a dot are module parameters: the
+ * kernel ignores them quietly.
+ */
+static void start_boot(struct boot *b, enum accel accel)
+{
+	char mem[16], smp[16], serial[PATH_MAX + 8], cmd[MAX_APPEND + 96], d[17];
+	const char *argv[32] = {
+		qemu, "-nodefaults", "-no-user-config", "-display", "none",
+		"-no-reboot", "-serial", serial, "-m", mem, "-smp", smp, "-accel",
+	};
+	const char * const tail[] = {
+		"-kernel", kernel[b->side], "-initrd", initrd, "-append", cmd, NULL
+	};
 	unsigned int x = 2654435761u * (unsigned int)b->round;
-	bool dither = p_dither.value;
-	char d[17];
-	int i, len;
+	const char * const *a;
+	int n = 13, i, len, fd;
+	pid_t parent;
 
 	len = 4 + (x >> 16) % 13;
 	for (i = 0; i < len; i++) {
@@ -397,57 +393,30 @@ static void boot_cmdline(struct boot *b)
 		d[i] = "0123456789abcdef"[x & 15];
 	}
 	d[len] = '\0';
-	snprintf(b->cmdline, sizeof(b->cmdline), "%s%s%s", cmdline[b->side],
-		 dither ? " boot_ab.dither=" : "", dither ? d : "");
-}
-
-/* An empty file of ours at path, never through a symlink there. */
-static void create_log(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		      O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		rp_fatal("cannot create %s: %s", path, strerror(errno));
-	close(fd);
-}
-
-static void start_boot(struct boot *b, const char *qemu, enum accel accel)
-{
-	char mem[16], smp[16], serial[PATH_MAX + 8];
-	const char *argv[32] = {
-		qemu, "-nodefaults", "-no-user-config", "-display", "none",
-		"-no-reboot", "-serial", serial, "-m", mem, "-smp", smp, "-accel",
-	};
-	const char * const *a = accels[accel].argv;
-	int n = 13, fd;
-	pid_t parent;
-
+	snprintf(cmd, sizeof(cmd), "%s%s%s", cmdline[b->side],
+		 p_dither.value ? " boot_ab.dither=" : "", p_dither.value ? d : "");
 	snprintf(mem, sizeof(mem), "%d", (int)p_memory.value);
 	snprintf(smp, sizeof(smp), "%d",
 		 accel == ACCEL_ICOUNT ? 1 : (int)p_cpus.value);
 	snprintf(serial, sizeof(serial), "file:%s", b->serial);
-	boot_cmdline(b);
-	while (*a)
-		argv[n++] = *a++;
-	argv[n++] = "-kernel";
-	argv[n++] = kernel[b->side];
-	argv[n++] = "-initrd";
-	argv[n++] = initrd;
-	argv[n++] = "-append";
-	argv[n++] = b->cmdline;
+	for (a = accels[accel].argv; *a; a++)
+		argv[n++] = *a;
+	for (a = tail; *a; a++)
+		argv[n++] = *a;
 
 	/*
 	 * QEMU's "file:" follows a symlink: the capture is a file of ours,
 	 * in a directory no one else writes (rp_check_dir()).
 	 */
-	create_log(b->serial);
-	create_log(b->qlog);
+	close(create_log(b->serial));
+	fd = create_log(b->qlog);
 	b->t0 = rp_now_ms();
 	parent = getpid();
 	b->pid = fork();
-	if (b->pid)
+	if (b->pid) {
+		close(fd);
 		return;
+	}
 	/*
 	 * The child: QEMU dies with us, whatever way we end; also if we died
 	 * before the prctl() (then we were reparented already).
@@ -455,11 +424,8 @@ static void start_boot(struct boot *b, const char *qemu, enum accel accel)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	fd = open(b->qlog, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-	}
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
 	close(STDIN_FILENO);
 	open("/dev/null", O_RDONLY);
 	execv(qemu, (char * const *)argv);
@@ -480,25 +446,33 @@ static bool grep_line(const char *text, const char *what, bool bol,
 	return s;
 }
 
-/* The result of a boot from its exit and its serial capture. */
-static void judge_boot(struct boot *b)
+/* The same in QEMU's own output of boot @b. */
+static bool grep_qlog(const struct boot *b, const char *what, bool bol,
+		      char *out, size_t len)
 {
-	char line[200] = "", err[256];
+	char *log = rp_read_log(b->qlog);
+	bool hit = grep_line(log, what, bol, out, len);
+
+	free(log);
+	return hit;
+}
+
+/* The result of a boot from its exit @status and its serial capture. */
+static void judge_boot(struct boot *b, int status)
+{
+	char line[200] = "", err[256], *log, *begin, *end;
 	size_t n = sizeof(b->err);
-	char *log, *begin, *end;
 	struct rp_marker m;
 	int r;
 
-	if (b->err[0])		/* vm_stopped() said why */
+	if (b->err[0])		/* run_boots() said why */
 		return;
-	if (!b->timed_out && (!WIFEXITED(b->status) || WEXITSTATUS(b->status))) {
-		log = rp_read_log(b->qlog);
-		grep_line(log, "", false, line, sizeof(line));
-		free(log);
+	if (!b->timed_out && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+		grep_qlog(b, "", false, line, sizeof(line));
 		snprintf(b->err, n, "QEMU %s %d: %s",
-			 WIFEXITED(b->status) ? "exited with" : "killed by signal",
-			 WIFEXITED(b->status) ? WEXITSTATUS(b->status) :
-			 WTERMSIG(b->status), line[0] ? line : "no message");
+			 WIFEXITED(status) ? "exited with" : "killed by signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			 line[0] ? line : "no message");
 		return;
 	}
 	log = rp_read_log(b->serial);
@@ -507,24 +481,20 @@ static void judge_boot(struct boot *b)
 			 strerror(errno));
 		return;
 	}
-	begin = log ? strstr(log, TAG_BEGIN "\r\n") : NULL;
-	if (log && !begin)
-		begin = strstr(log, TAG_BEGIN "\n");
+	begin = log ? strstr(log, TAG_BEGIN "\r\n") ?: strstr(log, TAG_BEGIN "\n") : NULL;
 	end = begin ? strstr(begin, TAG_END) : NULL;
 	if (b->timed_out || !end) {
-		if (b->timed_out)
-			snprintf(b->err, n, "timed out after %g s",
-				 p_boot_timeout.value);
-		else
-			snprintf(b->err, n, "the guest's init did not print the kernel log");
 		/* Say what the kernel said last, if it said why. */
-		n = strlen(b->err);
-		if (grep_line(log, "Kernel panic", false, line, sizeof(line)) ||
-		    grep_line(log, "VFS: Unable", false, line, sizeof(line)))
-			snprintf(b->err + n, sizeof(b->err) - n, ": %s", line);
-		else if (log && !*log)
-			snprintf(b->err + n, sizeof(b->err) - n,
-				 ": no output on the serial console");
+		if (!grep_line(log, "Kernel panic", false, line, sizeof(line)) &&
+		    !grep_line(log, "VFS: Unable", false, line, sizeof(line)) &&
+		    log && !*log)
+			snprintf(line, sizeof(line), "no output on the serial console");
+		if (b->timed_out)
+			snprintf(b->err, n, "timed out after %g s%s%s",
+				 p_boot_timeout.value, line[0] ? ": " : "", line);
+		else
+			snprintf(b->err, n, "the guest's init did not print the kernel log%s%s",
+				 line[0] ? ": " : "", line);
 		free(log);
 		return;
 	}
@@ -546,48 +516,26 @@ static void judge_boot(struct boot *b)
 }
 
 /*
- * QEMU keeps running, the guest stopped, after "KVM internal error" (a
- * stock kernel under nested KVM, for one): no need to wait for the timeout.
- */
-static bool vm_stopped(struct boot *b)
-{
-	char line[sizeof(b->err) - 6];	/* after "QEMU: " */
-	struct stat st;
-	bool hit;
-	char *q;
-
-	if (stat(b->qlog, &st) || !st.st_size)
-		return false;
-	q = rp_read_log(b->qlog);
-	hit = grep_line(q, "internal error", true, line, sizeof(line));
-	if (hit)
-		snprintf(b->err, sizeof(b->err), "QEMU: %s", line);
-	free(q);
-	return hit;
-}
-
-/*
  * Run boots[0..n) with at most @jobs at a time, in order. Returns the index
  * of the first failed boot, or -1 if all succeeded.
  */
-static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
-		     enum accel accel, double timeout_s, bool progress)
+static int run_boots(struct boot *boots, int n, int jobs, enum accel accel,
+		     double timeout_s, bool progress)
 {
-	int next = 0, running = 0, done = 0, failed = -1, i, st;
+	int next = 0, running = 0, failed = -1, i, st;
 	struct boot *b;
+	char line[sizeof(b->err) - 6];	/* after "QEMU: " */
 	pid_t pid;
 
-	while (done < n) {
-		while (failed < 0 && running < jobs && next < n) {
-			start_boot(&boots[next], qemu, accel);
+	for (;;) {
+		for (; failed < 0 && running < jobs && next < n; next++, running++) {
+			start_boot(&boots[next], accel);
 			if (boots[next].pid < 0) {
 				snprintf(boots[next].err, sizeof(boots[next].err),
 					 "fork: %s", strerror(errno));
 				failed = next;
 				break;
 			}
-			next++;
-			running++;
 		}
 		if (!running)
 			break;
@@ -597,11 +545,9 @@ static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
 		if (pid > 0 && i < next) {
 			b = &boots[i];
 			b->pid = 0;
-			b->status = st;
 			b->wall_s = (rp_now_ms() - b->t0) / 1000;
 			running--;
-			done++;
-			judge_boot(b);
+			judge_boot(b, st);
 			if (b->err[0] && (failed < 0 || i < failed))
 				failed = i;
 			else if (!b->err[0] && progress)
@@ -612,21 +558,25 @@ static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
 			continue;
 		if (pid < 0 && errno != EINTR)
 			break;
-		for (i = 0; i < next; i++) {
-			b = &boots[i];
+		for (b = boots; b < boots + next; b++) {
 			if (b->pid <= 0 || b->timed_out)
 				continue;
 			b->timed_out = rp_now_ms() - b->t0 >= timeout_s * 1000;
-			if (b->timed_out || vm_stopped(b))
+			/*
+			 * QEMU keeps running, the guest stopped, after "KVM
+			 * internal error" (a stock kernel under nested KVM,
+			 * for one): no need to wait for the timeout.
+			 */
+			if (!b->timed_out &&
+			    grep_qlog(b, "internal error", true, line, sizeof(line)))
+				snprintf(b->err, sizeof(b->err), "QEMU: %s", line);
+			if (b->timed_out || b->err[0])
 				kill(b->pid, SIGKILL);
 		}
 		if (failed >= 0) {
-			for (i = 0; i < next; i++)
-				if (boots[i].pid > 0)
-					kill(boots[i].pid, SIGKILL);
-			for (i = 0; i < next; i++)
-				if (boots[i].pid > 0)
-					waitpid(boots[i].pid, NULL, 0);
+			for (b = boots; b < boots + next; b++)
+				if (b->pid > 0 && !kill(b->pid, SIGKILL))
+					waitpid(b->pid, NULL, 0);
 			break;
 		}
 		usleep(POLL_US);
@@ -634,31 +584,35 @@ static int run_boots(struct boot *boots, int n, int jobs, const char *qemu,
 	return failed;
 }
 
+/* Boot @b's files: <what>[-<round>-<side>].serial and .qemu in the log dir */
 static void set_paths(struct boot *b, const char *what)
 {
-	snprintf(b->serial, sizeof(b->serial), "%s/%s.serial", dir, what);
-	snprintf(b->qlog, sizeof(b->qlog), "%s/%s.qemu", dir, what);
+	char id[16] = "";
+
+	if (b->round)
+		snprintf(id, sizeof(id), "-%02d-%s", b->round, side_name[b->side]);
+	snprintf(b->serial, sizeof(b->serial), "%s/%s%s.serial", dir, what, id);
+	snprintf(b->qlog, sizeof(b->qlog), "%s/%s%s.qemu", dir, what, id);
 }
 
 /*
  * --wall: one boot that is not measured (caches warm), under KVM if it
  * boots there, else under TCG. Returns the accelerator to use.
  */
-static enum accel warm_up(const char *qemu)
+static enum accel warm_up(void)
 {
-	struct boot b = { .side = A };
 	double t = p_boot_timeout.value;
+	struct boot b = { .side = A };
 	int i;
 
-	set_paths(&b, "warmup-kvm");
-	if (!access("/dev/kvm", R_OK | W_OK)) {
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		printf("# KVM: /dev/kvm is not usable: using TCG\n");
+	} else {
 		fprintf(stderr, "boot_ab: warm-up boot under KVM\n");
-		if (run_boots(&b, 1, 1, qemu, ACCEL_KVM, fmin(t, KVM_PROBE_S),
-			      false) < 0)
+		set_paths(&b, "warmup-kvm");
+		if (run_boots(&b, 1, 1, ACCEL_KVM, fmin(t, KVM_PROBE_S), false) < 0)
 			return ACCEL_KVM;
 		printf("# KVM: the warm-up boot failed (%s): using TCG\n", b.err);
-	} else {
-		printf("# KVM: /dev/kvm is not usable: using TCG\n");
 	}
 	/*
 	 * Multi-threaded TCG now and then crashes a guest that patches its
@@ -666,38 +620,16 @@ static enum accel warm_up(const char *qemu)
 	 * exception in interrupt"): one failed boot says nothing yet.
 	 */
 	for (i = 1; i <= WARMUP_TRIES; i++) {
-		memset(&b, 0, sizeof(b));
+		b = (struct boot){ .side = A };
 		set_paths(&b, i == 1 ? "warmup-tcg" : "warmup-tcg-2");
 		fprintf(stderr, "boot_ab: warm-up boot under TCG (try %d)\n", i);
-		if (run_boots(&b, 1, 1, qemu, ACCEL_TCG, t, false) < 0)
+		if (run_boots(&b, 1, 1, ACCEL_TCG, t, false) < 0)
 			return ACCEL_TCG;
 		printf("# warm-up boot %d under TCG failed: %s\n", i, b.err);
 	}
-	keep_logs();
+	rp_tmpdir_keep(dir);	/* for a look at the logs */
 	rp_exit_skip("the warm-up boot failed %d times: %s (logs: %s)",
 		     WARMUP_TRIES, b.err, dir);
-}
-
-/*
- * Boot @failed's side once more, alone, after a panic in real time (KVM or
- * TCG): true if it panics again. Under -icount a boot repeats exactly, so
- * one panic is the kernel's; in real time it can be the emulator's or a
- * race, and only a panic that repeats blames the kernel.
- */
-static bool panic_repeats(const struct boot *failed, const char *qemu,
-			  enum accel accel)
-{
-	struct boot c = { .side = failed->side, .round = failed->round };
-	char what[32];
-
-	snprintf(what, sizeof(what), "repeat-%02d-%s", c.round,
-		 side_name[c.side]);
-	set_paths(&c, what);
-	fprintf(stderr, "boot_ab: booting %s once more\n", side_name[c.side]);
-	if (run_boots(&c, 1, 1, qemu, accel, p_boot_timeout.value, false) < 0)
-		return false;
-	printf("# repeated: %s\n", c.err);
-	return strstr(c.err, "Kernel panic");
 }
 
 /* "an 18%", "a 3%": the article as the number is read aloud. */
@@ -751,38 +683,43 @@ static void report(const struct rp_cmp *c)
 		rp_check(CHECK, c->p, &p_alpha);
 }
 
+/*
+ * Boot @f's side once more, alone, after a panic in real time (KVM or
+ * TCG): true if it panics again. Under -icount a boot repeats exactly, so
+ * one panic is the kernel's; in real time it can be the emulator's or a
+ * race, and only a panic that repeats blames the kernel.
+ */
+static bool panic_repeats(const struct boot *f, enum accel accel)
+{
+	struct boot c = { .side = f->side, .round = f->round };
+
+	set_paths(&c, "repeat");
+	fprintf(stderr, "boot_ab: booting %s once more\n", side_name[c.side]);
+	if (run_boots(&c, 1, 1, accel, p_boot_timeout.value, false) < 0)
+		return false;
+	printf("# repeated: %s\n", c.err);
+	return strstr(c.err, "Kernel panic");
+}
+
 int main(int argc, char **argv)
 {
-	char qemu[PATH_MAX], bb[PATH_MAX], what[32];
 	struct rp_samples t[NR_SIDES] = { };
-	struct boot *boots, *f;
-	const char *marker = NULL;
 	enum accel accel = ACCEL_ICOUNT;
-	int n, jobs, i, err, failed;
+	const char *bb, *marker = NULL;
+	int n, jobs, i, failed;
+	struct boot *boots, *f;
 	struct rp_cmp c;
 	bool panic;
 
 	rp_init(&test, argc, argv);
-	resolve(qemu, sizeof(qemu), bb, sizeof(bb));
-
+	bb = resolve();
 	jobs = p_wall.value ? 1 : p_jobs.value;
 	if (!jobs)
 		jobs = rp_nr_online_cpus() > 0 ? rp_nr_online_cpus() : 1;
-	for (i = 0; i < NR_SIDES; i++)
-		snprintf(cmdline[i], sizeof(cmdline[i]), BASE_CMDLINE "%s%s%s%s",
-			 p_append.str ? " " : "", p_append.str ? p_append.str : "",
-			 append[i] && *append[i] ? " " : "",
-			 append[i] ? append[i] : "");
-
-	if (p_logdir.str) {
+	if (p_logdir.str)
 		snprintf(dir, sizeof(dir), "%s", p_logdir.str);	/* checked */
-	} else {
-		err = rp_tmpdir(NULL, "boot_ab", dir, sizeof(dir));
-		if (err)
-			rp_fatal("cannot create a directory in $TMPDIR or /tmp: %s",
-				 strerror(-err));
-		dir_is_temp = true;
-	}
+	else
+		rp_workdir(NULL, "boot_ab", dir, sizeof(dir));
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", dir);
 	if (write_initramfs(initrd, bb))
 		rp_fatal("cannot write the initramfs %s: %s", initrd,
@@ -796,9 +733,7 @@ int main(int argc, char **argv)
 		/* ABAB...: slow drifts of the host hit both sides alike */
 		boots[i].side = i % 2;
 		boots[i].round = i / 2 + 1;
-		snprintf(what, sizeof(what), "boot-%02d-%s", boots[i].round,
-			 side_name[boots[i].side]);
-		set_paths(&boots[i], what);
+		set_paths(&boots[i], "boot");
 	}
 
 	for (i = 0; i < NR_SIDES; i++)
@@ -810,13 +745,12 @@ int main(int argc, char **argv)
 		"each round adds boot_ab.dither=<4-16 hex digits> on both sides" :
 		"off: every round boots the same command lines");
 	if (p_wall.value)
-		accel = warm_up(qemu);
+		accel = warm_up();
 	rp_info("mode", "%s", accels[accel].mode);
 	fprintf(stderr, "boot_ab: %d boots (ABAB...), %d at a time, timeout %g s, logs in %s\n",
 		n, jobs, p_boot_timeout.value, dir);
 
-	failed = run_boots(boots, n, jobs, qemu, accel, p_boot_timeout.value,
-			   true);
+	failed = run_boots(boots, n, jobs, accel, p_boot_timeout.value, true);
 	if (failed >= 0) {
 		f = &boots[failed];
 		panic = f->side == B && strstr(f->err, "Kernel panic");
@@ -827,7 +761,7 @@ int main(int argc, char **argv)
 		 * regression. Anything else (no output, a timeout, an init
 		 * that did not finish) says nothing about the kernel.
 		 */
-		if (panic && accel != ACCEL_ICOUNT && !panic_repeats(f, qemu, accel))
+		if (panic && accel != ACCEL_ICOUNT && !panic_repeats(f, accel))
 			rp_check_skip(CHECK,
 				      "boot %d (B) panicked once but booted when repeated: not reproducible in real time (serial log: %s)",
 				      failed + 1, f->serial);
@@ -839,17 +773,16 @@ int main(int argc, char **argv)
 			rp_check_skip(CHECK, "boot %d (%s) failed: %s (serial log: %s)",
 				      failed + 1, side_name[f->side], f->err,
 				      f->serial);
-		keep_logs();
+		rp_tmpdir_keep(dir);	/* for a look at the logs */
 		return rp_finish();
 	}
-
 	for (i = 0; i < n; i++) {
 		f = &boots[i];
 		printf("# boot %2d %s: %.6f s to user space (QEMU %.1f s)\n",
 		       i + 1, side_name[f->side], f->t, f->wall_s);
-		marker = marker ? marker : f->marker;
+		marker = marker ?: f->marker;
 		if (strcmp(marker, f->marker)) {
-			keep_logs();
+			rp_tmpdir_keep(dir);
 			rp_exit_skip("boot %d found the marker \"%s\", others \"%s\"",
 				     i + 1, f->marker, marker);
 		}
@@ -862,7 +795,7 @@ int main(int argc, char **argv)
 		   p_allowed_change.value, p_alpha.value, &c);
 	report(&c);
 	/* Judged: the temporary directory goes (--logdir stays) */
-	if (dir_is_temp)
+	if (!p_logdir.str)
 		rp_workdir_remove(dir);
 	for (i = 0; i < NR_SIDES; i++)
 		rp_samples_free(&t[i]);
