@@ -183,7 +183,7 @@ static const char *static_x86_64(const char *path)
 static char bad_input[PATH_MAX + 128];
 #define bad(...)	rp_why(bad_input, sizeof(bad_input), __VA_ARGS__)
 
-/* Bad input beyond the parameters' ranges: one line, exit 1 (rp_parse()) */
+/* Bad input beyond the parameters' ranges (one line, exit 1); also kernel A */
 static const char *check_input(void)
 {
 	const char *env = getenv("KERNEL"), *why, *p;
@@ -229,6 +229,7 @@ static const char *check_input(void)
 			   p_boot_timeout.value);
 	if (!(p_alpha.value > 0 && p_alpha.value < 1))
 		return bad("alpha must be in (0, 1), not %g", p_alpha.value);
+	kernel[A] = in[0].s ?: in[2].s;
 	return NULL;
 }
 
@@ -250,13 +251,11 @@ static const struct rp_test test = {
 static const char *resolve(void)
 {
 	const char *app[NR_SIDES] = { p_append_a.str, p_append_b.str };
-	const char *q = p_qemu.str ?: getenv("QEMU");
-	const char *env = getenv("KERNEL"), *why;
+	const char *q = p_qemu.str ?: getenv("QEMU"), *why;
 	static char path[PATH_MAX], bb[PATH_MAX];
 	struct utsname u;
 	int i;
 
-	kernel[A] = p_kernel.str ?: (env && *env ? env : NULL);
 	if (!kernel[A] && !uname(&u)) {
 		snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
 		kernel[A] = readable_file(path) ? path : NULL;
@@ -353,11 +352,13 @@ out:
 	return err ? -1 : 0;
 }
 
-/* An empty file of ours at path, never through a symlink there: its fd. */
+/*
+ * An empty file of ours at path, never through a symlink there: its fd,
+ * closed before the next fork() (not on exec: QEMU's stdout and stderr).
+ */
 static int create_log(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		      O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 
 	if (fd < 0)
 		rp_fatal("cannot create %s: %s", path, strerror(errno));
