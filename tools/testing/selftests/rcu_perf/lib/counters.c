@@ -54,8 +54,8 @@ struct ctr_priv {
 	struct perf_evsel *ev[RP_CTR_NR];	/* per-thread, libperf */
 	int *tp_fd[RP_CTR_NR];	/* tracepoint: one fd per all_cpus entry */
 	__u64 start[RP_CTR_NR];
-	struct perf_cpu_map *self_cpus, *all_cpus;
-	struct perf_thread_map *self;
+	struct perf_cpu_map *all_cpus;
+	struct perf_thread_map *self;	/* the calling thread, on any CPU */
 };
 
 const char *rp_ctr_name(enum rp_ctr c)
@@ -177,7 +177,7 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		return;
 	}
 	ev = perf_evsel__new(attr);
-	err = ev ? perf_evsel__open(ev, p->self_cpus, p->self) : 0;
+	err = ev ? perf_evsel__open(ev, NULL, p->self) : 0;
 	/* Switches and migrations would count 0 with exclude_kernel. */
 	if (ev && (err == -EACCES || err == -EPERM) &&
 	    i != RP_CTR_CTX_SWITCHES && i != RP_CTR_MIGRATIONS) {
@@ -186,7 +186,7 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
 		ev = perf_evsel__new(attr);
-		err = ev ? perf_evsel__open(ev, p->self_cpus, p->self) : 0;
+		err = ev ? perf_evsel__open(ev, NULL, p->self) : 0;
 	}
 	if (!ev || err) {
 		c->why[i] = !ev ? "out of memory" :
@@ -210,11 +210,10 @@ int rp_counters_open(struct rp_counters *c)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	p->self_cpus = perf_cpu_map__new_any_cpu();
 	p->self = perf_thread_map__new_array(1, &self);
 	p->all_cpus = perf_cpu_map__new_online_cpus();
 	c->priv = p;
-	if (!p->self_cpus || !p->self) {
+	if (!p->self) {
 		rp_counters_close(c);
 		return -ENOMEM;
 	}
@@ -307,7 +306,6 @@ void rp_counters_close(struct rp_counters *c)
 		perf_evsel__close(p->ev[i]);
 		perf_evsel__delete(p->ev[i]);
 	}
-	perf_cpu_map__put(p->self_cpus);
 	perf_cpu_map__put(p->all_cpus);
 	perf_thread_map__put(p->self);
 	free(p);

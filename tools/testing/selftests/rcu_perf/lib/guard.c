@@ -97,17 +97,16 @@ static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
 
 static void report_restore_error(const char *what, const char *path, int err)
 {
-	char msg[RP_PATH_LEN + 96], num[12];
+	char msg[RP_PATH_LEN + 96], num[12], *d = num + sizeof(num) - 1;
 	const char * const part[] = { "rcu_perf: guard: cannot ", what, " ",
 				      path, ": errno ", num, "\n" };
-	size_t i, p = 0, d = 1;
+	size_t i, p = 0;
 
-	for (i = -err; i >= 10; i /= 10)	/* a positive errno */
-		d++;
-	num[d] = '\0';
-	do {
-		num[--d] = '0' - err % 10;
+	*d = '\0';
+	do {	/* -err's digits, the last first */
+		*--d = '0' - err % 10;
 	} while (err /= 10);
+	memmove(num, d, num + sizeof(num) - d);
 	for (i = 0; i < ARRAY_SIZE(part); i++)
 		p = put_str(msg, p, sizeof(msg), part[i]);
 	if (write(STDERR_FILENO, msg, p) < 0)
@@ -283,22 +282,17 @@ static void guard_atexit(void)
 }
 
 /*
- * The value that restores what was read: the selected word of a choice list
- * "a [b] c", else the value itself. -EINVAL for what cannot be written back.
+ * The value that restores what was read (in place): the selected word of a
+ * choice list "a [b] c", else the value itself.
  */
-static int restore_value(const char *read, char *out, size_t len)
+static const char *restore_value(char *read)
 {
-	const char *lb = strchr(read, '['), *rb = lb ? strchr(lb, ']') : NULL;
-	bool word = rb && rb > lb + 1 && !strchr(rb + 1, '[');
-	size_t n = word ? (size_t)(rb - lb - 1) : strlen(read);
+	char *lb = strchr(read, '['), *rb = lb ? strchr(lb, ']') : NULL;
 
-	if (strchr(read, '\n') || strchr(read, '\t'))
-		return -EINVAL;
-	if (n + word >= len)
-		return -E2BIG;
-	memcpy(out, word ? lb + 1 : read, n);
-	out[n] = '\0';
-	return 0;
+	if (!rb || rb == lb + 1 || strchr(rb + 1, '['))
+		return read;
+	*rb = '\0';
+	return lb + 1;
 }
 
 /* rp_guard_nowait(): do not wait for the lock (-EBUSY instead). */
@@ -424,12 +418,10 @@ static int replay(const char *path, pid_t pid)
 	char line[RP_PATH_LEN + RP_VAL_LEN + 16], id[16], *arg, *nl;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	int n = 0, restored = 0, kind, pgrp, err;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	struct rp_entry *list = NULL, *e;
 	unsigned long long start;
-	FILE *f = NULL;
 
-	if (fd >= 0)
-		f = fdopen(fd, "r");
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
@@ -641,28 +633,27 @@ int rp_guard_get(void)
 	return err ? err : guard_err;
 }
 
-/* Append a line to our state file and fsync it: 0 or -errno. */
-static int state_append(const char *line)
+/*
+ * Append "key\tval\n" to our state file (the header line first) and fsync
+ * it: 0 or -errno. A symlink or someone else's file there is refused.
+ */
+static int state_append(const char *key, const char *val)
 {
-	char hdr[96];
-	int fd, err = 0;
-	size_t len;
+	char line[96 + RP_PATH_LEN + RP_VAL_LEN + 16];
+	int fd, err = 0, hdr = 0, n;
 
-	/* Our own file: a symlink or someone else's file there is refused. */
 	fd = open(state_path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
 		  (state_created ? 0 : O_CREAT | O_EXCL), 0600);
 	if (fd < 0)
 		return -errno;
-	if (!state_created) {
-		snprintf(hdr, sizeof(hdr), "# rcu_perf guard pid %d start %llu\n",
-			 (int)owner_pid, rp_proc_start(owner_pid));
-		if (write(fd, hdr, strlen(hdr)) != (ssize_t)strlen(hdr))
-			err = -EIO;
-		state_created = true;
-	}
-	len = strlen(line);
-	if (!err && write(fd, line, len) != (ssize_t)len)
-		err = errno ? -errno : -EIO;
+	if (!state_created)
+		hdr = snprintf(line, sizeof(line),
+			       "# rcu_perf guard pid %d start %llu\n",
+			       (int)owner_pid, rp_proc_start(owner_pid));
+	state_created = true;
+	n = hdr + snprintf(line + hdr, sizeof(line) - hdr, "%s\t%s\n", key, val);
+	if (write(fd, line, n) != n)	/* the header's failure: -EIO */
+		err = errno && !hdr ? -errno : -EIO;
 	if (!err && fsync(fd))
 		err = -errno;
 	close(fd);
@@ -675,7 +666,6 @@ static int state_append(const char *line)
  */
 static int record(int kind, const char *path, const char *orig)
 {
-	char line[RP_PATH_LEN + RP_VAL_LEN + 16];
 	int err;
 
 	if (!rp_one_line(path))
@@ -683,9 +673,7 @@ static int record(int kind, const char *path, const char *orig)
 	if (nr_entries >= RP_MAX_ENTRIES)
 		return -ENOSPC;
 	fill_entry(&entries[nr_entries], kind, path, orig);
-	snprintf(line, sizeof(line), "%s\t%s\n", kind ? ents[kind].tag : path,
-		 kind ? path : orig);
-	err = state_append(line);
+	err = state_append(kind ? ents[kind].tag : path, kind ? path : orig);
 	if (err)
 		return err;
 	__atomic_store_n(&nr_entries, nr_entries + 1, __ATOMIC_RELEASE);
@@ -694,7 +682,7 @@ static int record(int kind, const char *path, const char *orig)
 
 static int knob_write_locked(const char *path, const char *value)
 {
-	char cur[RP_VAL_LEN + 2], orig[RP_VAL_LEN + 1], buf[RP_VAL_LEN + 1];
+	char cur[RP_VAL_LEN + 2], buf[RP_VAL_LEN + 1];
 	size_t len = strlen(value);
 	int err, i;
 
@@ -705,12 +693,11 @@ static int knob_write_locked(const char *path, const char *value)
 		err = rp_knob_check(path);
 		if (!err)
 			err = rp_knob_read(path, cur, sizeof(cur));
-		if (err >= (int)sizeof(cur) - 1)
-			err = -E2BIG;
+		/* -EINVAL: a value that cannot be written back */
 		if (err >= 0)
-			err = restore_value(cur, orig, sizeof(orig));
-		if (!err)
-			err = record(RP_ENT_KNOB, path, orig);
+			err = err >= (int)sizeof(cur) - 1 ? -E2BIG :
+			      cur[strcspn(cur, "\n\t")] ? -EINVAL :
+			      record(RP_ENT_KNOB, path, restore_value(cur));
 		if (err)
 			return err;
 	}

@@ -26,8 +26,7 @@ static pid_t looked;		/* the process that looked, or 0 */
  */
 static void find_tracefs(char *out, size_t len)
 {
-	char dev[256], dir[RP_PATH_LEN], type[64];
-	char line[1024];
+	char dev[256], dir[RP_PATH_LEN], type[64], line[1024];
 	FILE *f = fopen("/proc/mounts", "re");
 
 	out[0] = '\0';
