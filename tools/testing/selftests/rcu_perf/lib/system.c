@@ -161,15 +161,12 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 	struct rp_cpu_time *t;
 	char line[512];
 	int id, n, off, err = -EINVAL;
-	FILE *f;
+	FILE *f = fopen("/proc/stat", "re");
 
-	f = fopen("/proc/stat", "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "cpu", 3))
-			break;		/* the cpu lines come first */
-		/* "cpu" the sum, else "cpuN" */
+	/* The cpu lines come first: "cpu" the sum, then "cpuN". */
+	while (fgets(line, sizeof(line), f) && !strncmp(line, "cpu", 3)) {
 		off = 0;
 		if (line[3] != ' ' && sscanf(line + 3, "%d%n", &id, &off) != 1)
 			continue;
