@@ -4,6 +4,7 @@
  * /sys/kernel/tracing under the guard (unmounted on every exit path), else
  * tracing under debugfs on old kernels.
  */
+#include <mntent.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -26,22 +27,18 @@ static pid_t looked;		/* the process that looked, or 0 */
  */
 static void find_tracefs(char *out, size_t len)
 {
-	char dev[256], dir[RP_PATH_LEN], type[64], line[1024];
-	FILE *f = fopen("/proc/mounts", "re");
+	FILE *f = setmntent("/proc/mounts", "re");
+	struct mntent m;
+	char buf[1024];
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3)
-			continue;
-		if (strcmp(type, "tracefs"))
-			continue;
+	while (f && getmntent_r(f, &m, buf, sizeof(buf)))
 		/* prefer the standard place if it is mounted twice */
-		if (!out[0] || !strcmp(dir, STD_TRACEFS))
-			snprintf(out, len, "%s", dir);
-	}
-	fclose(f);
+		if (!strcmp(m.mnt_type, "tracefs") &&
+		    (!out[0] || !strcmp(m.mnt_dir, STD_TRACEFS)))
+			snprintf(out, len, "%s", m.mnt_dir);
+	if (f)
+		endmntent(f);
 }
 
 const char *rp_tracefs(void)
