@@ -118,10 +118,8 @@ static const char *check_number(const struct rp_param *p, double v, char *buf, s
 		return "must be a whole number";
 	if (p->kind == RP_SETTING && p->unit && !strcmp(p->unit, "bool") && v > 1)
 		return "must be 0 or 1";
-	if (p->has_range && !(v >= p->min && v <= p->max)) {
-		snprintf(buf, len, "must be in " NUM ".." NUM, p->min, p->max);
-		return buf;
-	}
+	if (p->has_range && !(v >= p->min && v <= p->max))
+		return rp_why(buf, len, "must be in " NUM ".." NUM, p->min, p->max);
 	return NULL;
 }
 
@@ -264,21 +262,19 @@ static int load_config(const char *path)
 	return ret;
 }
 
-/* Why in @why: -1 */
-static __printf(3, 4) int refuse(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
+#define refuse(why, len, ...)	(rp_why(why, len, __VA_ARGS__), -1)
 
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
+/* Writable by a group but root's and @gid, or by anyone? */
+static bool others_write(const struct stat *st, gid_t gid)
+{
+	return (st->st_mode & 0002) ||
+	       ((st->st_mode & 0020) && st->st_gid != 0 && st->st_gid != gid);
 }
 
 /* Could anyone but root change it? */
 static bool not_roots(const struct stat *st)
 {
-	return st->st_uid != 0 || (st->st_mode & 0002) || ((st->st_mode & 0020) && st->st_gid != 0);
+	return st->st_uid != 0 || others_write(st, 0);
 }
 
 /* Root takes parameters and baselines only from files root's alone. */
@@ -309,13 +305,6 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 	return 0;
 }
 
-/* Writable by someone other than the caller (root's group is root's)? */
-static bool others_write(const struct stat *st)
-{
-	return (st->st_mode & 0002) ||
-	       ((st->st_mode & 0020) && st->st_gid != 0 && st->st_gid != getegid());
-}
-
 /* Else another user could plant a symlink or swap the directory (sticky /tmp: fine unless own) */
 int rp_check_dir(const char *path, bool own, char *why, size_t len)
 {
@@ -326,7 +315,7 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 		return refuse(why, len, "cannot create it: %s", strerror(errno));
 	if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !realpath(path, real))
 		return refuse(why, len, "not a directory%s", own ? " (or a symlink)" : "");
-	if (own && (st.st_uid != geteuid() || others_write(&st)))
+	if (own && (st.st_uid != geteuid() || others_write(&st, getegid())))
 		return refuse(why, len, "not the caller's alone (owner %d, mode %04o): refused",
 			      (int)st.st_uid, (int)(st.st_mode & 07777));
 	for (slash = real + strlen(real); slash; slash = strrchr(real, '/')) {
@@ -336,7 +325,7 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 		if (stat(real[0] ? real : "/", &st))
 			continue;
 		if ((st.st_uid && st.st_uid != geteuid()) ||
-		    (others_write(&st) && !(st.st_mode & S_ISVTX)))
+		    (others_write(&st, getegid()) && !(st.st_mode & S_ISVTX)))
 			return refuse(why, len,
 				      "%s can be changed by others (owner %d, mode %04o): refused",
 				      real[0] ? real : "/", (int)st.st_uid,
