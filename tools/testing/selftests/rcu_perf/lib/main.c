@@ -107,7 +107,7 @@ static __noreturn void leave(bool fatal, const char *fmt, va_list ap)
 	if (!begun || (fatal && (in_fatal || finished))) {
 		/* Before the plan (or recursively): no KTAP to complete. */
 		if (fatal) {
-			fprintf(stderr, "%s: %s\n", rp_test_name(), r);
+			rp_err("%s", r);
 		} else {
 			/* kselftest's whole-program skip: an empty plan. */
 			ksft_print_header();

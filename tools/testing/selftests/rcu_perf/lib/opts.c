@@ -610,9 +610,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	else if (!*config)
 		config = NULL;
 	rp_opts.config_path = config;
-	if (config && load_config(config))
-		return -1;
-	if (load_env())
+	if ((config && load_config(config)) || load_env())
 		return -1;
 	/* cli > environment (set but empty: none) > config file */
 	from = baseline ? "--baseline" : getenv("RCU_PERF_BASELINE") ? "RCU_PERF_BASELINE" : config;
@@ -632,9 +630,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 		}
 	}
 	why = test->check_params ? test->check_params() : NULL;
-	if (why)
-		return rp_err("%s", why);
-	return 0;
+	return why ? rp_err("%s", why) : 0;
 }
 
 /* "  --NAME VALUE" and the reason beside it, each line of it indented. */

@@ -76,8 +76,7 @@ int rp_knob_read(const char *path, char *buf, size_t len)
 		return err;
 	}
 	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
-		     buf[n - 1] == '\t'))
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return (int)n;
 }
@@ -155,14 +154,11 @@ static int rm_tree_at(int dfd, const char *name, int depth)
 				const char *dn = d->d_name;
 
 				off += d->d_reclen;
-				if (dn[0] == '.' && (!dn[1] ||
-						     (dn[1] == '.' && !dn[2])))
+				if (dn[0] == '.' && (!dn[1] || (dn[1] == '.' && !dn[2])))
 					continue;
-				if (d->d_type == DT_DIR ||
-				    (unlinkat(fd, dn, 0) && errno == EISDIR))
+				if (d->d_type == DT_DIR || (unlinkat(fd, dn, 0) && errno == EISDIR))
 					err = depth < RP_RMTREE_DEPTH ?
-					      rm_tree_at(fd, dn, depth + 1) :
-					      -ELOOP;
+					      rm_tree_at(fd, dn, depth + 1) : -ELOOP;
 				removed = true;
 			}
 		}
