@@ -20,8 +20,7 @@
 
 struct rp_samples {
 	double *v;
-	size_t n;
-	size_t cap;
+	size_t n, cap;
 };
 
 int rp_samples_add(struct rp_samples *s, double x);	/* 0 or -ENOMEM */
@@ -359,9 +358,7 @@ struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
 /* One metric of one test over the results files read. */
 struct rp_rmetric {
 	char *key;		/* "<test>.<metric>" */
-	char *test;
-	char *name;
-	char *unit;
+	char *test, *name, *unit;
 	bool higher_is_better;
 	struct rp_samples v[RP_SIDES];
 	int runs[RP_SIDES];	/* results files that had it */
@@ -377,8 +374,7 @@ struct rp_rmetric {
 
 /* One KTAP check of one results file, for --kcidb without a baseline. */
 struct rp_rcheck {
-	char *test;
-	char *name;
+	char *test, *name;
 	char *verdict;		/* "pass", "fail", "skip", "error" */
 	char *unit;
 	double measured;
