@@ -15,7 +15,7 @@
 
 /* No symlink followed; signal-safe: 0, 1 if it did not exist, -errno */
 int rp_rm_tree(const char *path);
-unsigned long long rp_proc_start(pid_t pid);	/* 0 if it is gone */
+unsigned long long rp_proc_start(pid_t pid);	/* in ticks since boot; 0: gone */
 bool rp_one_line(const char *s);	/* no control characters */
 /* All of f, NULs as blanks: malloc'd, or NULL (ENOMEM, EFBIG past max) */
 char *rp_read_stream(FILE *f, size_t max);

@@ -125,10 +125,7 @@ struct rp_dirent64 {
 
 #define RP_RMTREE_DEPTH		64
 
-/*
- * Remove name (relative to dfd) and everything below it, without following
- * symlinks; async-signal-safe. 0, 1 if it did not exist, or -errno.
- */
+/* rp_rm_tree() of @name in @dfd, @depth directories down */
 static int rm_tree_at(int dfd, const char *name, int depth)
 {
 	char buf[4096];
@@ -174,7 +171,6 @@ int rp_rm_tree(const char *path)
 	return rm_tree_at(AT_FDCWD, path, 0);
 }
 
-/* Start time of a process (clock ticks since boot), 0 if it is gone. */
 unsigned long long rp_proc_start(pid_t pid)
 {
 	char path[64], buf[1024], *p;
