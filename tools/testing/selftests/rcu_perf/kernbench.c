@@ -21,7 +21,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../kselftest.h"
 #include "rcu_perf.h"
 
 #define MAX_RUNS	100
@@ -47,19 +46,16 @@ static struct rp_param p_files =
 		   RP_QUICK(60), RP_RANGE(1, 100000));
 static struct rp_param p_include_dirs =
 	RP_SETTING("include_dirs", "count", 32,
-		   "-I directories: each #include misses in ~half of them",
-		   RP_RANGE(1, MAX_DIRS));
+		   "-I directories: each #include misses in ~half of them", RP_RANGE(1, MAX_DIRS));
 static struct rp_param p_includes =
 	RP_SETTING("includes", "count", 64,
 		   "project headers included by each C file; at most include_dirs x 16",
 		   RP_RANGE(1, MAX_DIRS * HDRS_PER_DIR));
 static struct rp_param p_jobs =
-	RP_SETTING("jobs", "count", 0,
-		   "make -j value; 0 = the CPU count of the point");
+	RP_SETTING("jobs", "count", 0, "make -j value; 0 = the CPU count of the point");
 static struct rp_param p_warmup =
 	RP_SETTING("warmup", "count", 1,
-		   "untimed builds first: page cache and dentries warm",
-		   RP_RANGE(0, 100));
+		   "untimed builds first: page cache and dentries warm", RP_RANGE(0, 100));
 static struct rp_param p_max_cpus =
 	RP_SETTING("max_cpus", "CPUs", 0, "largest CPU count; 0 = all online CPUs");
 static struct rp_param p_hotplug =
@@ -73,8 +69,7 @@ static struct rp_param p_baseline_change =
 			   "the seed's dcache regression: +10% system time; builds repeat to ~2%");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 static struct rp_param p_tree =
-	RP_PATH("tree", "DIR", "build the kernel tree DIR (also KBUILD_TREE=DIR)",
-		RP_DIR);
+	RP_PATH("tree", "DIR", "build the kernel tree DIR (also KBUILD_TREE=DIR)", RP_DIR);
 static struct rp_param p_workdir =
 	RP_PATH("workdir", "DIR",
 		"where the generated tree or kernel objects go (default $TMPDIR or /tmp)",
@@ -119,19 +114,16 @@ static const char *check_input(void)
 		snprintf(path, sizeof(path), "%s/Kbuild", tree);
 		if (access(path, F_OK))
 			return rp_why(why, sizeof(why),
-				      "%s is not a kernel source tree (no Kbuild)",
-				      tree);
+				      "%s is not a kernel source tree (no Kbuild)", tree);
 		/* Its Makefiles run as us: as root, no one else's tree. */
 		snprintf(path, sizeof(path), "%s/Makefile", tree);
 		if (rp_check_dir(tree, false, r, sizeof(r)) ||
 		    rp_check_trusted(path, -1, r, sizeof(r)))
-			return rp_why(why, sizeof(why), "--tree %s: %s", tree,
-				      r);
+			return rp_why(why, sizeof(why), "--tree %s: %s", tree, r);
 	}
 	/* Where the work directory goes: no one else may swap it. */
 	if (p_workdir.str && rp_check_dir(p_workdir.str, false, r, sizeof(r)))
-		return rp_why(why, sizeof(why), "--workdir %s: %s",
-			      p_workdir.str, r);
+		return rp_why(why, sizeof(why), "--workdir %s: %s", p_workdir.str, r);
 	if (p_includes.value > p_include_dirs.value * HDRS_PER_DIR)
 		return "includes must be 1..include_dirs * 16";
 	return NULL;
@@ -177,9 +169,9 @@ static void finish_file(FILE *f)
 
 /*
  * inc/dNNN/hNNN_MM.h: structs and static inline functions; src/fNNNNN.c
- * includes a few system headers and "includes" project headers spread over
- * all directories, so that the preprocessor misses in about half of the
- * -I directories for each of them. Deterministic: the same tree each time.
+ * includes "includes" of them spread over all directories, so that the
+ * preprocessor misses in about half of the -I directories for each.
+ * Deterministic: the same tree each time.
  */
 static void generate(void)
 {
@@ -190,15 +182,14 @@ static void generate(void)
 	int d, h, i, j, k;
 	FILE *f;
 
+	create(true, "%s", srcdir);
 	create(true, "%s/inc", srcdir);
 	create(true, "%s/src", srcdir);
 	for (d = 0; d < dirs; d++) {
 		create(true, "%s/inc/d%03d", srcdir, d);
 		for (h = 0; h < HDRS_PER_DIR; h++) {
-			f = create(false, "%s/inc/d%03d/h%03d_%02d.h", srcdir,
-				   d, d, h);
-			fprintf(f, "#ifndef KB_H%03d_%02d\n#define KB_H%03d_%02d\n",
-				d, h, d, h);
+			f = create(false, "%s/inc/d%03d/h%03d_%02d.h", srcdir, d, d, h);
+			fprintf(f, "#ifndef KB_H%03d_%02d\n#define KB_H%03d_%02d\n", d, h, d, h);
 			for (k = 0; k < 4; k++)
 				fprintf(f,
 					"struct kb%03d_%02d_s%d { int a; long b; char c[%d]; };\n"
@@ -216,8 +207,7 @@ static void generate(void)
 		for (j = 0; j < nh; j++)
 			pick[j] = j;
 		for (j = 0; j < includes; j++) {
-			lcg = lcg * 6364136223846793005ULL +
-			      1442695040888963407ULL;
+			lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
 			k = j + (unsigned int)(lcg >> 33) % (nh - j);
 			h = pick[k];
 			pick[k] = pick[j];
@@ -261,6 +251,26 @@ static void remove_workdir(void)
 	rp_workdir_remove(workdir);
 }
 
+/* A failed make's last 20 lines; the work directory stays. */
+static void show_log(void)
+{
+	char *log = rp_read_log(logpath) ?: "", *p = log + strlen(log), *e;
+	int n = 0;
+
+	p_keep.value = 1;
+	rp_tmpdir_keep(workdir);
+	p -= p > log && p[-1] == '\n';
+	while (p > log && !(p[-1] == '\n' && ++n == 20))
+		p--;
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, '\n');
+		printf("# | %.*s\n", (int)(e - p), p);
+	}
+}
+
+/* Give up on a failed make, its log's last lines first. */
+#define build_failed(...)	do { show_log(); rp_fatal(__VA_ARGS__); } while (0)
+
 static struct rp_sweep sw;
 static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
 
@@ -282,8 +292,7 @@ static int run(char *const argv[], int ncpus)
 	if (!pid) {
 		if (rp_sweep_pin(&sw, first_cpu, ncpus))
 			_exit(126);
-		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-			  O_CLOEXEC, 0644);
+		fd = open(logpath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(126);
 		fd = open("/dev/null", O_RDONLY);
@@ -302,45 +311,17 @@ static int run(char *const argv[], int ncpus)
 		if (errno != EINTR)
 			return -errno;	/* still guarded: killed at exit */
 	rp_guard_child_done(pid);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-/* Give up, make's last lines first; the work directory stays. */
-static __printf(1, 2) __noreturn void build_failed(const char *fmt, ...)
-{
-	char *log = rp_read_log(logpath), *p, *e, why[PATH_MAX + 200];
-	va_list ap;
-	int n = 0;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	p_keep.value = 1;
-	rp_tmpdir_keep(workdir);
-	log = log ?: "";
-	p = log + strlen(log);
-	p -= p > log && p[-1] == '\n';
-	while (p > log && !(p[-1] == '\n' && ++n == 20))
-		p--;
-	for (; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, '\n');
-		printf("# | %.*s\n", (int)(e - p), p);
-	}
-	rp_fatal("%s", why);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 /*
  * "make -s -C srcdir [O=outdir] [-j@jobs] [@target]" on @ncpus CPUs (0:
  * any), timed by GNU time into @t if given; a failed make ends the run.
  */
-static void run_make(const char *target, int jobs, int ncpus,
-		     struct rp_time *t)
+static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
 {
 	char obj[sizeof(outdir) + 2], j[16], err[160], *text;
-	char *argv[12] = { GNU_TIME, "-o", timepath, "make", "-s", "-C",
-			   srcdir };
+	char *argv[12] = { GNU_TIME, "-o", timepath, "make", "-s", "-C", srcdir };
 	int n = 7, r;
 
 	snprintf(obj, sizeof(obj), "O=%s", outdir);
@@ -374,48 +355,33 @@ static void setup_tree(void)
 	atexit(remove_workdir);
 	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
 	snprintf(timepath, sizeof(timepath), "%s/time.out", workdir);
-	if (tree) {
-		snprintf(srcdir, sizeof(srcdir), "%s", tree);
-		snprintf(outdir, sizeof(outdir), "%s/obj", workdir);
-		create(true, "%s", outdir);
-		rp_info("tree", "%s (kernel, defconfig, make vmlinux, O=%s)",
-			srcdir, outdir);
-		fprintf(stderr, "kernbench: make defconfig in %s\n", outdir);
-		run_make("defconfig", 0, 0, NULL);
+	if (!tree) {
+		snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
+		generate();
 		return;
 	}
-	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
-	create(true, "%s", srcdir);
-	generate();
+	snprintf(srcdir, sizeof(srcdir), "%s", tree);
+	snprintf(outdir, sizeof(outdir), "%s/obj", workdir);
+	create(true, "%s", outdir);
+	rp_info("tree", "%s (kernel, defconfig, make vmlinux, O=%s)", srcdir, outdir);
+	fprintf(stderr, "kernbench: make defconfig in %s\n", outdir);
+	run_make("defconfig", 0, 0, NULL);
 }
 
 #define CONTROL_STEPS	256	/* multiply-adds per getppid() */
 
 static unsigned long ctl_iters;	/* the control's work per process */
 
-static unsigned long control_work(unsigned long iters)
-{
-	unsigned long x = iters, i;
-	int k;
-
-	for (i = 0; i < iters; i++) {
-		for (k = 0; k < CONTROL_STEPS; k++)
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-		x += getppid();
-		/* The result is not used: keep the compiler from eliding it. */
-		__asm__ __volatile__("" : "+r" (x));
-	}
-	return x;
-}
-
 /*
- * Seconds for n processes, each doing ctl_iters of control_work(), on
- * @ncpus CPUs (0: anywhere); NAN if a process could not run.
+ * Seconds for n processes, each doing ctl_iters rounds of CONTROL_STEPS
+ * multiply-adds and a getppid(), on @ncpus CPUs (0: anywhere); NAN if a
+ * process could not run.
  */
 static double control_run(int n, int ncpus)
 {
 	double t0 = rp_now_ms();
-	int i, status, bad = 0;
+	unsigned long x, it;
+	int i, k, status, bad = 0;
 	pid_t pid;
 
 	fflush(NULL);
@@ -426,7 +392,13 @@ static double control_run(int n, int ncpus)
 			continue;
 		if (rp_sweep_pin(&sw, first_cpu, ncpus))
 			_exit(126);
-		control_work(ctl_iters);
+		for (x = it = ctl_iters; it; it--) {
+			for (k = 0; k < CONTROL_STEPS; k++)
+				x = x * 6364136223846793005UL + 1442695040888963407UL;
+			x += getppid();
+			/* The result is not used: keep the compiler from eliding it. */
+			__asm__ __volatile__("" : "+r" (x));
+		}
 		_exit(0);
 	}
 	while ((pid = wait(&status)) > 0 || errno == EINTR)
@@ -444,8 +416,7 @@ static void control_calibrate(void)
 	for (ctl_iters = 1000; ctl_iters < (1UL << 40); ctl_iters *= 2) {
 		t = control_run(1, 1);
 		if (isnan(t))
-			rp_fatal("cannot fork the parallel control: %s",
-				 strerror(errno));
+			rp_fatal("cannot fork the parallel control: %s", strerror(errno));
 		if (t > want / 8)
 			break;
 	}
@@ -475,7 +446,7 @@ static void timed_run(struct point *p, int idx, int total)
 	struct rp_cpu_time c0, c1;
 	double wall, others, iowait;
 	char line[160], on0[256], on1[256];
-	int used;
+	int used = p->jobs < p->n ? p->jobs : p->n;
 
 	run_make("clean", 0, 0, NULL);
 	fprintf(stderr, "kernbench: %d CPU(s), make -j%d, run %d/%d (%d of %d)\n",
@@ -493,7 +464,6 @@ static void timed_run(struct point *p, int idx, int total)
 	 * With fewer jobs than CPUs, the CPUs the build cannot use are free
 	 * for them: only what exceeds those slowed the build.
 	 */
-	used = p->jobs < p->n ? p->jobs : p->n;
 	others = rp_cpu_others(&c0, &c1, t->user + t->sys +
 			       (p->n - used) * wall, NAN, used * wall);
 	/*
@@ -508,7 +478,6 @@ static void timed_run(struct point *p, int idx, int total)
 	rp_time_format_run(line, sizeof(line), t);
 	printf("# %d CPU(s) run %d: %s, other tasks %.0f%%, I/O wait %.0f%%\n",
 	       p->n, p->nr + 1, line, 100 * others, 100 * iowait);
-	fflush(stdout);
 	p->dist[p->nr] = others + (iowait > 0 ? iowait : 0);
 	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
@@ -549,8 +518,6 @@ static void report_point(struct point *p)
 	printf("# %d CPU(s): %s [average of %d]\n", p->n, line, p->nr);
 	printf("# %d CPU(s): system share %.3f of the CPU time\n", p->n,
 	       rp_time_system_share(&avg));
-	/* Other tasks can only slow a build: its best undisturbed run. */
-	p->clean_elapsed = p->nr_ok ? INFINITY : NAN;
 	for (r = 0; r < p->nr; r++) {
 		d = p->dist[r];
 		t = &p->run[r];
@@ -559,8 +526,8 @@ static void report_point(struct point *p)
 		v[0][nr] = t->elapsed;
 		v[1][nr] = t->user;
 		v[2][nr++] = t->sys;
-		if (t->elapsed < p->clean_elapsed)	/* false for NAN */
-			p->clean_elapsed = t->elapsed;
+		/* Other tasks can only slow a build: its best undisturbed run. */
+		p->clean_elapsed = fmin(p->clean_elapsed, t->elapsed);
 		/*
 		 * Per second of the compiler's user time (see baseline_metrics),
 		 * the elapsed time less what other tasks and the disk took of it
@@ -578,8 +545,7 @@ static void report_point(struct point *p)
 			      "machine busy: other tasks or I/O waits took more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance)",
 			      100 * max, p->n);
 	for (m = 0; m < (int)ARRAY_SIZE(what); m++)
-		add_metric(p->n, what[m], m < 3 ? "s" : "ratio", v[m],
-			   m < 3 ? nr : k, busy);
+		add_metric(p->n, what[m], m < 3 ? "s" : "ratio", v[m], m < 3 ? nr : k, busy);
 }
 
 /*
@@ -602,12 +568,10 @@ static void judge(void)
 	}
 	for (q = pt; q < pt + sw.nr_pts; q++) {
 		/* n processes do n times the work of one. */
-		q->ctl_eff = rp_efficiency(q->n / q->ctl_best,
-					   1 / pt[0].ctl_best, q->n);
+		q->ctl_eff = rp_efficiency(q->n / q->ctl_best, 1 / pt[0].ctl_best, q->n);
 		printf("# parallel control at %d CPU(s): best %.3fs, efficiency %.3f\n",
 		       q->n, q->ctl_best, q->ctl_eff);
-		add_metric(q->n, "control_efficiency", "ratio", &q->ctl_eff, 1,
-			   NULL);
+		add_metric(q->n, "control_efficiency", "ratio", &q->ctl_eff, 1, NULL);
 		if (q > pt && !(q->ctl_eff >= lo)) {
 			lo = q->ctl_eff;
 			lo_at = q->n;
@@ -637,8 +601,7 @@ static void judge(void)
 		e = rp_serial_fraction(rel * q->n, q->n);
 		printf("# speedup at %d CPUs: %.2fx (%.2f per CPU, %.2f of the control's),",
 		       q->n, speedup, speedup / q->n, rel);
-		printf(" serial fraction %.3f%s\n", e,
-		       q->ctl_eff >= min ? "" : " (not judged)");
+		printf(" serial fraction %.3f%s\n", e, q->ctl_eff >= min ? "" : " (not judged)");
 		if (!(q->ctl_eff >= min))
 			continue;
 		add_metric(q->n, "serial_fraction", "ratio", &e, 1, NULL);
@@ -669,8 +632,7 @@ int main(int argc, char **argv)
 	env = getenv("CC");
 	snprintf(cc, sizeof(cc), "%s", env && *env ? env : "cc");
 	cc[strcspn(cc, " \t")] = '\0';
-	if (!rp_find_prog("make", path, sizeof(path)) ||
-	    !rp_find_prog(cc, path, sizeof(path)))
+	if (!rp_find_prog("make", path, sizeof(path)) || !rp_find_prog(cc, path, sizeof(path)))
 		rp_exit_skip("make or a C compiler (%s) not found", cc);
 
 	rp_knob_read(ONLINE, online_at_start, sizeof(online_at_start));
@@ -680,10 +642,10 @@ int main(int argc, char **argv)
 		pt[p].n = sw.pts[p];
 		pt[p].jobs = (int)p_jobs.value ?: sw.pts[p];
 		pt[p].ctl_best = INFINITY;
+		pt[p].clean_elapsed = INFINITY;
 		printf(" %d (-j%d)", pt[p].n, pt[p].jobs);
 	}
-	printf(" by %s; %d run(s) each\n", sw.hotplug ? "hotplug" : "affinity",
-	       runs);
+	printf(" by %s; %d run(s) each\n", sw.hotplug ? "hotplug" : "affinity", runs);
 
 	setup_tree();
 	for (i = 0; i < (int)p_warmup.value; i++) {
