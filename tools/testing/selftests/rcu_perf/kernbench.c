@@ -483,7 +483,6 @@ static void timed_run(struct point *p, int idx, int total)
 	p->nr++;
 	/* The control on the same CPUs: interference can only slow it. */
 	p->ctl_best = fmin(p->ctl_best, control_run(p->n, sw.hotplug ? 0 : p->n));
-	first_cpu = 0;
 }
 
 static void add_metric(int n, const char *what, const char *unit,
