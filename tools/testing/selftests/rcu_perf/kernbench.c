@@ -372,11 +372,7 @@ static void setup_tree(void)
 
 static unsigned long ctl_iters;	/* the control's work per process */
 
-/*
- * Seconds for n processes, each doing ctl_iters rounds of CONTROL_STEPS
- * multiply-adds and a getppid(), on @ncpus CPUs (0: anywhere); NAN if a
- * process could not run.
- */
+/* Seconds for n processes of the control on @ncpus CPUs (0: any); NAN if one failed. */
 static double control_run(int n, int ncpus)
 {
 	double t0 = rp_now_ms();
@@ -554,12 +550,11 @@ static void report_point(struct point *p)
  */
 static void judge(void)
 {
-	double lo = INFINITY, hi = NAN, min = p_parallel_efficiency_min.value;
-	double speedup, rel, e;
+	double hi = NAN, min = p_parallel_efficiency_min.value, speedup, rel, e;
+	struct point *q, *low = NULL;	/* the lowest control efficiency */
 	const char *busy = NULL;
 	char ctl_why[200] = "";
-	int lo_at = 0, hi_at = 0;
-	struct point *q;
+	int hi_at = 0;
 
 	if (sw.nr_pts < 2) {
 		rp_check_skip(CHECK, RP_SWEEP_ONE_CPU);
@@ -571,16 +566,14 @@ static void judge(void)
 		printf("# parallel control at %d CPU(s): best %.3fs, efficiency %.3f\n",
 		       q->n, q->ctl_best, q->ctl_eff);
 		add_metric(q->n, "control_efficiency", "ratio", &q->ctl_eff, 1, NULL);
-		if (q > pt && !(q->ctl_eff >= lo)) {
-			lo = q->ctl_eff;
-			lo_at = q->n;
-		}
+		if (q > pt && (!low || !(q->ctl_eff >= low->ctl_eff)))
+			low = q;
 		if (q > pt && !(q->ctl_eff >= min) && !ctl_why[0])
 			snprintf(ctl_why, sizeof(ctl_why),
 				 "at %d CPUs the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d jobs at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",
 				 q->n, q->ctl_eff, min, q->n);
 	}
-	printf("# parallel control: lowest efficiency %.3f at %d CPUs", lo, lo_at);
+	printf("# parallel control: lowest efficiency %.3f at %d CPUs", low->ctl_eff, low->n);
 	printf(" vs parallel_efficiency_min %.2f%s\n", min,
 	       ctl_why[0] ? ": those CPU counts are not judged" : "");
 	for (q = pt; q < pt + sw.nr_pts; q++) {
