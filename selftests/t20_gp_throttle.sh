@@ -193,11 +193,13 @@ fi
 # later FAILs both tails (one-busy p90 2 -> 3 jiffies over busy for
 # membarrier against a limit of ~2.5; 4 of 4 runs here, and make
 # sensitivity). The proofs must say which level they judged. Beside the
-# hog every idle block is dropped until the time budget runs out, and the
-# one-busy level's ops take ~1 s: a budget of 4 s a workload judges the
-# same 25 ops as the default 12 (a run ~9 s instead of ~24).
+# hog every idle block is dropped until the time budget runs out, and
+# half of what is left goes to one-busy ops: a budget of 6 s a workload
+# (a run ~13 s instead of ~24) leaves room for 25 of them where a
+# tracer switch at one busy CPU takes 40 ms (4 s gave 8-9 on a slower VM
+# of this project's, under min_samples: every run SKIPped the tracer).
 hog_cpu=$(tr ',' '\n' </sys/devices/system/cpu/online | tail -n 1 | sed 's/.*-//')
-hogb=(--set time_budget=4)
+hogb=(--set time_budget=6)
 with_hog() {
 	local h rc
 	taskset -c "$hog_cpu" sh -c 'while :; do :; done' &
