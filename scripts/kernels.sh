@@ -92,9 +92,11 @@ config_key=$( { make -s -C "$src" kernelversion; cat "$frag"; gcc --version | he
 	sha256sum | cut -c1-16)
 # The tree as make sees it: every file's size and date. A fresh unpack of
 # the same tarball has the same; the suite staged into tools/testing does
-# not go into a kernel.
-tree_key=$(cd "$tree" && find . \( -path ./.git -o -path ./tools/testing \) -prune -o \
-	-type f -printf '%P %s %T@\n' | LC_ALL=C sort | sha256sum | cut -c1-16)
+# not go into a kernel, nor does the Makefile's mark of the unpack (dated
+# by it: with it every clone's first make check built all kernels again).
+tree_key=$(cd "$tree" && find . \( -path ./.git -o -path ./tools/testing -o \
+	-path ./.unpacked \) -prune -o -type f -printf '%P %s %T@\n' |
+	LC_ALL=C sort | sha256sum | cut -c1-16)
 if [ "$(cat "$obj/.rcu_perf-config" 2>/dev/null)" != "$config_key" ]; then
 	echo "  CONFIG  tinyconfig + $(basename "$frag")" >&2
 	rm -f "$obj/.rcu_perf-config"

@@ -21,6 +21,7 @@ echo "1..5"
 tree=$tmp/tree out=$tmp/out
 mkdir -p "$tree/kernel/rcu" "$tree/scripts/kconfig" "$tmp/patches"
 echo healthy >"$tree/kernel/rcu/tree.c"
+touch -d @1704067200 "$tree/.unpacked"
 touch -d @1704067200 "$tree/kernel/rcu/tree.c"
 cat >"$tree/Makefile" <<'EOF'
 kernelversion:
@@ -70,9 +71,12 @@ t_check "after a fragment change: healthy rebuilt unpatched ($got)" \
 	test "$got" = "healthy patched"
 t_check "the tree's file as it was" \
 	test "$(cat "$tree/kernel/rcu/tree.c")" = healthy
+# A fresh unpack has the tarball's dates, and the Makefile's mark of it
+# (.unpacked) the unpack's own.
 cp -a "$tree" "$tmp/tree2"
+touch "$tmp/tree2/.unpacked"
 build "$tmp/tree2"
-t_check "a fresh copy of the tree reuses both kernels" \
+t_check "a fresh copy of the tree, marked unpacked anew, reuses both kernels" \
 	test "$(grep -c '^  UPTODATE' "$tmp/build.log")" = 2
 touch "$tmp/tree2/kernel/rcu/tree.c"
 build "$tmp/tree2"
