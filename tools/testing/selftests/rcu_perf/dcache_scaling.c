@@ -8,7 +8,9 @@
  * share between a parallel and a serial (one global lock) control timed
  * in the same run. Lookups that all drop to ref-walk take a lockref per
  * dentry: their 1-CPU rates against a baseline show that cost.
- * Checks and settings: Documentation/dev-tools/rcu_perf.rst and --list.
+ *
+ * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
+ * with its reason: --list.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +18,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -107,9 +108,9 @@ static struct rp_param *params[] = {
 };
 
 static const char * const checks[] = {
-	"stat_private_efficiency", "stat_shared_efficiency",
-	"negative_efficiency", "open_shared_efficiency",
-	"dotdot_symlink_efficiency", NULL
+	"stat_private_efficiency",
+	"stat_shared_efficiency", "negative_efficiency",
+	"open_shared_efficiency", "dotdot_symlink_efficiency", NULL
 };
 
 /* With --baseline: each lookup's rate on one CPU, present on every machine. */
@@ -134,9 +135,14 @@ static const struct rp_test test = {
 #define WARMUP_MS	20
 #define MAX_ATTEMPTS	4
 
+/* Each worker's op count in a cache line of its own. */
+struct ops_slot {
+	unsigned long ops;	/* __atomic: the worker writes, main reads */
+	unsigned long pad[7];
+};
+
 struct worker {
-	/* in a cache line of its own; __atomic: the worker writes, main reads */
-	alignas(64) unsigned long ops;
+	unsigned long *ops;
 	pthread_t thread;
 	clockid_t clock;	/* its CPU time */
 	pid_t tid;
@@ -157,6 +163,8 @@ struct workload {
 	const char *leaf;	/* in the shared tree; NULL: the worker's file */
 	bool walk;		/* through ".." and the symlink */
 	bool serial;		/* one global lock around each op */
+	bool lookup;		/* locked too with serialize_lookups=1 */
+	bool own_file;		/* opens w->path in the worker (fd table) */
 };
 
 /* Sizes that keep every path below PATH_MAX. */
@@ -215,14 +223,16 @@ static int op_control(struct worker *w)
 enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
 	W_OPEN_SHARED, W_DOTDOT_SYMLINK, NR_WORKLOADS };
 
-/* A lookup: judged by its limit, locked too with serialize_lookups=1 */
 #define LOOKUP(n, fn, ...) \
-	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), __VA_ARGS__ }
+	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), \
+	  .lookup = true, __VA_ARGS__ }
 
 /* Indexed by the enum; the serial slot may be replaced (--control). */
-static struct workload wls[NR_WORKLOADS] = {
-	[W_PARALLEL] = { .name = "parallel", .op = op_control },
-	[W_SERIAL] = { .name = "serial", .op = op_control, .serial = true },
+static const struct workload all_workloads[NR_WORKLOADS] = {
+	[W_PARALLEL] = { .name = "parallel", .op = op_control,
+			 .own_file = true },
+	[W_SERIAL] = { .name = "serial", .op = op_control, .own_file = true,
+		       .serial = true },
 	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat),
 	[W_STAT_SHARED] = LOOKUP(stat_shared, op_stat, .leaf = "file"),
 	[W_NEGATIVE] = LOOKUP(negative, op_negative, .leaf = "missing-00"),
@@ -230,12 +240,14 @@ static struct workload wls[NR_WORKLOADS] = {
 	[W_DOTDOT_SYMLINK] = LOOKUP(dotdot_symlink, op_stat, .walk = true),
 };
 
+static struct workload wls[NR_WORKLOADS];
+
 static const char *control_ok(const char *name)
 {
 	int w;
 
 	for (w = 0; w < NR_WORKLOADS; w++)
-		if (!strcmp(name, wls[w].name))
+		if (!strcmp(name, all_workloads[w].name))
 			return NULL;
 	return "no such workload";
 }
@@ -334,6 +346,7 @@ struct point {
 
 static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 static struct worker *workers;
+static struct ops_slot *slots;
 static int stop_flag;		/* __atomic */
 static pthread_barrier_t start_barrier;
 static const struct workload *cur_wl;
@@ -347,11 +360,28 @@ static double deadline_ms;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
+static void run_ops(struct worker *w, const struct workload *wl, bool lock)
+{
+	int err;
+
+	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+		if (lock)
+			pthread_spin_lock(&big_lock);
+		err = wl->op(w);
+		if (lock)
+			pthread_spin_unlock(&big_lock);
+		if (err) {
+			w->err = err;
+			break;
+		}
+		__atomic_store_n(w->ops, *w->ops + 1, __ATOMIC_RELAXED);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	const struct workload *wl = cur_wl;
-	bool lock = wl->serial || (p_serialize_lookups.value && wl->limit);
 	cpu_set_t set;
 	int err;
 
@@ -364,31 +394,25 @@ static void *worker_main(void *arg)
 	if (!err && unshare(CLONE_FILES))
 		err = -errno;
 	w->fd = -1;
-	if (!err && wl->op == op_control) {
+	if (!err && wl->own_file) {
 		w->fd = open(w->path, O_RDONLY | O_CLOEXEC);
 		if (w->fd < 0)
 			err = -errno;
 	}
 	w->tid = syscall(SYS_gettid);
-	pthread_barrier_wait(&start_barrier);
-	while (!err && !w->moved &&
-	       !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
-		if (lock)
-			pthread_spin_lock(&big_lock);
-		err = wl->op(w);
-		if (lock)
-			pthread_spin_unlock(&big_lock);
-		if (!err)
-			__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
-	}
 	w->err = err;
+	pthread_barrier_wait(&start_barrier);
+	if (!err && !w->moved)
+		run_ops(w, wl, wl->serial ||
+			(p_serialize_lookups.value && wl->lookup));
 	if (w->fd >= 0)
 		close(w->fd);
+	if (err || w->moved)
+		return NULL;
 	/* Someone else's CPU hotplug breaks the pinning: not our sample. */
-	if (!err && !w->moved)
-		w->moved = sched_getcpu() != w->cpu ||
-			   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
-			   CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set);
+	w->moved = sched_getcpu() != w->cpu ||
+		   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
+		   CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set);
 	return NULL;
 }
 
@@ -424,7 +448,7 @@ static unsigned long ops_now(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		sum += __atomic_load_n(&workers[i].ops, __ATOMIC_RELAXED);
+		sum += __atomic_load_n(workers[i].ops, __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -443,10 +467,11 @@ static void sleep_ms(double ms)
 }
 
 /*
- * One sample of workload @w on the first N CPUs of the sweep (point @p);
- * false, only counted, when other tasks took more than max_disturbance of
- * the workers' CPUs. Workers blocked, or throttled with the CPU idle, are
- * not disturbed: that is what is measured.
+ * One sample of workload @w on the first N CPUs of the sweep (point @p).
+ * Returns false, recording the rejection only, when other tasks took more
+ * than max_disturbance of the workers' CPUs. Time the workers spend
+ * blocked, or throttled with the CPU idle, is no disturbance: it is what
+ * is measured.
  */
 static bool sample(int w, int p, int rep)
 {
@@ -466,7 +491,8 @@ static bool sample(int w, int p, int rep)
 
 		/* N=1: each repetition on another CPU, whatever max_cpus */
 		wk->cpu = sw.cpus[i + rep % rp_sweep_round(&sw, n)];
-		wk->ops = 0;
+		wk->err = 0;
+		*wk->ops = 0;
 		if (wl->leaf)
 			snprintf(wk->path, sizeof(wk->path), "%s/s/%s/%s", root,
 				 deep, wl->leaf);
@@ -505,7 +531,10 @@ static bool sample(int w, int p, int rep)
 	pthread_barrier_destroy(&start_barrier);
 
 	secs = (t1 - t0) / 1000;
-	/* What others took of each worker's CPU; a lost CPU spoils it all */
+	/*
+	 * Per worker, what other tasks took of its CPU, bounded by its run
+	 * delay (rp_cpu_others()); a lost CPU spoils the sample.
+	 */
 	for (i = 0; i < n; i++) {
 		struct worker *wk = &workers[i];
 
@@ -541,7 +570,10 @@ static bool sample(int w, int p, int rep)
 	return true;
 }
 
-/* A sample, re-taken while disturbed after a pause (a burst may pass). */
+/*
+ * A sample, re-taken while disturbed (after a pause that lets a short
+ * burst of other work pass), until the time budget runs out.
+ */
 static void sample_retry(int w, int p, int rep)
 {
 	int a;
@@ -655,10 +687,11 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
 }
 
 /*
- * The ops/s metric of point @p: a sample is the mean of a whole round, one
- * on each CPU in turn (rp_sweep_round()). CPUs of unequal speed (vCPUs on
- * busy host cores) would split the samples in two, whose spread says
- * nothing of the rate.
+ * The ops/s metric of point @p: the mean of a round of samples, one on
+ * each CPU in turn (rp_sweep_round()), is its sample; an incomplete round
+ * is dropped. CPUs of unequal speed (vCPUs on busy host cores) split one
+ * CPU's samples in two, and the spread within a run then says nothing of
+ * its rate, which the rounds measure.
  */
 static struct rp_metric *add_rate(int w, int p)
 {
@@ -689,8 +722,9 @@ static struct rp_metric *add_rate(int w, int p)
 }
 
 /*
- * Per point: a diagnostic line and the metrics. Returns why the workload
- * cannot be judged (a point without an undisturbed sample), or NULL.
+ * Per point: a diagnostic line and the metrics. Returns the reason the
+ * workload cannot be judged (a point without an undisturbed sample), or
+ * NULL.
  */
 static const char *summarize(int w, char *why, size_t len)
 {
@@ -728,7 +762,10 @@ static const char *summarize(int w, char *why, size_t len)
 			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
 		printf("\n");
 
-		/* System-wide counters: per-thread ones count this sleeper */
+		/*
+		 * The system-wide counters cover the workers on every CPU;
+		 * the per-thread ones would count this sleeping thread.
+		 */
 		for (i = RP_CTR_RCU_UTIL; i < RP_CTR_NR; i++) {
 			c.supported[i] = ctr.supported[i];
 			c.delta[i] = pt->ctr.delta[i];
@@ -743,8 +780,9 @@ static const char *summarize(int w, char *why, size_t len)
 
 /*
  * Print the control @w (W_PARALLEL: its lowest efficiency; W_SERIAL: its
- * lowest serial fraction) against its limit @lim. Not a check: out of
- * bounds, it makes judge_controls() SKIP the checks at those N.
+ * lowest serial fraction) against its limit @lim. Not a check: a control
+ * out of bounds says the machine or the harness cannot judge those N, and
+ * judge_controls() turns that into the SKIP reason of the checks.
  */
 static void control_report(int w, const struct rp_param *lim,
 			   const char *disturbed)
@@ -782,9 +820,9 @@ static void control_report(int w, const struct rp_param *lim,
 }
 
 /*
- * The controls against their limits. Out of bounds at an N, the machine or
- * the harness cannot judge it: judged[p] false and, the first time, why in
- * @why. Returns how many N can be judged.
+ * The controls against their limits. Out of bounds at an N, they say the
+ * machine or the harness cannot judge it: judged[p] false and, the first
+ * time, why in @why. Returns how many N can be judged.
  */
 static int judge_controls(const char **disturbed, bool *judged, char *why,
 			  size_t len)
@@ -815,7 +853,10 @@ static int judge_controls(const char **disturbed, bool *judged, char *why,
 	return nr;
 }
 
-/* Lookup @w's verdict over the points the controls allow, or SKIP @skip */
+/*
+ * The verdict of lookup workload @w over the points the controls allow,
+ * unless it is to SKIP for @skip.
+ */
 static void workload_check(int w, const bool *judged, int nr_judged,
 			   const char *skip)
 {
@@ -859,14 +900,16 @@ static void setup(void)
 {
 	int w, p, i;
 
+	memcpy(wls, all_workloads, sizeof(wls));
 	if (p_control.str) {
-		for (w = 0; strcmp(p_control.str, wls[w].name); w++)
+		for (w = 0; strcmp(p_control.str, all_workloads[w].name); w++)
 			;
 		/* Unlocked, under the control's name (metrics stay unique). */
-		wls[W_SERIAL] = wls[w];
-		wls[W_SERIAL].name = "serial";
+		wls[W_SERIAL] = all_workloads[w];
+		wls[W_SERIAL].name = all_workloads[W_SERIAL].name;
 		wls[W_SERIAL].limit = NULL;
 		wls[W_SERIAL].serial = false;
+		wls[W_SERIAL].lookup = false;
 		printf("# serial control replaced by %s, unlocked (--control)\n",
 		       p_control.str);
 	}
@@ -882,12 +925,14 @@ static void setup(void)
 	for (i = 0; i < sw.nr_online; i++)
 		if (sw.cpus[i] >= nr_cpu_ids)
 			nr_cpu_ids = sw.cpus[i] + 1;
+	workers = calloc(sw.nr_online, sizeof(*workers));
 	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
 	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
-	if (!ct0 || !ct1 || posix_memalign((void **)&workers, alignof(struct worker),
-					   sw.nr_online * sizeof(*workers)))
+	if (!workers || !ct0 || !ct1 ||
+	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
 		rp_fatal("out of memory");
-	memset(workers, 0, sw.nr_online * sizeof(*workers));
+	for (i = 0; i < sw.nr_online; i++)
+		workers[i].ops = &slots[i].ops;
 	for (w = 0; w < NR_WORKLOADS; w++)
 		for (p = 0; p < sw.nr_pts; p++)
 			res[w][p].best = NAN;
