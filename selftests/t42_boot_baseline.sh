@@ -14,6 +14,8 @@
 # time does not mind a busy host), 25-120 s of host time each under TCG
 # with -icount: 1-4 minutes. The baseline's own boots, with none, SKIP
 # the check saying so.
+# untimed: its guests' time is their instruction count, whatever the host
+# does, so it runs beside the tests of tests/ once the kernel is fetched.
 source "$(dirname "$0")/../tests/lib.sh"
 
 tmp=$(mktemp -d)
@@ -36,6 +38,7 @@ boot() {
 # marker NAME: the boot's time to user space, as boot_marker found it
 marker() { sed -n 's/^# marker_time_s: //p' "$tmp/$1/boot_marker.ktap" 2>/dev/null; }
 
+t_wait_background || t_note "the background failed: the cloud kernel may be missing"
 missing=$(t_qemu_missing "$kernel")
 [ -n "$missing" ] || [ -x "$guest" ] || missing="no static suite (make static)"
 if [ -n "$missing" ]; then

@@ -16,11 +16,11 @@
 # verdict, so a busy machine changes none of their results); it is waited
 # for before the first other live proof, which may time or boot them. It
 # counts as one result: a failed build fails. The untimed proofs run one
-# after another in a job of their own, beside the tests of tests/ (whose
-# sleeps and single-threaded steps leave CPU time); their logs are shown
-# and counted in their turn. One that boots the test kernels waits for the
-# background command first (t_wait_background: its exit status lands in
-# RP_BACKGROUND_RC).
+# after another in two jobs, beside the tests of tests/ (whose sleeps and
+# single-threaded steps leave CPU time); their logs are shown and counted
+# in their turn. Those that boot the background's kernels wait for it
+# (t_wait_background: its exit status lands in RP_BACKGROUND_RC) in a job
+# of their own, so that the others need not wait with them.
 #
 # Ends with "N passed, N failed, N skipped"; exit 1 if anything failed.
 
@@ -32,6 +32,8 @@ failed=()
 
 # untimed T: T is a live proof that may run beside the background command
 untimed() { head -n 30 "$1" | grep -q '^# untimed: '; }
+# booting T: an untimed proof that waits for the background's kernels
+booting() { grep -q '^t_wait_background' "$1"; }
 
 tests=()
 scripts=(tests/t[0-9]*.sh)
@@ -50,29 +52,36 @@ for t in tests/unit/test_*.c "${scripts[@]}"; do
 	tests+=("$t")
 done
 
-# The untimed live proofs' job: each one's log, then "RC SECONDS" in
+# The untimed live proofs' jobs: each proof's log, then "RC SECONDS" in
 # LOG.done.
 declare -A grouped=()
-untimed_pid=""
+untimed_pids=""
 if [ -n "${RP_BACKGROUND:-}" ]; then
 	export RP_BACKGROUND_RC=$logdir/background.rc
 	rm -f "$RP_BACKGROUND_RC"
 fi
+# untimed_job T...: them one after another, in a session of their own
+untimed_job() {
+	local t
+	[ $# -gt 0 ] || return 0
+	for t; do rm -f "$logdir/$(basename "$t").log.done"; done
+	# shellcheck disable=SC2016 # the job's own shell expands them
+	setsid bash -c 'd=$1; shift; for t; do
+		l=$d/${t##*/}.log s=$(date +%s)
+		bash "$t" >"$l" 2>&1
+		echo "$? $(($(date +%s) - s))" >"$l.done"
+	done' untimed "$logdir" "$@" </dev/null &
+	untimed_pids+=" $!"
+}
 if [ "${RP_LIVE:-0}" = 1 ]; then
-	group=()
+	plain=() boots=()
 	for t in "${tests[@]}"; do
-		case $t in selftests/*) untimed "$t" && group+=("$t") && grouped[$t]=1 ;; esac
+		case $t in selftests/*) untimed "$t" || continue ;; *) continue ;; esac
+		grouped[$t]=1
+		if booting "$t"; then boots+=("$t"); else plain+=("$t"); fi
 	done
-	for t in "${group[@]}"; do rm -f "$logdir/$(basename "$t").log.done"; done
-	if [ ${#group[@]} -gt 0 ]; then
-		# shellcheck disable=SC2016 # the job's own shell expands them
-		setsid bash -c 'd=$1; shift; for t; do
-			l=$d/${t##*/}.log s=$(date +%s)
-			bash "$t" >"$l" 2>&1
-			echo "$? $(($(date +%s) - s))" >"$l.done"
-		done' untimed "$logdir" "${group[@]}" </dev/null &
-		untimed_pid=$!
-	fi
+	untimed_job "${plain[@]}"
+	untimed_job "${boots[@]}"
 fi
 
 # The background command in a session of its own too, so that an
@@ -89,7 +98,7 @@ if [ -n "${RP_BACKGROUND:-}" ]; then
 fi
 stop_jobs() {
 	local p
-	for p in $bg_pid $untimed_pid; do kill -TERM -- -"$p" 2>/dev/null; done
+	for p in $bg_pid $untimed_pids; do kill -TERM -- -"$p" 2>/dev/null; done
 }
 trap 'stop_jobs; exit 130' INT TERM HUP
 bg_wait() {
@@ -116,9 +125,9 @@ for t in "${tests[@]}"; do
 	echo "# === $name"
 	log=$logdir/$name.log
 	if [ -n "${grouped[$t]:-}" ]; then
-		# run in the untimed job: its turn to be shown
-		[ -z "$untimed_pid" ] || wait "$untimed_pid"
-		untimed_pid=""
+		# run in an untimed job: its turn to be shown, both jobs done
+		for p in $untimed_pids; do wait "$p"; done
+		untimed_pids=""
 		read -r rc secs <"$log.done" || rc=2 secs=0
 	else
 		start=$(date +%s)
