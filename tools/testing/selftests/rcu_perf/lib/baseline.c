@@ -208,7 +208,7 @@ static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
 	return false;
 }
 
-static int load_file(const char *path, const struct rp_jval *cur)
+static int load_run(const char *path, const struct rp_jval *cur)
 {
 	char err[PATH_MAX + 256];
 	struct rp_jval *doc;
@@ -266,7 +266,7 @@ static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 				ret = load_dir(path, 1, cur);
 			else if (S_ISREG(st.st_mode) && len > 5 &&
 				 !strcmp(e + len - 5, ".json"))
-				ret = load_file(path, cur);
+				ret = load_run(path, cur);
 		}
 		free(ents[i]);
 	}
