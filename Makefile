@@ -129,7 +129,7 @@ baseline: install
 	done; \
 	echo "baseline: $$dir ($$(ls -d "$$dir"/run-* 2>/dev/null | wc -l) runs)"
 
-# Debian's cloud kernel, booted under QEMU by the boot_ab tests: fetched once
+# Debian's cloud kernel, booted under QEMU by the guest tests: fetched once
 # into $(BUILD)/cloud-kernel (never installed). Offline, those tests skip.
 CLOUD_KERNEL := $(BUILD)/cloud-kernel/vmlinuz
 
@@ -211,7 +211,7 @@ sensitivity: build
 	@ONLY='$(ONLY)' bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
-# (t21_guard_live.sh), boot_ab, kernbench and the hotplug sweep
+# (t21_guard_live.sh), kernbench and the hotplug sweep
 # (t22_kill_sweep.sh), then tracefs unmounted mid-run (t23).
 ROUNDS ?= 5
 

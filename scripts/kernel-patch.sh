@@ -278,30 +278,6 @@ the marker's time and name, of this boot or of a saved log (--log
 FILE), for scripts.
 MSG
 
-defpatch boot_ab.c <<'MSG'
-selftests/rcu_perf: Add boot_ab, A/B boot times under QEMU
-
-The 18% boot-time improvement of expedited grace periods was one boot
-each; the RCU maintainer asked for "before-and-after measurements of
-actual boot time". boot_ab makes that measurement repeatable: it boots
-two command lines or two kernel images N times each, interleaved,
-under QEMU with an initramfs it generates (a static busybox), reads
-the time of the marker from each serial console with boot_marker's
-parser and judges B against A with rp_compare().
-
-By default the guests run in deterministic virtual time (TCG with
--icount shift=0,sleep=off, one vCPU), so their timestamps do not
-depend on the host's load; each round adds a different dummy parameter
-on both sides, so the tick phase a changed command line moves the
-boot by is sampled rather than called significant. --wall boots in
-real time (KVM when it works).
-
-The default comparison is the kernel's default boot (A) against
-rcupdate.rcu_normal=1 (B), which turns off the expedited grace periods
-the kernel uses until the end of boot: B boots slower and is reported
-as regressed. Not run by default (it needs QEMU and a kernel image).
-MSG
-
 defpatch dcache_scaling.c <<'MSG'
 selftests/rcu_perf: Add dcache_scaling, path lookup across CPUs
 

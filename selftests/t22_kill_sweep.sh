@@ -2,15 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kill sweep of the programs with children, trees and hotplug:
-# boot_ab (QEMU guests in virtual time), kernbench (a generated tree built
-# by make) and dcache_scaling's hotplug sweep each get SIGINT, SIGTERM and
-# SIGKILL at a random point of their run (KILL_SWEEP=N rounds, default
-# 1; "make killsweep" runs more). Each runs in a session of its own;
-# afterwards (after a SIGKILL: after the next run's repair) the knobs,
-# current_tracer, tracing_on and online CPUs are as found, no process of
-# its session is left (QEMU, make, compilers; after a SIGKILL, QEMU must
-# be gone before the repair), no temporary tree, file or state file is
-# left and no mount was added.
+# kernbench (a generated tree built by make) and dcache_scaling's hotplug
+# sweep each get SIGINT, SIGTERM and SIGKILL at a random point of their
+# run (KILL_SWEEP=N rounds, default 1; "make killsweep" runs more). Each
+# runs in a session of its own; afterwards (after a SIGKILL: after the
+# next run's repair) the knobs, current_tracer, tracing_on and online CPUs
+# are as found, no process of its session is left (make, compilers), no
+# temporary tree, file or state file is left and no mount was added.
 #
 # Like t21_guard_live.sh, the test holds the suite's lock throughout and
 # its runs use a private state dir (and lock), so that the SIGKILL repair
@@ -21,9 +19,8 @@ tmp=$(mktemp -d)
 lockdir=${RCU_PERF_STATE_DIR:-/run/rcu_perf}
 export RCU_PERF_STATE_DIR=$tmp/state
 rounds=${KILL_SWEEP:-1}
-progs=(boot_ab kernbench dcache_hotplug)
+progs=(kernbench dcache_hotplug)
 nr=$((rounds * ${#progs[@]} * 3))
-kernel=${RP_CLOUD_KERNEL:-}
 echo "TAP version 13"
 echo "1..$nr"
 unset RCU_PERF_QUICK
@@ -56,8 +53,7 @@ t_note "before: ${before//$'\n'/ }"
 
 # The span (s) of each program's run in which the signal comes (a random
 # point of it).
-declare -A span=([boot_ab]=8 [kernbench]=8 [dcache_hotplug]=5)
-qemu_missing=$(t_qemu_missing "$kernel")
+declare -A span=([kernbench]=8 [dcache_hotplug]=5)
 hotplug_missing=
 [ -w /sys/devices/system/cpu/cpu1/online ] ||
 	hotplug_missing="CPU 1 cannot go offline"
@@ -89,9 +85,6 @@ for r in $(seq "$rounds"); do
 			desc="sweep $r: $p SIG$sig"
 			why=
 			case $p in
-			boot_ab)
-				cmd=("$RP_BIN/boot_ab" --quick --kernel "$kernel")
-				why=$qemu_missing ;;
 			kernbench)
 				cmd=("$RP_BIN/kernbench" --quick) ;;
 			dcache_hotplug)
@@ -118,8 +111,9 @@ for r in $(seq "$rounds"); do
 			repaired=
 			leftover=
 			if [ "$sig" = KILL ]; then
-				# QEMU dies with boot_ab (PDEATHSIG); a build
-				# lives until the next suite program repairs.
+				# dcache_scaling's workers die with it; a
+				# build lives until the next suite program
+				# repairs.
 				settle $pid >/dev/null
 				[ "$p" = kernbench ] ||
 					leftover=$(pgrep -s $pid -a)

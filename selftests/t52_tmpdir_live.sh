@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The private trees of dcache_scaling (and kernbench, boot_ab) are guarded
+# The private trees of dcache_scaling (and kernbench) are guarded
 # like knobs: gone after a SIGTERM mid-run, and after a SIGKILL removed by
 # the next suite program.
 #

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel logs and serial captures (boot_marker, boot_ab): the boot-marker
+ * Kernel logs and serial captures (boot_marker): the boot-marker
  * parser, the recorded command line and its RCU parameters.
  */
 #include "rcu_perf.h"

@@ -7,7 +7,7 @@
 #
 # Runs CMD on the kernel under test: a suite program, or any command that
 # writes rcu_perf results to the file named by $RCU_PERF_JSON (every suite
-# program does; boot_ab does it for kernel images booted under QEMU). Its
+# program does). Its
 # results are compared with the stored results of a good kernel (PATH: a
 # results file or a directory of them) by rcu_perf_compare, and CMD is run
 # again while the verdict is inconclusive, up to --runs times. Exit status,
