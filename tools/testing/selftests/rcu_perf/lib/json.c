@@ -264,11 +264,21 @@ static int jp_hex4(struct jp *p, size_t at)
 	return strspn(hex, "0123456789abcdefABCDEF") == 4 ? (int)strtol(hex, NULL, 16) : -1;
 }
 
-/* The code point of the \u escape (or pair) with digits at p->pos; 0 on error, reported at @at */
-static int jp_escape_u(struct jp *p, size_t at)
+/* The code point of the escape after the backslash at @at; 0 on error */
+static int jp_escape(struct jp *p, size_t at)
 {
-	int cp = jp_hex4(p, p->pos), lo;
+	static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
+	unsigned char c = (unsigned char)p->s[at + 1];
+	const char *e = c ? strchr(esc, c) : NULL;
+	int cp, lo;
 
+	p->pos = at + 2;
+	if (e)
+		return val[e - esc];
+	if (c != 'u')
+		return jp_fail(p, at, c > 0x20 && c < 0x7f ? "invalid escape '\\%c'" :
+			       "invalid escape '\\' + byte 0x%02x", c);
+	cp = jp_hex4(p, p->pos);
 	if (cp < 0)
 		return jp_fail(p, at, "invalid \\u escape: expected 4 hex digits");
 	p->pos += 4;
@@ -293,9 +303,7 @@ static int jp_escape_u(struct jp *p, size_t at)
 /* A string at p->pos (the opening quote); malloc'd, NULL on error. */
 static char *jp_string(struct jp *p)
 {
-	static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
 	size_t start = p->pos, i = start + 1, n = 0, k;
-	const char *e;
 	char *out;
 	int cp;
 
@@ -305,27 +313,23 @@ static char *jp_string(struct jp *p)
 	out = rp_xrealloc(NULL, (i < p->len ? i : p->len) - start + 1);
 	for (p->pos++; ; ) {
 		size_t at = p->pos;
-		unsigned char c;
+		unsigned char c = (unsigned char)p->s[at];	/* s[len] is a NUL */
+		bool ok = true;
 
-		if (at >= p->len || (p->s[at] == '\\' && at + 1 >= p->len)) {
-			jp_fail(p, start, "unterminated string");
+		k = utf8_seq((const unsigned char *)p->s + at, p->len - at);
+		if (at >= p->len || (c == '\\' && at + 1 >= p->len))
+			ok = jp_fail(p, start, "unterminated string");
+		else if (c < 0x20)
+			ok = jp_fail(p, at, "raw control character 0x%02x %s", c,
+				     "in string (must be escaped)");
+		else if (!k)
+			ok = jp_fail(p, at, "invalid UTF-8 in string");
+		if (!ok)
 			break;
-		}
-		c = (unsigned char)p->s[p->pos];
 		if (c == '"') {
 			p->pos++;
 			out[n] = '\0';
 			return out;
-		}
-		if (c < 0x20) {
-			jp_fail(p, at, "raw control character 0x%02x in string (must be escaped)",
-				c);
-			break;
-		}
-		k = utf8_seq((const unsigned char *)p->s + at, p->len - at);
-		if (!k) {
-			jp_fail(p, at, "invalid UTF-8 in string");
-			break;
 		}
 		if (c != '\\') {
 			memcpy(out + n, p->s + at, k);
@@ -333,19 +337,7 @@ static char *jp_string(struct jp *p)
 			p->pos += k;
 			continue;
 		}
-		c = (unsigned char)p->s[p->pos + 1];
-		p->pos += 2;
-		e = c ? strchr(esc, c) : NULL;
-		if (e) {
-			out[n++] = val[e - esc];
-			continue;
-		}
-		if (c != 'u') {
-			jp_fail(p, at, c > 0x20 && c < 0x7f ? "invalid escape '\\%c'" :
-				"invalid escape '\\' + byte 0x%02x", c);
-			break;
-		}
-		cp = jp_escape_u(p, at);
+		cp = jp_escape(p, at);
 		if (!cp)
 			break;
 		n += utf8_put(out + n, (unsigned int)cp);
