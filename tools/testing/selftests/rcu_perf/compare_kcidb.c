@@ -63,21 +63,14 @@ static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 			     const char *test, const char *name,
 			     const char *status)
 {
-	const char *const part[] = { "rcu_perf", test, name }, *s;
 	size_t len = strlen(test) + strlen(name);
-	char *id, *p = rp_xrealloc(NULL, len + 16), *e = p;
-	int i;
+	char *id, *p = rp_xrealloc(NULL, len + 16), *e;
+	int dot = sprintf(p, "rcu_perf.%s", *test ? test : "_");
 
-	for (i = 0; i < 3; i++) {
-		if (i)
-			*e++ = '.';
-		if (!*part[i])
-			*e++ = '_';
-		for (s = part[i]; *s; s++)
-			*e++ = strchr("_-", *s) || isalnum((unsigned char)*s) ?
-			       *s : '_';
-	}
-	*e = '\0';
+	sprintf(p + dot, ".%s", *name ? name : "_");
+	for (e = p + strlen("rcu_perf."); *e; e++)
+		if (e != p + dot && !strchr("_-", *e) && !isalnum((unsigned char)*e))
+			*e = '_';
 	id = rp_xrealloc(NULL, strlen(o->origin) + strlen(run_id) + strlen(idpart) + len + 3);
 	sprintf(id, "%s:%s%s%s.%s", o->origin, run_id, idpart, test, name);
 	rp_jw_obj_begin(w, NULL);
