@@ -16,9 +16,9 @@
 #include "compare.h"
 
 #define SVG_W		760
-#define COL_BASE	"#1f77b4"
-#define COL_CAND	"#ff7f0e"
 #define ESC		"&<>\""
+
+static const char *const col[NR_SIDES] = { "#1f77b4", "#ff7f0e" };
 
 static __printf(6, 7) void svg_text(FILE *f, double x, double y,
 				     const char *anchor, const char *extra,
@@ -97,14 +97,16 @@ static double nice_axis(double *max, int ticks)
 	return step;
 }
 
-static void svg_legend(FILE *f, double x, double y, bool two)
+static void svg_legend(FILE *f, double x, double y, int sides)
 {
-	svg_rect(f, x, y - 8, 12, 8, COL_BASE, NULL);
-	svg_text(f, x + 16, y, "start", NULL, "%s", two ? "baseline" : "results");
-	if (!two)
-		return;
-	svg_rect(f, x + 90, y - 8, 12, 8, COL_CAND, NULL);
-	svg_text(f, x + 106, y, "start", NULL, "candidate");
+	static const char *const name[NR_SIDES] = { "baseline", "candidate" };
+	int k;
+
+	for (k = 0; k < sides; k++) {
+		svg_rect(f, x + 90 * k, y - 8, 12, 8, col[k], NULL);
+		svg_text(f, x + 90 * k + 16, y, "start", NULL, "%s",
+			 sides == 2 ? name[k] : "results");
+	}
 }
 
 /*
@@ -134,13 +136,13 @@ static const char *name_number(const char *name, double *num, char *fam,
 
 /* A metric's row: min-max whisker, p10-p90 box, median tick. */
 static void svg_box(FILE *f, const struct rp_summary *s, double x0,
-		    double xs, double y, const char *col)
+		    double xs, double y, int side)
 {
 	char st[80];
 
-	snprintf(st, sizeof(st), "stroke=\"%s\" stroke-width=\"1\"", col);
+	snprintf(st, sizeof(st), "stroke=\"%s\" stroke-width=\"1\"", col[side]);
 	svg_line(f, x0 + s->min * xs, y, x0 + s->max * xs, y, st);
-	svg_rect(f, x0 + s->p10 * xs, y - 5, (s->p90 - s->p10) * xs, 10, col,
+	svg_rect(f, x0 + s->p10 * xs, y - 5, (s->p90 - s->p10) * xs, 10, col[side],
 		 strcat(st, " fill-opacity=\"0.45\""));
 	svg_line(f, x0 + s->median * xs, y - 7, x0 + s->median * xs, y + 7,
 		 "stroke=\"black\" stroke-width=\"2\"");
@@ -193,7 +195,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 	snprintf(title, sizeof(title), "%s: median (tick), p10-p90 (box), min-max (line)",
 		 test_name);
 	f = svg_open(cmp, test_name, 60 + n * row + 30, title);
-	svg_legend(f, 20, 44, sides == 2);
+	svg_legend(f, 20, 44, sides);
 	for (i = 0; i < n; i++) {
 		const struct rp_rmetric *m = &cmp->r.metrics[rows[i]];
 		double max = 0, step, xs, t, y = 60 + i * row;
@@ -217,8 +219,7 @@ static void plot_rows(const struct compare *cmp, const char *test_name,
 		}
 		for (k = 0; k < sides; k++)
 			if (s[k].n)
-				svg_box(f, &s[k], x0, xs, y + 16 + 18 * k,
-					k ? COL_CAND : COL_BASE);
+				svg_box(f, &s[k], x0, xs, y + 16 + 18 * k, k);
 		for (k = 0; k < sides; k++)
 			svg_text(f, x1 + 24, y + 20 + 18 * k, "start", NULL,
 				 "%.4g (n %zu)", s[k].median, s[k].n);
@@ -269,7 +270,7 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 	snprintf(file, sizeof(file), "%s.%s", first->test, fam);
 	snprintf(title, sizeof(title), "%s: %s", first->test, fam);
 	f = svg_open(cmp, file, 410, title);
-	svg_legend(f, x1 - 200, 44, sides == 2);
+	svg_legend(f, x1 - 200, 44, sides);
 	for (t = 0; t <= ymax * 1.0001; t += step) {
 		svg_line(f, x0, y0 - t * sy, x1, y0 - t * sy, "stroke=\"#ddd\"");
 		svg_text(f, x0 - 6, y0 - t * sy + 4, "end", NULL, "%g", t);
@@ -283,13 +284,12 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 		 "transform=\"rotate(-90 18 210)\"", "%s (median, p10-p90; %s is better)",
 		 first->unit, first->higher_is_better ? "higher" : "lower");
 	for (k = 0; k < sides; k++) {
-		const char *col = k ? COL_CAND : COL_BASE;
 		double off = sides == 2 ? (k ? 4 : -4) : 0;
 		char st[64];
 
-		snprintf(st, sizeof(st), "stroke=\"%s\" stroke-width=\"1\"", col);
+		snprintf(st, sizeof(st), "stroke=\"%s\" stroke-width=\"1\"", col[k]);
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-			col);
+			col[k]);
 		for (i = 0; i < n; i++)
 			if (s[i][k].n)
 				fprintf(f, "%.1f,%.1f ", px[i] + off,
@@ -301,7 +301,7 @@ static void plot_curve(const struct compare *cmp, const struct rp_rmetric *first
 			svg_line(f, px[i] + off, y0 - s[i][k].p10 * sy, px[i] + off,
 				 y0 - s[i][k].p90 * sy, st);
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
-				px[i] + off, y0 - s[i][k].median * sy, col);
+				px[i] + off, y0 - s[i][k].median * sy, col[k]);
 		}
 	}
 	svg_close(f);
