@@ -389,7 +389,6 @@ struct rp_results {
 	struct rp_rcheck *checks;
 	size_t nr_checks;
 	int nr_files[RP_SIDES];		/* results files read per side */
-	int nr_files_total;		/* both sides: numbers checks[].file */
 	char kernel_release[RP_SIDES][128];	/* of a side's first file */
 };
 

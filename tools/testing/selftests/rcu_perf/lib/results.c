@@ -176,7 +176,8 @@ static int add_check(struct rp_results *r, struct rd *rd, const char *test,
 	c = &r->checks[r->nr_checks++];
 	*c = (struct rp_rcheck){ .test = rp_xstrdup(test), .name = rp_xstrdup(name->str),
 		.verdict = rp_xstrdup(verdict->str), .unit = unit ? rp_xstrdup(unit->str) : NULL,
-		.measured = measured ? measured->num : NAN, .file = r->nr_files_total };
+		.measured = measured ? measured->num : NAN,
+		.file = r->nr_files[0] + r->nr_files[1] };
 	/*
 	 * Check names have no dots (KCIDB paths split at them); older
 	 * results have "membarrier.idle.latency_vs_baseline": today's name.
@@ -242,7 +243,6 @@ int rp_results_add(struct rp_results *r, const char *path,
 		snprintf(r->kernel_release[side],
 			 sizeof(r->kernel_release[side]), "%s", rel->str);
 	r->nr_files[side]++;
-	r->nr_files_total++;
 	return 0;
 }
 
