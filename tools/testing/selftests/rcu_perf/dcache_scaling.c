@@ -31,9 +31,7 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param p_parallel_efficiency_min =
-	RP_MIN("parallel_efficiency_min", "ratio", 0.75,
-	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips");
+static struct rp_param p_parallel_efficiency_min = RP_PARALLEL_EFFICIENCY_MIN;
 static struct rp_param p_serial_fraction_min =
 	RP_MIN("serial_fraction_min", "ratio", 0.5,
 	       "one global lock: ~1 (efficiency 1/N); lower, the harness runs nothing serially");

@@ -27,9 +27,7 @@
 #define HDRS_PER_DIR	16
 #define MAX_DIRS	1000
 
-static struct rp_param p_parallel_efficiency_min =
-	RP_MIN("parallel_efficiency_min", "ratio", 0.75,
-	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips");
+static struct rp_param p_parallel_efficiency_min = RP_PARALLEL_EFFICIENCY_MIN;
 static struct rp_param p_serial_fraction_max =
 	RP_MAX("serial_fraction_max", "ratio", 0.5,
 	       "independent compiles: make's and ar's steps only (~0.1); -j1 everywhere gives 1");

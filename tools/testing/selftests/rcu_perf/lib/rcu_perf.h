@@ -420,6 +420,10 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 
 #define RP_SWEEP_CPUS	1024
 #define RP_SWEEP_POINTS	32
+/* The parallel control's limit: the machine runs N at once, or N SKIPs. */
+#define RP_PARALLEL_EFFICIENCY_MIN					\
+	RP_MIN("parallel_efficiency_min", "ratio", 0.75,		\
+	       "private work on N CPUs ~1; SMT siblings ~0.6, a 1-CPU quota 1/N: that N skips")
 /* Why a sweep's scaling checks SKIP when it has one count only. */
 #define RP_SWEEP_ONE_CPU \
 	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
