@@ -105,6 +105,7 @@ static struct rp_param *params[] = {
 	&p_hotplug_sweep, &p_dir, &p_control, NULL
 };
 
+/* The lookup workloads' checks, in their order (W_STAT_PRIVATE on). */
 static const char * const checks[] = {
 	"stat_private_efficiency",
 	"stat_shared_efficiency", "negative_efficiency",
@@ -133,14 +134,8 @@ static const struct rp_test test = {
 #define WARMUP_MS	20
 #define MAX_ATTEMPTS	4
 
-/* Each worker's op count in a cache line of its own. */
-struct ops_slot {
-	unsigned long ops;	/* __atomic: the worker writes, main reads */
-	unsigned long pad[7];
-};
-
 struct worker {
-	unsigned long *ops;
+	unsigned long ops;	/* __atomic: the worker writes, main reads */
 	pthread_t thread;
 	clockid_t clock;	/* its CPU time */
 	pid_t tid;
@@ -151,7 +146,7 @@ struct worker {
 	unsigned long x;	/* controls: the user-space work's state */
 	bool moved;		/* lost its CPU (hotplug) during the sample */
 	double cpu_s, delay_s;	/* CPU and run-queue time (thread_times()) */
-	char path[PATH_MAX];
+	char path[PATH_MAX];	/* keeps the workers' ops cache lines apart */
 };
 
 struct workload {
@@ -344,7 +339,6 @@ struct point {
 
 static struct point res[NR_WORKLOADS][RP_SWEEP_POINTS];
 static struct worker *workers;
-static struct ops_slot *slots;
 static int stop_flag;		/* __atomic */
 static pthread_barrier_t start_barrier;
 static const struct workload *cur_wl;
@@ -358,32 +352,14 @@ static double deadline_ms;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
 
-static void run_ops(struct worker *w, const struct workload *wl, bool lock)
-{
-	int err;
-
-	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
-		if (lock)
-			pthread_spin_lock(&big_lock);
-		err = wl->op(w);
-		if (lock)
-			pthread_spin_unlock(&big_lock);
-		if (err) {
-			w->err = err;
-			break;
-		}
-		__atomic_store_n(w->ops, *w->ops + 1, __ATOMIC_RELAXED);
-	}
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	const struct workload *wl = cur_wl;
+	bool lock = wl->serial || (p_serialize_lookups.value && wl->lookup);
+	int err = rp_pin_self(w->cpu);
 	cpu_set_t set;
-	int err;
 
-	err = rp_pin_self(w->cpu);
 	/* Offline (someone else's hotplug): a spoiled sample, not an error. */
 	w->moved = err == -EINVAL || (!err && sched_getcpu() != w->cpu);
 	if (w->moved)
@@ -398,11 +374,18 @@ static void *worker_main(void *arg)
 			err = -errno;
 	}
 	w->tid = syscall(SYS_gettid);
-	w->err = err;
 	pthread_barrier_wait(&start_barrier);
-	if (!err && !w->moved)
-		run_ops(w, wl, wl->serial ||
-			(p_serialize_lookups.value && wl->lookup));
+	while (!err && !w->moved &&
+	       !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+		if (lock)
+			pthread_spin_lock(&big_lock);
+		err = wl->op(w);
+		if (lock)
+			pthread_spin_unlock(&big_lock);
+		if (!err)
+			__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
+	}
+	w->err = err;
 	if (w->fd >= 0)
 		close(w->fd);
 	if (err || w->moved)
@@ -446,7 +429,7 @@ static unsigned long ops_now(int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		sum += __atomic_load_n(workers[i].ops, __ATOMIC_RELAXED);
+		sum += __atomic_load_n(&workers[i].ops, __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -490,7 +473,7 @@ static bool sample(int w, int p, int rep)
 		/* N=1: each repetition on another CPU, whatever max_cpus */
 		wk->cpu = sw.cpus[i + rep % rp_sweep_round(&sw, n)];
 		wk->err = 0;
-		*wk->ops = 0;
+		wk->ops = 0;
 		if (wl->leaf)
 			snprintf(wk->path, sizeof(wk->path), "%s/s/%s/%s", root,
 				 deep, wl->leaf);
@@ -727,7 +710,6 @@ static struct rp_metric *add_rate(int w, int p)
 static const char *summarize(int w, char *why, size_t len)
 {
 	const char *name = wls[w].name;
-	struct rp_counters c = { 0 };
 	struct rp_metric *m;
 	double e, user, sys;
 	int p, i;
@@ -760,15 +742,11 @@ static const char *summarize(int w, char *why, size_t len)
 			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
 		printf("\n");
 
-		/*
-		 * The system-wide counters cover the workers on every CPU;
-		 * the per-thread ones would count this sleeping thread.
-		 */
-		for (i = RP_CTR_RCU_UTIL; i < RP_CTR_NR; i++) {
-			c.supported[i] = ctr.supported[i];
-			c.delta[i] = pt->ctr.delta[i];
-		}
-		rp_metric_counters(m, &c, pt->ops);
+		/* The per-thread counters would count this sleeping thread. */
+		for (i = 0; i < RP_CTR_NR; i++)
+			pt->ctr.supported[i] = i >= RP_CTR_RCU_UTIL &&
+					       ctr.supported[i];
+		rp_metric_counters(m, &pt->ctr, pt->ops);
 		add_metric(w, p, "efficiency", "ratio", &e, 1, true);
 		add_metric(w, p, "user_per_op", "us", &user, 1, false);
 		add_metric(w, p, "sys_per_op", "us", &sys, 1, false);
@@ -859,11 +837,9 @@ static void workload_check(int w, const bool *judged, int nr_judged,
 			   const char *skip)
 {
 	double v = NAN, share, par, ser, lim = wls[w].limit->value;
-	const char *name = wls[w].name;
-	char check[64];
+	const char *name = wls[w].name, *check = checks[w - W_STAT_PRIVATE];
 	int p, at = 0;
 
-	snprintf(check, sizeof(check), "%s_efficiency", name);
 	if (skip) {
 		rp_check_skip(check, "%s", skip);
 		return;
@@ -905,7 +881,6 @@ static void setup(void)
 		/* Unlocked, under the control's name (metrics stay unique). */
 		wls[W_SERIAL] = all_workloads[w];
 		wls[W_SERIAL].name = all_workloads[W_SERIAL].name;
-		wls[W_SERIAL].limit = NULL;
 		wls[W_SERIAL].serial = false;
 		wls[W_SERIAL].lookup = false;
 		printf("# serial control replaced by %s, unlocked (--control)\n",
@@ -926,11 +901,8 @@ static void setup(void)
 	workers = calloc(sw.nr_online, sizeof(*workers));
 	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
 	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
-	if (!workers || !ct0 || !ct1 ||
-	    posix_memalign((void **)&slots, 64, sw.nr_online * sizeof(*slots)))
+	if (!workers || !ct0 || !ct1)
 		rp_fatal("out of memory");
-	for (i = 0; i < sw.nr_online; i++)
-		workers[i].ops = &slots[i].ops;
 	for (w = 0; w < NR_WORKLOADS; w++)
 		for (p = 0; p < sw.nr_pts; p++)
 			res[w][p].best = NAN;
