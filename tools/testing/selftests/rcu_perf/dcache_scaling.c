@@ -151,13 +151,12 @@ struct worker {
 
 struct workload {
 	const char *name;
-	const struct rp_param *limit;	/* serial share limit; NULL: a control */
+	/* serial share limit; NULL: a control, unlocked by serialize_lookups */
+	const struct rp_param *limit;
 	int (*op)(struct worker *w);
 	const char *leaf;	/* in the shared tree; NULL: the worker's file */
 	bool walk;		/* through ".." and the symlink */
 	bool serial;		/* one global lock around each op */
-	bool lookup;		/* locked too with serialize_lookups=1 */
-	bool own_file;		/* opens w->path in the worker (fd table) */
 };
 
 /* Sizes that keep every path below PATH_MAX. */
@@ -217,15 +216,12 @@ enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
 	W_OPEN_SHARED, W_DOTDOT_SYMLINK, NR_WORKLOADS };
 
 #define LOOKUP(n, fn, ...) \
-	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), \
-	  .lookup = true, __VA_ARGS__ }
+	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), __VA_ARGS__ }
 
 /* Indexed by the enum; the serial slot may be replaced (--control). */
 static const struct workload all_workloads[NR_WORKLOADS] = {
-	[W_PARALLEL] = { .name = "parallel", .op = op_control,
-			 .own_file = true },
-	[W_SERIAL] = { .name = "serial", .op = op_control, .own_file = true,
-		       .serial = true },
+	[W_PARALLEL] = { .name = "parallel", .op = op_control },
+	[W_SERIAL] = { .name = "serial", .op = op_control, .serial = true },
 	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat),
 	[W_STAT_SHARED] = LOOKUP(stat_shared, op_stat, .leaf = "file"),
 	[W_NEGATIVE] = LOOKUP(negative, op_negative, .leaf = "missing-00"),
@@ -356,7 +352,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	const struct workload *wl = cur_wl;
-	bool lock = wl->serial || (p_serialize_lookups.value && wl->lookup);
+	bool lock = wl->serial || (p_serialize_lookups.value && wl->limit);
 	int err = rp_pin_self(w->cpu);
 	cpu_set_t set;
 
@@ -368,7 +364,7 @@ static void *worker_main(void *arg)
 	if (!err && unshare(CLONE_FILES))
 		err = -errno;
 	w->fd = -1;
-	if (!err && wl->own_file) {
+	if (!err && wl->op == op_control) {
 		w->fd = open(w->path, O_RDONLY | O_CLOEXEC);
 		if (w->fd < 0)
 			err = -errno;
@@ -882,7 +878,7 @@ static void setup(void)
 		wls[W_SERIAL] = all_workloads[w];
 		wls[W_SERIAL].name = all_workloads[W_SERIAL].name;
 		wls[W_SERIAL].serial = false;
-		wls[W_SERIAL].lookup = false;
+		wls[W_SERIAL].limit = NULL;
 		printf("# serial control replaced by %s, unlocked (--control)\n",
 		       p_control.str);
 	}
