@@ -99,11 +99,15 @@ int rp_finish(void)
 }
 
 /* rp_exit_skip() and rp_fatal(): the rest skipped with reason @fmt. */
-static __noreturn void leave(bool fatal, const char *fmt, va_list ap)
+void rp_leave(bool fatal, const char *fmt, ...)
 {
 	static bool in_fatal;
-	char *r = rp_vformat_line(fmt, ap);
+	va_list ap;
+	char *r;
 
+	va_start(ap, fmt);
+	r = rp_vformat_line(fmt, ap);
+	va_end(ap);
 	if (!begun || (fatal && (in_fatal || finished))) {
 		/* Before the plan (or recursively): no KTAP to complete. */
 		if (fatal) {
@@ -127,20 +131,4 @@ static __noreturn void leave(bool fatal, const char *fmt, va_list ap)
 	free(r);
 	whole_skip = true;
 	exit(rp_finish());
-}
-
-void rp_exit_skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	leave(false, fmt, ap);
-}
-
-void rp_fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	leave(true, fmt, ap);
 }

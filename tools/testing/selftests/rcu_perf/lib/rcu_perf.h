@@ -307,8 +307,9 @@ int rp_machine_key(char *buf, size_t len);
 /* main.c */
 
 void rp_init(const struct rp_test *test, int argc, char **argv);
-__printf(1, 2) __noreturn void rp_exit_skip(const char *fmt, ...);
-__printf(1, 2) __noreturn void rp_fatal(const char *fmt, ...);
+__printf(2, 3) __noreturn void rp_leave(bool fatal, const char *fmt, ...);
+#define rp_exit_skip(...)	rp_leave(false, __VA_ARGS__)
+#define rp_fatal(...)		rp_leave(true, __VA_ARGS__)
 int rp_finish(void);	/* JSON, restore, totals: the exit code */
 
 /* json.c */
