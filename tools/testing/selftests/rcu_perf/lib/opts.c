@@ -19,7 +19,6 @@ struct rp_options rp_opts;
 const struct rp_test *rp_current_test;
 
 #define RP_MAX_KNOBS	((int)ARRAY_SIZE(rp_opts.knobs))
-#define RP_WHERE_LEN	(PATH_MAX + 32)
 #define NUM		"%.10g"	/* the shortest readable form of a value */
 #define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_"
 
@@ -236,7 +235,7 @@ static int config_line(const char *path, char *s, const char *where, bool *ours)
 
 static int load_config(const char *path)
 {
-	char where[RP_WHERE_LEN];
+	char where[PATH_MAX + 32];
 	bool ours = true;	/* global scope, or our own [section] */
 	char *line = NULL;
 	size_t cap = 0;
@@ -271,12 +270,6 @@ static bool others_write(const struct stat *st, gid_t gid)
 	       ((st->st_mode & 0020) && st->st_gid != 0 && st->st_gid != gid);
 }
 
-/* Could anyone but root change it? */
-static bool not_roots(const struct stat *st)
-{
-	return st->st_uid != 0 || others_write(st, 0);
-}
-
 /* Root takes parameters and baselines only from files root's alone. */
 int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 {
@@ -287,7 +280,7 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 		return 0;
 	if (fd >= 0 ? fstat(fd, &st) : stat(path, &st))
 		return refuse(why, len, "%s", strerror(errno));
-	if (not_roots(&st))
+	if (st.st_uid || others_write(&st, 0))
 		return refuse(why, len,
 			      "writable by others (owner %d, group %d, mode %04o): refused as root",
 			      (int)st.st_uid, (int)st.st_gid, (int)(st.st_mode & 07777));
@@ -298,7 +291,7 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 	if (slash == dir)
 		slash++;
 	*slash = '\0';
-	if (!stat(dir, &st) && !(st.st_mode & S_ISVTX) && not_roots(&st))
+	if (!stat(dir, &st) && !(st.st_mode & S_ISVTX) && (st.st_uid || others_write(&st, 0)))
 		return refuse(why, len,
 			      "its directory %s is writable by others (owner %d, mode %04o): refused as root",
 			      dir, (int)st.st_uid, (int)(st.st_mode & 07777));
@@ -322,14 +315,13 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 		if (slash == real)
 			slash++;
 		*slash = '\0';
-		if (stat(real[0] ? real : "/", &st))
+		if (stat(real, &st))
 			continue;
 		if ((st.st_uid && st.st_uid != geteuid()) ||
 		    (others_write(&st, getegid()) && !(st.st_mode & S_ISVTX)))
 			return refuse(why, len,
 				      "%s can be changed by others (owner %d, mode %04o): refused",
-				      real[0] ? real : "/", (int)st.st_uid,
-				      (int)(st.st_mode & 07777));
+				      real, (int)st.st_uid, (int)(st.st_mode & 07777));
 		if (slash == real + 1)
 			break;
 	}
@@ -448,9 +440,6 @@ static int cli_knob(const char *arg)
 	return 0;
 }
 
-/* --config and --baseline, which the environment may set too */
-static const char *config, *baseline;
-
 /* The common options: a flag, or a value kept or handed to a function. */
 static const struct common_opt {
 	const char *name;
@@ -465,10 +454,10 @@ static const struct common_opt {
 	{ "list", 0, .flag = &rp_opts.list },
 	{ "json", 0, .val = &rp_opts.json_path },
 	{ "outdir", 0, .val = &rp_opts.outdir },
-	{ "config", 0, .val = &config },
+	{ "config", 0, .val = &rp_opts.config_path },
 	{ "set", 's', .fn = add_set },
 	{ "knob", 0, .fn = cli_knob },
-	{ "baseline", 0, .val = &baseline },
+	{ "baseline", 0, .val = &rp_opts.baseline },
 };
 
 /*
@@ -583,8 +572,7 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	rp_opts.json_path = s && *s ? s : NULL;
 	s = getenv("RCU_PERF_OUTDIR");
 	rp_opts.outdir = s && *s ? s : NULL;
-	config = getenv("RCU_PERF_CONFIG");	/* "": no config file at all */
-	baseline = NULL;
+	rp_opts.config_path = getenv("RCU_PERF_CONFIG");	/* "": no config file at all */
 
 	for (a = 1; a < argc; a++) {
 		struct rp_param *op = dashdash ? test->operands_after : test->operands;
@@ -605,18 +593,16 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 		a += k - 1;
 	}
 
-	if (!config)
-		config = default_config();
-	else if (!*config)
-		config = NULL;
-	rp_opts.config_path = config;
-	if ((config && load_config(config)) || load_env())
+	s = rp_opts.config_path ?: default_config();
+	rp_opts.config_path = s && *s ? s : NULL;
+	if ((s && *s && load_config(s)) || load_env())
 		return -1;
 	/* cli > environment (set but empty: none) > config file */
-	from = baseline ? "--baseline" : getenv("RCU_PERF_BASELINE") ? "RCU_PERF_BASELINE" : config;
-	baseline = baseline ?: getenv("RCU_PERF_BASELINE") ?: conf_baseline;
-	if (baseline) {
-		rp_opts.baseline = *baseline && strcmp(baseline, "none") ? baseline : NULL;
+	s = getenv("RCU_PERF_BASELINE");
+	from = rp_opts.baseline ? "--baseline" : s ? "RCU_PERF_BASELINE" : rp_opts.config_path;
+	s = rp_opts.baseline ?: s ?: conf_baseline;
+	if (s) {
+		rp_opts.baseline = *s && strcmp(s, "none") ? s : NULL;
 		rp_opts.baseline_from = from;
 	}
 	for (a = 0; a < nr_sets; a++)

@@ -71,14 +71,11 @@ int rp_knob_read(const char *path, char *buf, size_t len)
 		n += r;
 	err = r < 0 ? -errno : 0;
 	close(fd);
-	if (err) {
-		buf[0] = '\0';
-		return err;
-	}
+	n = err ? 0 : n;
 	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
-	return (int)n;
+	return err ?: (int)n;
 }
 
 char *rp_read_stream(FILE *f, size_t max)
