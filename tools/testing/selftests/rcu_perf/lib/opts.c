@@ -346,12 +346,14 @@ static const char *default_config(void)
 	return access(buf, R_OK) ? NULL : buf;
 }
 
-/* One line on stderr, once, for RCU_PERF_<NAME>s of no parameter here. */
-static void warn_env(void)
+/* Each parameter's RCU_PERF_<NAME>; one line on stderr, once, for those of none here */
+static int load_env(void)
 {
 	static bool warned;
-	char name[64], list[256] = "";
+	char name[64], list[256] = "", where[12 + 128];	/* "environment RCU_PERF_<NAME>" */
+	struct rp_param * const *pp;
 	size_t i, n, len = 0;
+	const char *s;
 	char **e;
 
 	for (e = environ; e && *e && !warned; e++) {
@@ -370,16 +372,6 @@ static void warn_env(void)
 		fprintf(stderr, "%s: warning: not a parameter here, ignored:%s\n",
 			rp_test_name(), list);
 	warned = true;
-}
-
-static int load_env(void)
-{
-	char where[12 + 128];	/* "environment " + "RCU_PERF_<NAME>" */
-	struct rp_param * const *pp;
-	const char *s;
-	size_t i;
-
-	warn_env();
 	for (pp = rp_current_test->params; pp && *pp; pp++) {
 		if (is_option(*pp))
 			continue;

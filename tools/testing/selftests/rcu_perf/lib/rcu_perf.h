@@ -429,7 +429,6 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 #define RP_SWEEP_ONE_CPU \
 	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
 
-/* A sweep over CPU counts: its CPUs and its counts. */
 struct rp_sweep {
 	int cpus[RP_SWEEP_CPUS];	/* online; those that cannot go offline first */
 	int nr_online;
