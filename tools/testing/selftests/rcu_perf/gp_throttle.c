@@ -63,6 +63,7 @@ static struct rp_param p_baseline_busy_change =
 	       "all-busy GPs repeat to 0.1% run to run; icount2 guests, whose hogs any code change reshuffles, set 50");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
+/* The first NR_KINDS are the slacks of the check kinds, in their order. */
 static struct rp_param *params[] = {
 	&p_mean_slack, &p_fqs_slack, &p_pace_slack, &p_idle_busy_max, &p_samples,
 	&p_min_samples, &p_time_budget, &p_block, &p_op_timeout, &p_confidence,
@@ -486,11 +487,7 @@ static void skip_workload(struct workload *w, const char *why)
  * (to start the GP, to invoke it). Healthy: 2 on 6.18, 4 on 6.12.
  */
 static bool wake_from_gp;
-
-static int idle_gp_pace(void)
-{
-	return fqs + 1 + (wake_from_gp ? 0 : 2);
-}
+static int idle_gp_pace;
 
 /*
  * Each check's limit per op in jiffies, how it was derived into @how. At
@@ -502,10 +499,9 @@ static double allowance(const struct workload *w, int lvl, int kind,
 {
 	bool one = lvl == L_ONE, pace = kind == C_PACE, tail = kind == C_TAIL;
 	const char *tick = one ? " + busy CPU's tick 1" : "";
-	double slack = pace ? p_pace_slack.value : one || tail ?
-		       p_fqs_slack.value : p_mean_slack.value;
+	double slack = params[one && kind == C_MEAN ? C_TAIL : kind]->value;
 	double timer = timer_lateness(lvl, tail);
-	int gp = (pace ? idle_gp_pace() : tail && !one ? 2 * fqs : fqs) + one;
+	int gp = (pace ? idle_gp_pace : tail && !one ? 2 * fqs : fqs) + one;
 
 	if (how && pace)
 		snprintf(how, len,
@@ -528,9 +524,6 @@ static double allowance(const struct workload *w, int lvl, int kind,
  */
 static void estimate(struct workload *w, struct rp_bound *b)
 {
-	static const struct rp_param * const param[NR_KINDS] = {
-		&p_mean_slack, &p_fqs_slack, &p_pace_slack,
-	};
 	static const enum rp_cmp_stat stat[NR_KINDS] = {
 		RP_CMP_MEAN, RP_CMP_P90, RP_CMP_P25,
 	};
@@ -549,8 +542,7 @@ static void estimate(struct workload *w, struct rp_bound *b)
 		b[i].limit = allowance(w, lvl, i, w->how[i], sizeof(w->how[i]));
 		b[i].how = w->how[i];
 		b[i].unit = "jiffies";
-		/* at one busy CPU the mean has the tail's slack */
-		b[i].param = lvl == L_ONE && i == C_MEAN ? &p_fqs_slack : param[i];
+		b[i].param = params[lvl == L_ONE && i == C_MEAN ? C_TAIL : i];
 	}
 }
 
@@ -721,9 +713,10 @@ int main(int argc, char **argv)
 	/* 6.9+: the GP kthread may wake synchronize_rcu() itself. */
 	if (rp_knob_read(WAKE_FROM_GP, buf, sizeof(buf)) > 0)
 		wake_from_gp = strcmp(buf, "0");
+	idle_gp_pace = fqs + 1 + (wake_from_gp ? 0 : 2);
 	rp_info("wake_from_gp", "%s: the idle GP's pace is %d jiffies",
 		wake_from_gp ? "the GP kthread wakes synchronize_rcu()" :
-		"synchronize_rcu() waits for a callback", idle_gp_pace());
+		"synchronize_rcu() waits for a callback", idle_gp_pace);
 
 	/* Expedited GPs never wait for FQS: measure normal ones. */
 	if (rp_knob_read(RCU_EXPEDITED, buf, sizeof(buf)) > 0 && strcmp(buf, "0")) {
