@@ -6,8 +6,7 @@
  * the kernel read-only data" by 18%; the RCU maintainer asked for boot
  * times. How long a boot should take depends on the machine, so the one
  * check is against earlier boots (--baseline); without them it SKIPs and
- * the time is kept in the JSON to become a baseline. Against a reference
- * kernel: boot_ab, the same parser (lib/kmsg.c).
+ * the time is kept in the JSON to become a baseline.
  */
 #include <errno.h>
 #include <stdlib.h>

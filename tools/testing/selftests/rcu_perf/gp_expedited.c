@@ -5,7 +5,7 @@
  *
  * Expediting grace periods during boot (rcupdate.rcu_expedited=1) cut the
  * time to "Write protecting the kernel read-only data" by 18% in a KVM
- * guest. boot_marker and boot_ab measure the boot; this program checks the
+ * guest. boot_marker measures the boot; this program checks the
  * mechanism against controls with no RCU in them, timed in the same run.
  * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
  * with its reason: --list.
