@@ -358,18 +358,14 @@ static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st,
 			double *sum)
 {
 	size_t i, k = 0, n = b->runs[0];
-	double *v = malloc((n ? n : 1) * sizeof(*v));
-	double spread = 0, x;
+	double *v = rp_xrealloc(NULL, (n ? n : 1) * sizeof(*v)), spread;
 
 	*sum = 0;
 	for (i = 0; i < n; k += b->run_n[0][i], i++) {
-		x = rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
-		*sum += x;
-		if (v)
-			v[i] = x;
+		v[i] = rp_cmp_stat_of(b->v[0].v + k, b->run_n[0][i], st);
+		*sum += v[i];
 	}
-	if (v)
-		spread = rp_run_spread_pct(v, n, bl.alpha->value);
+	spread = rp_run_spread_pct(v, n, bl.alpha->value);
 	free(v);
 	return spread;
 }

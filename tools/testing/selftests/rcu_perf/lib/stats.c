@@ -828,26 +828,19 @@ static int run_side(const double *v, const size_t *r, size_t nr,
 /*
  * The variance of one run's statistic on a side, and its df: the runs'
  * own spread; one run alone borrows the other side's, never less than
- * sampling alone gives, pooled over both sides as when nothing changed
- * (three baseline runs within 1% made a healthy one look +7.2%).
+ * sampling alone gives (*@floored), pooled over both sides as when nothing
+ * changed (three baseline runs within 1% made a healthy one look +7.2%).
  */
-enum var_from { VAR_OWN, VAR_OTHER, VAR_FLOOR };
-
 static double run_var(const struct run_side *s, const struct run_side *o,
-		      double *df, enum var_from *from)
+		      double *df, bool *floored)
 {
 	double between = s->nr > 1 ? s->var : o->var;
 	double dfw = s->df_within + o->df_within;
 	double floor = (dfw > 0 ? (s->ss + o->ss) / dfw : 0) * s->inv_n;
 
-	if (s->nr == 1 && floor > between) {
-		*from = VAR_FLOOR;
-		*df = dfw;
-		return floor;
-	}
-	*from = s->nr > 1 ? VAR_OWN : VAR_OTHER;
-	*df = s->nr > 1 ? s->nr - 1.0 : o->nr - 1.0;
-	return between;
+	*floored = s->nr == 1 && floor > between;
+	*df = *floored ? dfw : s->nr > 1 ? s->nr - 1.0 : o->nr - 1.0;
+	return *floored ? floor : between;
 }
 
 void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
@@ -857,7 +850,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 {
 	struct run_side sa, sb;
 	double dfa, dfb, ta, tb, se, df;
-	enum var_from fa, fb;
+	bool fa, fb;
 
 	if (run_side(a, ra, nra, st, &sa) || run_side(b, rb, nrb, st, &sb)) {
 		*out = (struct rp_cmp){ .p = 1, .mde_pct = INFINITY,
@@ -873,9 +866,8 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	tb = run_var(&sb, &sa, &dfb, &fb) / (double)nrb;
 	se = sqrt(ta + tb);
 	/* One estimate in both terms: its df (two floors: too few runs) */
-	if ((fa == VAR_OTHER && fb == VAR_OWN) ||
-	    (fb == VAR_OTHER && fa == VAR_OWN))
-		df = fa == VAR_OWN ? dfa : dfb;
+	if ((nra == 1 || nrb == 1) && !fa && !fb)
+		df = nra > 1 ? dfa : dfb;
 	else
 		df = (ta + tb) * (ta + tb) /
 		     ((dfa > 0 ? ta * ta / dfa : 0) +
