@@ -309,27 +309,24 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	return judged(rec, worse, limit, "%", "<=", p->name);
 }
 
-/* Under the program's check names: KTAP parsers look results up by name. */
+/*
+ * Under the program's check names, the first not yet reported, then the
+ * baseline's: KTAP parsers look results up by name.
+ */
 void rp_ktap_fill(enum rp_verdict v, const char *reason)
 {
 	const char * const *names = rp_current_test ?
 				    rp_current_test->checks : NULL;
-	size_t b = 0;
 	char buf[32];
+	size_t i;
 
 	while ((int)ksft_test_num() < rp_ktap_planned()) {
 		const char *name = NULL;
 
-		while (names && *names && !name) {
-			if (!rp_check_reported(*names))
-				name = *names;
-			names++;
-		}
-		while (!name && b < nr_more) {
-			if (!rp_check_reported(more[b]))
-				name = more[b];
-			b++;
-		}
+		for (i = 0; names && names[i] && !name; i++)
+			name = rp_check_reported(names[i]) ? NULL : names[i];
+		for (i = 0; i < nr_more && !name; i++)
+			name = rp_check_reported(more[i]) ? NULL : more[i];
 		if (!name) {
 			snprintf(buf, sizeof(buf), "check_%u",
 				 ksft_test_num() + 1);
