@@ -155,7 +155,6 @@ TEST_F(stats, summarize_empty_is_nan)
 	EXPECT_TRUE(isnan(s.mad));
 	EXPECT_TRUE(isnan(s.ci_lo));
 	EXPECT_TRUE(isnan(s.ci_hi));
-	EXPECT_TRUE(rp_rel_spread(&s) == 0);
 }
 
 TEST_F(stats, summarize_single_sample)
@@ -196,24 +195,6 @@ TEST_F(stats, median_ci_order_statistics)
 			TH_LOG("n=%zu: CI [%g, %g] want [%g, %g]", n[i],
 			       s.ci_lo, s.ci_hi, lo[i], hi[i]);
 	}
-}
-
-TEST_F(stats, rel_spread)
-{
-	static const double z[] = { 0, 0, 0, 1 }, zz[] = { -1, 0, 0, 1 };
-	static const double neg[] = { -10, -11, -9 };
-	struct rp_summary s;
-
-	rp_summarize(v8, 8, &s);
-	EXPECT_TRUE(near("v8", rp_rel_spread(&s), 2 / 3.5, 15));
-	rp_summarize(z, 4, &s);
-	EXPECT_TRUE(rp_rel_spread(&s) == 0);
-	rp_summarize(zz, 4, &s);
-	EXPECT_TRUE(isinf(rp_rel_spread(&s)));
-	rp_summarize(neg, 3, &s);
-	EXPECT_TRUE(near("negative", rp_rel_spread(&s), 0.1, 15));
-	rp_summarize(neg, 1, &s);
-	EXPECT_TRUE(rp_rel_spread(&s) == 0);
 }
 
 /* scipy.stats.mannwhitneyu docs: U = 17, exact p = 0.1111 */

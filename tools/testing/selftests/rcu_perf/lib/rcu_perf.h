@@ -35,7 +35,6 @@ struct rp_summary {
 };
 
 void rp_summarize(const double *v, size_t n, struct rp_summary *s);
-double rp_rel_spread(const struct rp_summary *s);	/* MAD / median */
 
 enum rp_cmp_verdict {
 	RP_CMP_SAME, RP_CMP_IMPROVED, RP_CMP_REGRESSED, RP_CMP_INCONCLUSIVE,
@@ -57,9 +56,6 @@ struct rp_cmp {
 };
 
 /* Is b (candidate) worse than a (baseline) by more than allowed_pct? */
-void rp_compare(const double *a, size_t na, const double *b, size_t nb,
-		bool higher_is_better, double allowed_pct, double alpha,
-		struct rp_cmp *out);
 void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat stat, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out);

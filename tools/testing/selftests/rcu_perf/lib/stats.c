@@ -154,15 +154,6 @@ void rp_summarize(const double *v, size_t n, struct rp_summary *s)
 	free(c);
 }
 
-double rp_rel_spread(const struct rp_summary *s)
-{
-	if (s->n < 2)
-		return 0;
-	if (s->median == 0)
-		return s->mad == 0 ? 0 : INFINITY;
-	return s->mad / fabs(s->median);
-}
-
 /* Upper tail of the standard normal, P(Z > z). */
 static double norm_sf(double z)
 {
@@ -881,14 +872,6 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	else
 		out->test = "Student t prediction interval over the runs";
 	decide(out, higher_is_better, allowed_pct, alpha);
-}
-
-void rp_compare(const double *a, size_t na, const double *b, size_t nb,
-		bool higher_is_better, double allowed_pct, double alpha,
-		struct rp_cmp *out)
-{
-	rp_compare_stat(a, na, b, nb, RP_CMP_MEDIAN, higher_is_better,
-			allowed_pct, alpha, out);
 }
 
 const char *rp_cmp_stat_name(enum rp_cmp_stat st)
