@@ -148,9 +148,10 @@ Add what the tests measure with and how they judge it:
   unsupported, never a failure;
 - stats.c: summaries of samples, block-bootstrap confidence intervals
   that stay honest for skewed and bimodal latencies, Mann-Whitney and
-  Welch tests and the minimum detectable effect, and rp_compare(), one
-  before/after verdict (regressed only when significant and beyond the
-  allowed change; inconclusive when the test could not have seen it);
+  Welch tests and the minimum detectable effect, and rp_compare_stat()
+  and rp_compare_runs(), one before/after verdict (regressed only when
+  significant and beyond the allowed change; inconclusive when the test
+  could not have seen it);
 - scaling.c: CPU-count sweeps and the Karp-Flatt serial fraction of a
   workload relative to a parallel and a serial control measured in the
   same run, and kernbench's "Elapsed: User: System: CPU:" reports;
@@ -187,7 +188,7 @@ they were measured on. Add:
   judged against earlier results of known-good kernels on the same
   machine and configuration ("<metric>_vs_baseline", the metric's dots
   as '_': KCIDB paths split at dots), with
-  rp_compare(); results recorded on another CPU model, CPU count, HZ,
+  rp_compare_runs(); results recorded on another CPU model, CPU count, HZ,
   kernel configuration or command line make those checks SKIP.
 
 A limit derived from the kernel's own parameters must hold on every
@@ -331,10 +332,11 @@ Every RCU performance regression found so far was a before/after
 comparison judged by hand in a mail. rcu_perf_compare makes it one
 command with a verdict a bot can act on: it merges the samples of each
 metric over the results files of each side and judges every metric
-with rp_compare(): regressed only when the change is significant and
-worse than the metric's allowed change, "no significant change" only
-when the test could have seen that change, else inconclusive. Exit
-status 0, 1 (regressed), 2 (bad input) or 3 (inconclusive).
+with rp_compare_stat() or, run by run, rp_compare_runs(): regressed only
+when the change is significant and worse than the metric's allowed
+change, "no significant change" only when the test could have seen that
+change, else inconclusive. Exit status 0, 1 (regressed), 2 (bad input)
+or 3 (inconclusive).
 
 One file per other job: compare_input.c reads the results files,
 compare_kcidb.c writes KCIDB v5 test objects (--kcidb), compare_plot.c
