@@ -74,15 +74,15 @@ static bool cpu_online_file(const char *path)
 	       !strcmp(path + d, "/online");
 }
 
-/* 1 + the tracefs_files[] index of name (or NULL), else 0. */
-static int tracer_file(const char *name)
+/* Its tracefs_files[] entry if name (or NULL) is one, else NULL. */
+static const char *tracer_file(const char *name)
 {
 	size_t j;
 
 	for (j = 0; name && j < ARRAY_SIZE(tracefs_files); j++)
 		if (!strcmp(name, tracefs_files[j]))
-			return j + 1;
-	return 0;
+			return tracefs_files[j];
+	return NULL;
 }
 
 /*
@@ -120,12 +120,12 @@ static int knob_kind(const char *path, bool any_tracefs)
 	return 0;
 }
 
-int rp_tracefs_index(const char *path)
+const char *rp_tracer_file(const char *path)
 {
 	int kind = knob_kind(path, true);
 
 	return kind == KNOB_TRACEFS || kind == KNOB_TRACEFS_ROOT ?
-	       tracer_file(strrchr(path, '/') + 1) : 0;
+	       tracer_file(strrchr(path, '/') + 1) : NULL;
 }
 
 int rp_knob_allowed(const char *path)
@@ -194,11 +194,6 @@ const char *rp_knob_refusal(int err)
 		return "not a file rcu_perf may change (see --help)";
 	return err == -ELOOP ? "the path goes through a symlink or '..'" :
 	       strerror(-err);
-}
-
-const char *rp_tracefs_file(int index)
-{
-	return tracefs_files[index - 1];
 }
 
 bool rp_knob_mount_allowed(const char *path)

@@ -31,7 +31,7 @@
 struct rp_entry {
 	int kind;
 	int done;
-	int tracefs;		/* a tracer file: rp_tracefs_index() */
+	const char *tracer;	/* a tracer file's name: rp_tracer_file() */
 	pid_t pgrp;		/* RP_ENT_PGRP: the group (its leader's pid) */
 	char path[RP_PATH_LEN];
 	char orig[RP_VAL_LEN + 1];	/* restore value, '\n'-terminated */
@@ -40,14 +40,15 @@ struct rp_entry {
 
 /*
  * A state file line: "<knob path>\t<value>", else "<tag>\t<path>"; what
- * a replay says it did.
+ * a replay says it did; what an undo says it could not do.
  */
 static const struct {
-	const char *tag, *done;
+	const char *tag, *done, *undo;
 } ents[] = {
-	[RP_ENT_MOUNT] = { "@umount", "unmounted" },
-	[RP_ENT_TMPDIR] = { "@rmtree", "removed" },
-	[RP_ENT_PGRP] = { "@kill", "killed process group" },
+	[RP_ENT_KNOB] = { NULL, NULL, "restore" },
+	[RP_ENT_MOUNT] = { "@umount", "unmounted", "unmount" },
+	[RP_ENT_TMPDIR] = { "@rmtree", "removed", "remove" },
+	[RP_ENT_PGRP] = { "@kill", "killed process group", NULL },
 };
 
 /* false if the restore value did not fit */
@@ -61,7 +62,7 @@ static bool fill_entry(struct rp_entry *e, int kind, const char *path,
 		e->pgrp = atoi(path);
 	if (kind != RP_ENT_KNOB)
 		return true;
-	e->tracefs = rp_tracefs_index(path);
+	e->tracer = rp_tracer_file(path);
 	e->orig_len = snprintf(e->orig, sizeof(e->orig), "%s\n", orig);
 	return e->orig_len < sizeof(e->orig);
 }
@@ -82,10 +83,9 @@ static char state_path[PATH_MAX];
 static char private_tracefs[PATH_MAX];	/* restores when tracefs is gone */
 static bool state_created;
 static int lock_fd = -1;
-static pid_t owner_pid;		/* the process whose changes we hold */
+static pid_t owner_pid;		/* whose changes we hold; 0: no guard yet */
 static int guard_err;		/* why knob writes are refused, or 0 */
 static int init_err;		/* the lock could not be taken */
-static bool guard_ready;
 
 static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
 {
@@ -123,7 +123,7 @@ static int restore_private_tracefs(const struct rp_entry *e)
 	size_t p;
 	int err;
 
-	if (!private_tracefs[0] || !e->tracefs)
+	if (!private_tracefs[0])
 		return -ENOENT;
 	if (mkdir(private_tracefs, 0700) && errno != EEXIST)
 		return -errno;
@@ -132,7 +132,7 @@ static int restore_private_tracefs(const struct rp_entry *e)
 	if (!err) {
 		p = put_str(path, 0, sizeof(path), private_tracefs);
 		p = put_str(path, p, sizeof(path), "/");
-		put_str(path, p, sizeof(path), rp_tracefs_file(e->tracefs));
+		put_str(path, p, sizeof(path), e->tracer);
 		err = rp_write_value(path, e->orig, e->orig_len);
 		umount2(private_tracefs, MNT_DETACH | UMOUNT_NOFOLLOW);
 	}
@@ -143,7 +143,6 @@ static int restore_private_tracefs(const struct rp_entry *e)
 /* 0 undone, 1 nothing to undo, -errno failed (and said so). */
 static int undo_entry(struct rp_entry *e)
 {
-	const char *what = "restore";
 	int err;
 
 	if (e->kind == RP_ENT_PGRP) {
@@ -154,20 +153,18 @@ static int undo_entry(struct rp_entry *e)
 	}
 	if (e->kind == RP_ENT_TMPDIR) {
 		err = rp_rm_tree(e->path);
-		what = "remove";
 	} else if (e->kind == RP_ENT_MOUNT) {
 		/* Lazy: our own tracepoint fds may still pin the mount. */
 		err = umount2(e->path, MNT_DETACH) ? -errno : 0;
 		if (err == -EINVAL)	/* not (or no longer) a mount point */
 			return 1;
-		what = "unmount";
 	} else {
 		err = rp_write_value(e->path, e->orig, e->orig_len);
-		if (err == -ENOENT && e->tracefs)
+		if (err == -ENOENT && e->tracer)
 			err = restore_private_tracefs(e);
 	}
 	if (err < 0)
-		report_restore_error(what, e->path, err);
+		report_restore_error(ents[e->kind].undo, e->path, err);
 	return err;
 }
 
@@ -447,7 +444,7 @@ static int replay(const char *path, pid_t pid)
 		} else if (kind == RP_ENT_KNOB) {
 			err = line[0] == '/' ? rp_knob_check(line) : -EPERM;
 			/* tracefs unmounted since: a private mount */
-			if (err && (err != -ENOENT || !rp_tracefs_index(line)))
+			if (err && (err != -ENOENT || !rp_tracer_file(line)))
 				continue;
 		} else if (kind == RP_ENT_MOUNT ? !rp_knob_mount_allowed(arg) :
 			   !made_by_tmpdir(arg)) {
@@ -585,9 +582,9 @@ int rp_guard_init(void)
 	pid_t self = getpid();
 	int err;
 
-	if (guard_ready && owner_pid == self)
+	if (owner_pid == self)
 		return init_err;
-	if (guard_ready) {
+	if (owner_pid) {
 		/* A forked child: it shares the parent's lock (same file). */
 		new_owner();
 		rp_knob_allow_tracefs(NULL);
@@ -595,7 +592,7 @@ int rp_guard_init(void)
 		return guard_err;
 	}
 	owner_pid = self;
-	install_handlers();	/* once: guard_ready stays set */
+	install_handlers();	/* once: owner_pid stays set */
 	err = setup_state_dir();
 	if (err) {
 		/* Not root: nothing can be changed anyway; say why once. */
@@ -604,8 +601,7 @@ int rp_guard_init(void)
 		       strerror(-err));
 	} else {
 		set_paths(self);
-		if (lock_fd < 0)
-			lock_fd = take_lock();	/* or -errno */
+		lock_fd = take_lock();	/* or -errno */
 		err = lock_fd < 0 ? lock_fd : 0;
 		/* EBUSY: a reader beside the holder, which repaired */
 		if (err == -EBUSY)
@@ -620,7 +616,6 @@ int rp_guard_init(void)
 			init_err = err;
 	}
 	guard_err = err;
-	guard_ready = true;
 	if (!err)
 		repair_locked();
 	return init_err;
@@ -628,7 +623,7 @@ int rp_guard_init(void)
 
 int rp_guard_get(void)
 {
-	int err = !guard_ready || owner_pid != getpid() ? rp_guard_init() : 0;
+	int err = owner_pid != getpid() ? rp_guard_init() : 0;
 
 	return err ? err : guard_err;
 }

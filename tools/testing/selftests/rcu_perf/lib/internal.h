@@ -44,8 +44,7 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 
 /* 0 if path may be changed now (allowed, no symlink, right fs), -errno */
 int rp_knob_check(const char *path);
-int rp_tracefs_index(const char *path);	/* a tracer file: 1 + index, else 0 */
-const char *rp_tracefs_file(int index);	/* its name */
+const char *rp_tracer_file(const char *path);	/* a tracer file: its name */
 bool rp_knob_mount_allowed(const char *path);	/* "@umount PATH" replayed? */
 void rp_knob_allow_tracefs(const char *dir);	/* where rp_tracefs() is */
 /* 0 if the suite may change path (by its spelling), else -EPERM */
