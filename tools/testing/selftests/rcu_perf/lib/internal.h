@@ -121,7 +121,6 @@ void rp_system_snapshot(void);	/* "rcu_sysfs" as the run starts */
 void rp_system_write(struct rp_jw *w);	/* the "system" object */
 int rp_kernel_config(const char *sym, char *buf, size_t len); /* 0 or -1 */
 struct rp_jval *rp_system_facts(void);	/* "system", "suite_version" */
-bool rp_rcu_param(const char *tok, size_t n);
 const struct rp_rmetric *rp_results_find(const struct rp_results *r,
 					 const char *test, const char *name);
 /* CPU counts 1, 2, 4, ... below max, then max itself; returns how many. */

@@ -419,7 +419,7 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
  * Boot parameters that shape RCU performance: RCU's own and those that
  * decide where and how often CPUs tick. The one list of the suite.
  */
-bool rp_rcu_param(const char *tok, size_t n)
+static bool rcu_param(const char *tok, size_t n)
 {
 	static const char * const pfx[] = {
 		"rcu", "srcu", "nohz", "isolcpus", "preempt=", "threadirqs",
@@ -446,7 +446,7 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 		n = strcspn(p, " \t\n");
 		if (!n || (n == 2 && !strncmp(p, "--", 2)))
 			break;		/* "--": the rest is init's */
-		if (!rp_rcu_param(p, n))
+		if (!rcu_param(p, n))
 			continue;
 		if (used + n + 2 <= len)
 			used += snprintf(buf + used, len - used, "%s%.*s",

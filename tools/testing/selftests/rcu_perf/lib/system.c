@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <perf/cpumap.h>
+
 #include "../../kselftest.h"
 #include "internal.h"
 
@@ -121,31 +123,23 @@ int rp_hz(void)
 	return (int)hz;
 }
 
-/* The number of CPUs in a list like "0-3,8" (5), 0 if unreadable. */
-static int count_cpu_list(const char *path)
+/* The CPUs there may ever be ("0-3,8": 5) as libperf reads them, or 0. */
+static int nr_possible_cpus(void)
 {
-	char *s = read_text_file(path), *p, *e;
-	long a, b;
-	int n = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	struct perf_cpu_map *map = f ? perf_cpu_map__read(f) : NULL;
+	int n = map ? perf_cpu_map__nr(map) : 0;
 
-	for (p = s; p && *p && *p != '\n'; p = e + 1) {
-		a = strtol(p, &e, 10);
-		if (e == p)
-			break;
-		b = *e == '-' ? strtol(e + 1, &e, 10) : a;
-		if (b >= a)
-			n += b - a + 1;
-		if (*e != ',')
-			break;
-	}
-	free(s);
+	perf_cpu_map__put(map);
+	if (f)
+		fclose(f);
 	return n;
 }
 
 int rp_default_fqs_jiffies(void)
 {
 	int hz = rp_hz();
-	int ids = count_cpu_list("/sys/devices/system/cpu/possible");
+	int ids = nr_possible_cpus();
 
 	if (!hz)
 		return 0;
@@ -260,19 +254,17 @@ static const char * const rcu_sysfs[] = {
 	"/sys/module/rcupdate/parameters/rcu_normal",
 };
 
-static char *rcu_sysfs_val[ARRAY_SIZE(rcu_sysfs)];
+static char rcu_sysfs_val[ARRAY_SIZE(rcu_sysfs)][32];
+static bool rcu_sysfs_read[ARRAY_SIZE(rcu_sysfs)];
 static bool frozen;	/* by rp_system_snapshot() */
 
 static void snapshot_rcu_sysfs(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++) {
-		free(rcu_sysfs_val[i]);
-		rcu_sysfs_val[i] = read_text_file(rcu_sysfs[i]);
-		if (rcu_sysfs_val[i])
-			rcu_sysfs_val[i][strcspn(rcu_sysfs_val[i], "\n")] = '\0';
-	}
+	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
+		rcu_sysfs_read[i] = rp_knob_read(rcu_sysfs[i], rcu_sysfs_val[i],
+						 sizeof(rcu_sysfs_val[i])) >= 0;
 }
 
 void rp_system_snapshot(void)
@@ -315,10 +307,10 @@ static char *cpu_model(void)
 
 void rp_system_write(struct rp_jw *w)
 {
-	char sym[128], val[256], id[64];
+	char sym[128], val[256], id[64], cmd[4096] = "", rcu[4096];
+	char *tok, *save, *cpu;
 	const char *pos;
 	struct utsname u;
-	char *cmd, *tok, *save, *cpu;
 	size_t i;
 
 	rp_jw_obj_begin(w, "system");
@@ -334,8 +326,7 @@ void rp_system_write(struct rp_jw *w)
 	if (rp_knob_read("/proc/sys/kernel/random/boot_id", id, sizeof(id)) >= 0)
 		rp_jw_str(w, "boot_id", id);
 	rp_jw_int(w, "nr_cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
-	rp_jw_int(w, "nr_cpus_possible",
-		  count_cpu_list("/sys/devices/system/cpu/possible"));
+	rp_jw_int(w, "nr_cpus_possible", nr_possible_cpus());
 	rp_jw_int(w, "hz", rp_hz());
 
 	rp_jw_obj_begin(w, "config");
@@ -346,15 +337,10 @@ void rp_system_write(struct rp_jw *w)
 	rp_jw_obj_end(w);
 
 	rp_jw_arr_begin(w, "cmdline_rcu");
-	cmd = read_text_file("/proc/cmdline");
-	for (tok = cmd ? strtok_r(cmd, " \t\n", &save) : NULL; tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		if (!strcmp(tok, "--"))	/* the rest is for init */
-			break;
-		if (rp_rcu_param(tok, strlen(tok)))
-			rp_jw_str(w, NULL, tok);
-	}
-	free(cmd);
+	rp_knob_read("/proc/cmdline", cmd, sizeof(cmd));
+	rp_rcu_params(cmd, rcu, sizeof(rcu));
+	for (tok = strtok_r(rcu, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		rp_jw_str(w, NULL, tok);
 	rp_jw_arr_end(w);
 
 	/* Programs restore their own changes early: use the snapshot. */
@@ -362,7 +348,7 @@ void rp_system_write(struct rp_jw *w)
 		snapshot_rcu_sysfs();
 	rp_jw_obj_begin(w, "rcu_sysfs");
 	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
-		if (rcu_sysfs_val[i])
+		if (rcu_sysfs_read[i])
 			rp_jw_str(w, rcu_sysfs[i], rcu_sysfs_val[i]);
 	rp_jw_obj_end(w);
 	rp_jw_obj_end(w);
@@ -406,17 +392,17 @@ static const char *preempt_model(void)
 		{ "CONFIG_PREEMPT_NONE", "none" },
 	};
 	static char mode[32];
-	char *cmd = read_text_file("/proc/cmdline"), *p;
+	char cmd[4096] = "", *p;
 	bool dyn;
 	size_t i;
 
-	p = cmd ? strstr(cmd, "preempt=") : NULL;
+	rp_knob_read("/proc/cmdline", cmd, sizeof(cmd));
+	p = strstr(cmd, "preempt=");
 	dyn = p && (p == cmd || p[-1] == ' ') &&
 	      config_yes("CONFIG_PREEMPT_DYNAMIC");
 	if (dyn)
 		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"),
 			 p + 8);
-	free(cmd);
 	for (i = 0; !dyn && i < ARRAY_SIZE(models); i++)
 		if (config_yes(models[i][0]))
 			return models[i][1];
