@@ -379,13 +379,10 @@ static bool state_is_stale(const char *path, pid_t pid)
 		return false;			/* our own, live */
 	if (pid == getpid())
 		return true;			/* an earlier holder of our pid */
-	if (kill(pid, 0) && errno == ESRCH)
-		return true;
 	start = rp_proc_start(pid);
 	if (!start)
-		return true;
-	rp_knob_read(path, line, sizeof(line));
-	line[strcspn(line, "\n")] = '\0';	/* its first line */
+		return true;			/* gone */
+	rp_knob_read(path, line, sizeof(line));	/* its header line first */
 	return sscanf(line, "# rcu_perf guard pid %*d start %llu",
 		      &recorded) == 1 && recorded && recorded != start;
 }
@@ -485,17 +482,14 @@ static int repair_locked(void)
 	if (!dir)
 		return 0;
 	while ((d = readdir(dir))) {
-		char *end;
-		long pid;
+		int pid, end = 0;
 
-		if (strncmp(d->d_name, "state.", 6))
-			continue;
-		pid = strtol(d->d_name + 6, &end, 10);
-		if (*end || pid <= 0)
+		if (sscanf(d->d_name, "state.%d%n", &pid, &end) != 1 ||
+		    d->d_name[end] || pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", state_dir, d->d_name);
-		if (state_is_stale(path, (pid_t)pid))
-			count += replay(path, (pid_t)pid);
+		if (state_is_stale(path, pid))
+			count += replay(path, pid);
 	}
 	closedir(dir);
 	return count;

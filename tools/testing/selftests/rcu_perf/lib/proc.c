@@ -27,12 +27,10 @@ int rp_tmpdir(const char *parent, const char *name, char *buf, size_t len)
 	if (!mkdtemp(path))
 		return -errno;
 	/* Without the guard (not root), the caller's own cleanup is all. */
-	if (!rp_guard_get()) {
-		err = rp_guard_record(RP_ENT_TMPDIR, path);
-		if (err) {
-			rmdir(path);
-			return err;
-		}
+	err = rp_guard_get() ? 0 : rp_guard_record(RP_ENT_TMPDIR, path);
+	if (err) {
+		rmdir(path);
+		return err;
 	}
 	memcpy(buf, path, strlen(path) + 1);
 	return 0;
@@ -70,10 +68,7 @@ pid_t rp_guard_fork(void)
 			setpgid(0, 0);
 		/* Not the lock: the next run could not take it to kill us. */
 		rp_guard_disown();
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return 0;
-	}
-	if (pid > 0 && guarded) {
+	} else if (pid > 0 && guarded) {
 		/* Also here: which of parent and child runs first is open. */
 		setpgid(pid, pid);
 		snprintf(id, sizeof(id), "%d %llu", (int)pid, rp_proc_start(pid));
