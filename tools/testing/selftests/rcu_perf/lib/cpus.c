@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * CPU hotplug through the guard, and the online CPUs as libperf reads
- * them.
- */
+/* CPU hotplug through the guard, and the online CPUs as libperf reads them. */
 #include <errno.h>
 #include <stdio.h>
 
@@ -63,10 +60,8 @@ int rp_cpus_set_online(const int *cpus, int n, int nr)
 }
 
 /*
- * libperf's map of /sys/devices/system/cpu/online, read afresh (CPUs come
- * and go with the hotplug sweeps): the CPUs the tracepoint counters are
- * opened on (lib/counters.c). Without sysfs, libperf counts CPUs 0..N-1 of
- * sysconf(_SC_NPROCESSORS_ONLN); NULL only when that fails too.
+ * libperf's map of /sys/devices/system/cpu/online (else CPUs 0..N-1 of
+ * sysconf()), read afresh: the hotplug sweeps change it.
  */
 int rp_online_cpus(int *cpus, int max)
 {

@@ -158,23 +158,19 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 static int kmsg_time(const char *s, const char *e, double *t)
 {
 	unsigned long long v = 0;
+	const char *d;
 	int i;
 
-	for (i = 0; i < 3; i++) {
-		const char *d = s;
-
-		for (v = 0; s < e && isdigit((unsigned char)*s); s++) {
+	for (i = 0; i < 3; i++, s++) {
+		for (d = s, v = 0; s < e && isdigit((unsigned char)*s); s++) {
 			if (v > (ULLONG_MAX - 9) / 10)
 				return -1;
 			v = v * 10 + (*s - '0');
 		}
-		if (s == d)
-			return -1;
-		if (i < 2 && (s >= e || *s++ != ','))
+		/* prio and seq end at a ',', usec at e or a ',' */
+		if (s == d || (s < e ? *s != ',' : i < 2))
 			return -1;
 	}
-	if (s < e && *s != ',')
-		return -1;
 	*t = v / 1e6;
 	return 0;
 }
@@ -252,7 +248,7 @@ static void scan_line(const char *line, struct marker_seen *seen,
 int rp_find_boot_marker(const char *log, struct rp_marker *m,
 			char *err, size_t errlen)
 {
-	struct marker_seen seen[NR_MARKERS];
+	struct marker_seen seen[NR_MARKERS] = { 0 };
 	const char *s, *e;
 	double first_t = -1;
 	size_t lineno = 0, i;
@@ -270,7 +266,6 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 		rp_why(err, errlen, "out of memory");
 		return -2;
 	}
-	memset(seen, 0, sizeof(seen));
 	/*
 	 * A bare CR also ends a line: serial consoles send CRLF or CRCRLF and
 	 * whatever follows a bare CR overwrote the start of the line.

@@ -11,7 +11,6 @@
 
 #include <perf/cpumap.h>
 
-#include "../../kselftest.h"
 #include "internal.h"
 
 static char *kconfig;		/* the whole config text, or NULL */
