@@ -597,17 +597,15 @@ int rp_guard_init(void)
 		set_paths(self);
 		lock_fd = take_lock();	/* or -errno */
 		err = lock_fd < 0 ? lock_fd : 0;
-		/* EBUSY: a reader beside the holder, which repaired */
-		if (err == -EBUSY)
-			printf("# guard: %s\n",
-			       "another run holds the lock: not waiting, changing nothing");
-		else if (err && err != -EACCES && err != -ETIMEDOUT &&
-			 err != -EINVAL)
-			printf("# guard: cannot lock %s: %s\n", state_dir,
-			       strerror(-err));
 		/* A timeout or a bad RCU_PERF_LOCK_TIMEOUT: the caller's. */
 		if (err == -ETIMEDOUT || err == -EINVAL)
 			init_err = err;
+		else if (err == -EBUSY)	/* a reader beside the holder, which repaired */
+			printf("# guard: %s\n",
+			       "another run holds the lock: not waiting, changing nothing");
+		else if (err && err != -EACCES)
+			printf("# guard: cannot lock %s: %s\n", state_dir,
+			       strerror(-err));
 	}
 	guard_err = err;
 	if (!err)
