@@ -439,7 +439,7 @@ static int replay(const char *path, pid_t pid)
 			snprintf(id, sizeof(id), "%d", pgrp);
 			arg = id;
 		} else if (kind == RP_ENT_KNOB) {
-			err = line[0] == '/' ? rp_knob_check(line) : -EPERM;
+			err = rp_knob_check(line);
 			/* tracefs unmounted since: a private mount */
 			if (err && (err != -ENOENT || !rp_tracer_file(line)))
 				continue;
@@ -615,9 +615,7 @@ int rp_guard_init(void)
 
 int rp_guard_get(void)
 {
-	int err = owner_pid != getpid() ? rp_guard_init() : 0;
-
-	return err ? err : guard_err;
+	return (owner_pid != getpid() ? rp_guard_init() : 0) ?: guard_err;
 }
 
 /*
@@ -677,9 +675,7 @@ static int knob_write_locked(const char *path, const char *value)
 		if (!entries[i].done && !strcmp(entries[i].path, path))
 			break;
 	if (i == nr_entries) {
-		err = rp_knob_check(path);
-		if (!err)
-			err = rp_knob_read(path, cur, sizeof(cur));
+		err = rp_knob_check(path) ?: rp_knob_read(path, cur, sizeof(cur));
 		/* -EINVAL: a value that cannot be written back */
 		if (err >= 0)
 			err = err >= (int)sizeof(cur) - 1 ? -E2BIG :
@@ -712,14 +708,11 @@ static int change(int kind, const char *path, const char *value)
 
 int rp_knob_write(const char *path, const char *value)
 {
-	int err;
-
 	if (!path || !value || path[0] != '/')
 		return -EINVAL;
 	if (strlen(path) >= RP_PATH_LEN || strlen(value) >= RP_VAL_LEN)
 		return -ENAMETOOLONG;
-	err = rp_guard_get();
-	return err ? err : change(RP_ENT_KNOB, path, value);
+	return rp_guard_get() ?: change(RP_ENT_KNOB, path, value);
 }
 
 int rp_guard_record(int kind, const char *path)
