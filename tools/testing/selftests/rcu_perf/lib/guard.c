@@ -585,8 +585,7 @@ int rp_guard_init(void)
 		set_paths(self);
 		return guard_err;
 	}
-	owner_pid = self;
-	install_handlers();	/* once: owner_pid stays set */
+	install_handlers();	/* once: owner_pid is set below */
 	err = setup_state_dir();
 	if (err) {
 		/* Not root: nothing can be changed anyway; say why once. */
@@ -608,6 +607,7 @@ int rp_guard_init(void)
 			       strerror(-err));
 	}
 	guard_err = err;
+	owner_pid = self;	/* set up: rp_guard_get() answers now */
 	if (!err)
 		repair_locked();
 	return init_err;
