@@ -31,7 +31,6 @@
 #include "../kselftest.h"
 #include "rcu_perf.h"
 
-static struct rp_param p_parallel_efficiency_min = RP_PARALLEL_EFFICIENCY_MIN;
 static struct rp_param p_serial_fraction_min =
 	RP_MIN("serial_fraction_min", "ratio", 0.5,
 	       "one global lock: ~1 (efficiency 1/N); lower, the harness runs nothing serially");
@@ -54,6 +53,7 @@ static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(10,
 			   "1-CPU lookup rates of repeat runs agree within ~5%");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
+static struct rp_param p_parallel_efficiency_min = RP_PARALLEL_EFFICIENCY_MIN;
 static struct rp_param p_serialize_lookups =
 	RP_SETTING("serialize_lookups", "bool", 0,
 		   "1: one global lock around each lookup, as dcache_lock did (proves the checks)");
