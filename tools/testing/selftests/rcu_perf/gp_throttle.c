@@ -63,7 +63,6 @@ static struct rp_param p_baseline_busy_change =
 	       "all-busy GPs repeat to 0.1% run to run; icount2 guests, whose hogs any code change reshuffles, set 50");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
-/* The first NR_KINDS are the slacks of the check kinds, in their order. */
 static struct rp_param *params[] = {
 	&p_mean_slack, &p_fqs_slack, &p_pace_slack, &p_idle_busy_max, &p_samples,
 	&p_min_samples, &p_time_budget, &p_block, &p_op_timeout, &p_confidence,
@@ -72,6 +71,10 @@ static struct rp_param *params[] = {
 
 /* Per workload: idle minus busy (mean, tail); membarrier also its pace. */
 enum { C_MEAN, C_TAIL, C_PACE, NR_KINDS };
+/* Each check kind's slack; at one busy CPU the mean takes the tail's. */
+static struct rp_param * const slack_param[NR_KINDS] = {
+	&p_mean_slack, &p_fqs_slack, &p_pace_slack,
+};
 
 static const char * const check_names[] = {
 	"membarrier_idle_mean", "membarrier_idle_tail", "membarrier_idle_pace",
@@ -499,7 +502,7 @@ static double allowance(const struct workload *w, int lvl, int kind,
 {
 	bool one = lvl == L_ONE, pace = kind == C_PACE, tail = kind == C_TAIL;
 	const char *tick = one ? " + busy CPU's tick 1" : "";
-	double slack = params[one && kind == C_MEAN ? C_TAIL : kind]->value;
+	double slack = slack_param[one && kind == C_MEAN ? C_TAIL : kind]->value;
 	double timer = timer_lateness(lvl, tail);
 	int gp = (pace ? idle_gp_pace : tail && !one ? 2 * fqs : fqs) + one;
 
@@ -542,7 +545,7 @@ static void estimate(struct workload *w, struct rp_bound *b)
 		b[i].limit = allowance(w, lvl, i, w->how[i], sizeof(w->how[i]));
 		b[i].how = w->how[i];
 		b[i].unit = "jiffies";
-		b[i].param = params[lvl == L_ONE && i == C_MEAN ? C_TAIL : i];
+		b[i].param = slack_param[lvl == L_ONE && i == C_MEAN ? C_TAIL : i];
 	}
 }
 
