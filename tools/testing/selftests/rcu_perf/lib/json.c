@@ -303,7 +303,8 @@ static int jp_escape(struct jp *p, size_t at)
 /* A string at p->pos (the opening quote); malloc'd, NULL on error. */
 static char *jp_string(struct jp *p)
 {
-	size_t start = p->pos, i = start + 1, n = 0, k;
+	size_t start = p->pos, i = start + 1, n = 0;
+	bool ok = true;
 	char *out;
 	int cp;
 
@@ -311,36 +312,31 @@ static char *jp_string(struct jp *p)
 	while (i < p->len && p->s[i] != '"')
 		i += p->s[i] == '\\' ? 2 : 1;
 	out = rp_xrealloc(NULL, (i < p->len ? i : p->len) - start + 1);
-	for (p->pos++; ; ) {
+	for (p->pos++; ok; ) {
 		size_t at = p->pos;
 		unsigned char c = (unsigned char)p->s[at];	/* s[len] is a NUL */
-		bool ok = true;
+		size_t k = utf8_seq((const unsigned char *)p->s + at, p->len - at);
 
-		k = utf8_seq((const unsigned char *)p->s + at, p->len - at);
-		if (at >= p->len || (c == '\\' && at + 1 >= p->len))
+		if (at >= p->len || (c == '\\' && at + 1 >= p->len)) {
 			ok = jp_fail(p, start, "unterminated string");
-		else if (c < 0x20)
+		} else if (c < 0x20) {
 			ok = jp_fail(p, at, "raw control character 0x%02x %s", c,
 				     "in string (must be escaped)");
-		else if (!k)
+		} else if (!k) {
 			ok = jp_fail(p, at, "invalid UTF-8 in string");
-		if (!ok)
-			break;
-		if (c == '"') {
+		} else if (c == '"') {
 			p->pos++;
 			out[n] = '\0';
 			return out;
-		}
-		if (c != '\\') {
+		} else if (c != '\\') {
 			memcpy(out + n, p->s + at, k);
 			n += k;
 			p->pos += k;
-			continue;
+		} else {
+			cp = jp_escape(p, at);
+			ok = cp;
+			n += ok ? utf8_put(out + n, (unsigned int)cp) : 0;
 		}
-		cp = jp_escape(p, at);
-		if (!cp)
-			break;
-		n += utf8_put(out + n, (unsigned int)cp);
 	}
 	free(out);
 	return NULL;
@@ -372,16 +368,6 @@ static bool jp_number(struct jp *p, double *out)
 	*out = strtod(p->s + start, &end);
 	if (isinf(*out) && end == p->s + p->pos)
 		return jp_fail(p, start, "number out of range");
-	return true;
-}
-
-static bool jp_literal(struct jp *p, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n))
-		return jp_fail(p, p->pos, "invalid literal (expected '%s')", word);
-	p->pos += n;
 	return true;
 }
 
@@ -514,10 +500,14 @@ static struct rp_jval *jp_value(struct jp *p)
 	} else if (c == '-' || isdigit(c)) {
 		v->type = RP_JNUM;
 		ok = jp_number(p, &v->num);
-	} else {
+	} else {	/* the text ends in a NUL: strncmp() stops there */
+		const char *word = c == 'n' ? "null" : c == 't' ? "true" : "false";
+
 		v->type = c == 'n' ? RP_JNULL : RP_JBOOL;
 		v->b = c == 't';
-		ok = jp_literal(p, c == 'n' ? "null" : v->b ? "true" : "false");
+		ok = !strncmp(p->s + p->pos, word, strlen(word));
+		p->pos += ok ? strlen(word) : 0;
+		ok = ok || jp_fail(p, p->pos, "invalid literal (expected '%s')", word);
 	}
 	if (!ok) {
 		rp_json_free(v);
