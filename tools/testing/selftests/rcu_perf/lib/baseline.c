@@ -307,10 +307,8 @@ int rp_baseline_load(void)
 			      rp_opts.baseline_from);
 	for (i = 0; t->baseline[i]; i++) {
 		bl.check = rp_xgrow(bl.check, i, sizeof(*bl.check));
-		bl.check[i] = rp_xrealloc(NULL, strlen(t->baseline[i]) +
-					   sizeof("_vs_baseline"));
-		sprintf(bl.check[i], "%s_vs_baseline", t->baseline[i]);
-		bl.nr++;
+		bl.check[i] = rp_xrealloc(NULL, strlen(t->baseline[i]) + sizeof("_vs_baseline"));
+		sprintf(bl.check[bl.nr++], "%s_vs_baseline", t->baseline[i]);
 		/* KTAP names without dots: KCIDB paths split at them. */
 		for (p = bl.check[i]; (p = strchr(p, '.')); p++)
 			*p = '_';
