@@ -82,27 +82,6 @@ static const char *why_errno(int err, bool hw)
 	return "perf_event_open failed";
 }
 
-/* Tracepoint id from tracefs: > 0, or 0 with *why set. */
-static __u64 tp_id(const char *tp, const char **why)
-{
-	const char *tracefs = rp_tracefs();
-	char path[512], buf[32];
-	int r;
-
-	if (!tracefs) {
-		*why = geteuid() ? "no tracefs (not root)" :
-				   "no tracefs on this system";
-		return 0;
-	}
-	snprintf(path, sizeof(path), "%s/events/%s/id", tracefs, tp);
-	r = rp_knob_read(path, buf, sizeof(buf));
-	if (r <= 0)
-		*why = r == -EACCES || r == -EPERM ?
-		       "tracefs not readable (not root)" :
-		       "tracepoint not in this kernel";
-	return r > 0 ? strtoull(buf, NULL, 10) : 0;
-}
-
 static void tp_close(struct ctr_priv *p, int i)
 {
 	int idx;
@@ -114,13 +93,35 @@ static void tp_close(struct ctr_priv *p, int i)
 	p->tp_fd[i] = NULL;
 }
 
-/* Tracepoint i on every CPU of all_cpus, for every task: NULL or why not */
+/*
+ * Tracepoint i on every CPU of all_cpus, for every task, counting only (the
+ * period never triggers a sample): NULL, or why not.
+ */
 static const char *tp_open(struct ctr_priv *p, int i,
 			   struct perf_event_attr *attr)
 {
-	int n = perf_cpu_map__nr(p->all_cpus), idx, fd;
-	const char *why = NULL;
+	const char *tp_env = getenv("RCU_PERF_TRACEPOINTS"), *tracefs, *why = NULL;
+	char path[512], buf[32];
+	int n, idx, fd;
 
+	/* Patching tracepoint call sites can crash multi-threaded TCG. */
+	if (tp_env && !strcmp(tp_env, "0"))
+		return "turned off (RCU_PERF_TRACEPOINTS=0)";
+	tracefs = rp_tracefs();
+	if (!tracefs)
+		return geteuid() ? "no tracefs (not root)" :
+				   "no tracefs on this system";
+	snprintf(path, sizeof(path), "%s/events/%s/id", tracefs, ctr_def[i].tp);
+	n = rp_knob_read(path, buf, sizeof(buf));
+	if (n <= 0)
+		return n == -EACCES || n == -EPERM ?
+		       "tracefs not readable (not root)" :
+		       "tracepoint not in this kernel";
+	attr->config = strtoull(buf, NULL, 10);
+	attr->sample_period = 1;
+	if (!p->all_cpus)
+		return "cannot read the online CPUs";
+	n = perf_cpu_map__nr(p->all_cpus);
 	p->tp_fd[i] = malloc(n * sizeof(*p->tp_fd[i]));
 	if (!p->tp_fd[i])
 		return "out of memory";
@@ -156,23 +157,11 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		},
 	};
 	struct perf_event_attr *attr = &u.attr;
-	const char *tp_env = getenv("RCU_PERF_TRACEPOINTS");
 	struct perf_evsel *ev;
 	int err;
 
 	if (ctr_def[i].type == PERF_TYPE_TRACEPOINT) {
-		/* Patching tracepoint call sites can crash multi-threaded TCG. */
-		if (tp_env && !strcmp(tp_env, "0")) {
-			c->why[i] = "turned off (RCU_PERF_TRACEPOINTS=0)";
-			return;
-		}
-		attr->config = tp_id(ctr_def[i].tp, &c->why[i]);
-		if (!attr->config)
-			return;
-		/* counting only: the period never triggers a sample */
-		attr->sample_period = 1;
-		c->why[i] = p->all_cpus ? tp_open(p, i, attr) :
-			    "cannot read the online CPUs";
+		c->why[i] = tp_open(p, i, attr);
 		c->supported[i] = !c->why[i];
 		return;
 	}
@@ -245,10 +234,8 @@ static void set_enabled(struct ctr_priv *p, int i, bool on)
 {
 	int idx;
 
-	if (p->ev[i] && on)
-		perf_evsel__enable(p->ev[i]);
-	else if (p->ev[i])
-		perf_evsel__disable(p->ev[i]);
+	if (p->ev[i])
+		(on ? perf_evsel__enable : perf_evsel__disable)(p->ev[i]);
 	for (idx = 0; p->tp_fd[i] && idx < perf_cpu_map__nr(p->all_cpus); idx++)
 		ioctl(p->tp_fd[i][idx], on ? PERF_EVENT_IOC_ENABLE :
 		      PERF_EVENT_IOC_DISABLE, 0);
