@@ -697,10 +697,8 @@ int main(int argc, char **argv)
 	if (nr_cpus < 2)
 		skip_all("1 CPU online: synchronize_rcu() waits for no GP");
 
-	target = p_samples.value;
 	min_n = p_min_samples.value;
-	if (target < min_n)
-		target = min_n;
+	target = fmax(p_samples.value, min_n);
 
 	hz = rp_hz();
 	fqs = rp_default_fqs_jiffies();
