@@ -90,10 +90,10 @@ static const char * const mode_name[NR_MODES] = {
 	"normal", "expedited", "wakeup", "expedited_busy", "ipi"
 };
 
-struct mode_data {
+static struct mode_data {
 	struct rp_samples lat;		/* ms per GP */
 	struct rp_counters ctr;		/* deltas summed over the blocks */
-};
+} timed[NR_MODES];
 
 static struct rp_counters ctr;		/* around each block of GPs */
 
@@ -269,7 +269,7 @@ static const char *start_threads(void)
 }
 
 /* One block of @n timed GPs in mode @m, after a warm-up GP. */
-static void run_block(struct mode_data *d, enum mode m, size_t n)
+static void run_block(enum mode m, size_t n)
 {
 	int err = rp_knob_write(EXPEDITED, m == NORMAL_GP ? "0" : "1");
 	double t;
@@ -282,12 +282,12 @@ static void run_block(struct mode_data *d, enum mode m, size_t n)
 	rp_counters_start(&ctr);
 	for (i = 0; i < n; i++) {
 		t = timed_membarrier(MEMBARRIER_CMD_GLOBAL);
-		rp_sample(&d->lat, t);
+		rp_sample(&timed[m].lat, t);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s %.4f ms\n", mode_name[m], t);
 	}
 	rp_counters_stop(&ctr);
-	rp_counters_add(&d->ctr, &ctr);
+	rp_counters_add(&timed[m].ctr, &ctr);
 }
 
 /*
@@ -295,7 +295,7 @@ static void run_block(struct mode_data *d, enum mode m, size_t n)
  * trip to the third CPU's partner (in busy_rt) where there is one, else
  * estimate() adds half an idle one.
  */
-static void ipi_block(struct mode_data *d, size_t n)
+static void ipi_block(size_t n)
 {
 	double t, w;
 	size_t i;
@@ -311,7 +311,7 @@ static void ipi_block(struct mode_data *d, size_t n)
 				rp_sample(&busy_rt, w);
 		}
 		if (i)
-			rp_sample(&d->lat, t);
+			rp_sample(&timed[IPI].lat, t);
 	}
 }
 
@@ -319,7 +319,7 @@ static void ipi_block(struct mode_data *d, size_t n)
  * Beside an expedited block, from control_cpu (best effort, as the
  * partner): the wake-up control, then where @busy the busy level.
  */
-static void controls(struct mode_data *d, size_t n, bool busy, bool ipi_first)
+static void controls(size_t n, bool busy, bool ipi_first)
 {
 	cpu_set_t own;
 	bool saved = !sched_getaffinity(0, sizeof(own), &own);
@@ -333,16 +333,16 @@ static void controls(struct mode_data *d, size_t n, bool busy, bool ipi_first)
 			rp_exit_skip("the wake-up control failed: %s",
 				     strerror(EIO));
 		if (i)
-			rp_sample(&d[WAKEUP].lat, t);
+			rp_sample(&timed[WAKEUP].lat, t);
 	}
 	if (busy) {
 		set_spinning(1);
 		usleep(1000);		/* the spinner is running */
 		if (ipi_first)
-			ipi_block(&d[IPI], n);
-		run_block(&d[BUSY_GP], BUSY_GP, n);
+			ipi_block(n);
+		run_block(BUSY_GP, n);
 		if (!ipi_first)
-			ipi_block(&d[IPI], n);
+			ipi_block(n);
 		set_spinning(0);
 		usleep(1000);		/* the spinner sleeps */
 		/* the same call with no thread of ours to interrupt: no IPI */
@@ -358,26 +358,25 @@ static void controls(struct mode_data *d, size_t n, bool busy, bool ipi_first)
  * ABBA blocks until each mode has @want or the deadline; the controls
  * beside each expedited block share its drift.
  */
-static void collect(struct mode_data *d, size_t want, size_t block,
-		    double deadline, bool busy)
+static void collect(size_t want, size_t block, double deadline, bool busy)
 {
 	size_t k;
 
-	for (k = 0; d[NORMAL_GP].lat.n < want || d[EXPEDITED_GP].lat.n < want;
+	for (k = 0; timed[NORMAL_GP].lat.n < want || timed[EXPEDITED_GP].lat.n < want;
 	     k++) {
 		enum mode mode = (k % 4 == 1 || k % 4 == 2) ?
 				 EXPEDITED_GP : NORMAL_GP;
-		size_t left = want - d[mode].lat.n;
+		size_t left = want - timed[mode].lat.n;
 
-		if (d[mode].lat.n >= want)
+		if (timed[mode].lat.n >= want)
 			continue;
 		if (rp_now_ms() > deadline) {
 			printf("# time budget spent: judging what was measured\n");
 			return;
 		}
-		run_block(&d[mode], mode, left < block ? left : block);
+		run_block(mode, left < block ? left : block);
 		if (mode == EXPEDITED_GP)
-			controls(d, block, busy, k % 8 < 4);
+			controls(block, busy, k % 8 < 4);
 	}
 }
 
@@ -407,7 +406,7 @@ static const char *host_overcommitted(struct rp_samples *busy,
  * healthy run of 60: the scheduler's. A slower expedited path moves every
  * GP.
  */
-static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
+static void estimate(struct rp_bound *b, int nr)
 {
 	static const char * const how[NR_CHECKS] = {
 		"mean expedited / mean normal GP",
@@ -426,21 +425,21 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 	 * call (4 CPU hogs here: 1.43 -> 2.05 controls, a FAIL).
 	 */
 	ipi_dropped = 0;
-	for (i = 0; nr > 2 && i < d[IPI].lat.n && j < d[WAKEUP].lat.n; i++) {
-		double w = busy_partner.cpu < 0 ? d[WAKEUP].lat.v[j] / 2 : 0;
+	for (i = 0; nr > 2 && i < timed[IPI].lat.n && j < timed[WAKEUP].lat.n; i++) {
+		double w = busy_partner.cpu < 0 ? timed[WAKEUP].lat.v[j] / 2 : 0;
 
-		if (d[IPI].lat.v[i] <= floor) {
+		if (timed[IPI].lat.v[i] <= floor) {
 			ipi_dropped++;
 			continue;
 		}
-		rp_sample(&ctl, d[IPI].lat.v[i] + w);
+		rp_sample(&ctl, timed[IPI].lat.v[i] + w);
 		j++;
 	}
 	for (k = 0; k < nr; k++) {
-		const struct rp_samples *gp = k == 2 ? &d[BUSY_GP].lat :
-					      &d[EXPEDITED_GP].lat;
-		const struct rp_samples *ref = k == 0 ? &d[NORMAL_GP].lat :
-					       k == 1 ? &d[WAKEUP].lat : &ctl;
+		const struct rp_samples *gp = k == 2 ? &timed[BUSY_GP].lat :
+					      &timed[EXPEDITED_GP].lat;
+		const struct rp_samples *ref = k == 0 ? &timed[NORMAL_GP].lat :
+					       k == 1 ? &timed[WAKEUP].lat : &ctl;
 		enum rp_cmp_stat st = k == 2 ? RP_CMP_P25 : RP_CMP_MEAN;
 
 		b[k] = (struct rp_bound){ .limit = params[k]->value,
@@ -451,7 +450,7 @@ static void estimate(struct mode_data *d, struct rp_bound *b, int nr)
 	rp_samples_free(&ctl);
 }
 
-static struct rp_metric *report_mode(struct mode_data *d, enum mode m)
+static struct rp_metric *report_mode(enum mode m)
 {
 	bool control = m == WAKEUP || m == IPI;
 	struct rp_metric *met;
@@ -459,8 +458,8 @@ static struct rp_metric *report_mode(struct mode_data *d, enum mode m)
 
 	snprintf(name, sizeof(name), "%s.%s.latency",
 		 control ? "control" : "membarrier", mode_name[m]);
-	met = rp_metric_add(name, "ms", d->lat.v, d->lat.n);
-	rp_metric_counters(met, &d->ctr, d->lat.n);
+	met = rp_metric_add(name, "ms", timed[m].lat.v, timed[m].lat.n);
+	rp_metric_counters(met, &timed[m].ctr, timed[m].lat.n);
 	/*
 	 * A baseline judges expedited GPs on their median: their mean (12 us)
 	 * moves with a few IPIs the host answers late (11.7-15.0 us over 13
@@ -477,7 +476,6 @@ static struct rp_metric *report_mode(struct mode_data *d, enum mode m)
 
 int main(int argc, char **argv)
 {
-	struct mode_data d[NR_MODES] = { 0 };
 	struct rp_bound b[NR_CHECKS] = { 0 };
 	struct rp_metric *met[NR_MODES] = { 0 };
 	size_t want, block, min;
@@ -497,25 +495,25 @@ int main(int argc, char **argv)
 
 	deadline = rp_now_ms() + p_time_budget.value * 1e3;
 	for (;;) {
-		collect(d, want, block, deadline, !busy_why);
+		collect(want, block, deadline, !busy_why);
 		if (!busy_why)
-			busy_why = host_overcommitted(&busy_rt, &d[WAKEUP].lat);
+			busy_why = host_overcommitted(&busy_rt, &timed[WAKEUP].lat);
 		nr = busy_why ? NR_CHECKS - 1 : NR_CHECKS;
-		if (d[NORMAL_GP].lat.n < min || d[EXPEDITED_GP].lat.n < min)
+		if (timed[NORMAL_GP].lat.n < min || timed[EXPEDITED_GP].lat.n < min)
 			break;
-		estimate(d, b, nr);
+		estimate(b, nr);
 		if (rp_bounds_settled(b, nr) || rp_now_ms() > deadline)
 			break;
 		want += want / 2;
 		printf("# not settled after %zu GPs per mode: more samples\n",
-		       d[NORMAL_GP].lat.n);
+		       timed[NORMAL_GP].lat.n);
 	}
 	rp_guard_restore();	/* rcu_expedited back before anything else */
 	rp_counters_close(&ctr);
 
 	for (m = 0; m < NR_MODES; m++)
-		if (d[m].lat.n)
-			met[m] = report_mode(&d[m], m);
+		if (timed[m].lat.n)
+			met[m] = report_mode(m);
 
 	/*
 	 * Against another session's baseline an expedited GP's median may
@@ -530,7 +528,7 @@ int main(int argc, char **argv)
 
 	if (ipi_dropped)
 		printf("# ipi control: %zu of %zu interrupted nothing (%s %.4f ms): left out\n",
-		       ipi_dropped, d[IPI].lat.n,
+		       ipi_dropped, timed[IPI].lat.n,
 		       "no dearer than twice the call with the busy thread asleep, median",
 		       median(&no_ipi));
 	for (m = 0; m < NR_CHECKS; m++) {
@@ -543,22 +541,18 @@ int main(int argc, char **argv)
 		else if (rp_nr_online_cpus() != cpus)
 			rp_check_skip(check, "CPUs went on/offline during the run (%d -> %d)",
 				      cpus, rp_nr_online_cpus());
-		else if (m == 2 && d[IPI].lat.n - ipi_dropped < min)
+		else if (m == 2 && timed[IPI].lat.n - ipi_dropped < min)
 			rp_check_skip(check,
 				      "other tasks held the busy CPU: %zu of %zu IPI controls interrupted nothing",
-				      ipi_dropped, d[IPI].lat.n);
-		else if (d[NORMAL_GP].lat.n < min || d[gp].lat.n < min ||
-			 d[WAKEUP].lat.n < min || d[ctl].lat.n < min)
+				      ipi_dropped, timed[IPI].lat.n);
+		else if (timed[NORMAL_GP].lat.n < min || timed[gp].lat.n < min ||
+			 timed[WAKEUP].lat.n < min || timed[ctl].lat.n < min)
 			rp_check_skip(check,
 				      "too few timed in the time budget (%zu normal, %zu expedited GPs, %zu round trips; min_samples %zu)",
-				      d[NORMAL_GP].lat.n, d[gp].lat.n,
-				      d[ctl].lat.n, min);
+				      timed[NORMAL_GP].lat.n, timed[gp].lat.n,
+				      timed[ctl].lat.n, min);
 		else
 			rp_check_bound(check, &b[m]);
 	}
-	for (m = 0; m < NR_MODES; m++)
-		rp_samples_free(&d[m].lat);
-	rp_samples_free(&busy_rt);
-	rp_samples_free(&no_ipi);
 	return rp_finish();
 }
