@@ -58,43 +58,40 @@ static struct rp_test test = {
 	"  memory, Freeing unused kernel memory (arm64), Run %s as init process.\n",
 };
 
-/* --log's, else this boot's log, and where it came from */
-static char *read_log(const char **source)
+/*
+ * --log's, else this boot's log, where it came from and its marker: 0,
+ * -1 (none) or -2 (malformed) with why in @err; -3: unreadable (errno).
+ */
+static int find_marker(char **log, const char **src, struct rp_marker *m,
+		       char *err, size_t len)
 {
-	char *log = p_log.str ? rp_read_log(p_log.str) : rp_read_kmsg();
-
+	*log = p_log.str ? rp_read_log(p_log.str) : rp_read_kmsg();
 	/* /dev/kmsg records start with the priority, syslog(2) with '<' */
-	*source = p_log.str ?: log && *log == '<' ? "syslog(2)" : "/dev/kmsg";
-	return log;
+	*src = p_log.str ?: *log && **log == '<' ? "syslog(2)" : "/dev/kmsg";
+	return *log ? rp_find_boot_marker(*log, m, err, len) : -3;
 }
 
 /* --parse: for scripts, before rp_init() so that nothing else is printed. */
 static int parse_only(void)
 {
-	char err[512];
+	char err[512], *log;
 	struct rp_marker m;
 	const char *src;
-	char *log;
 	int r;
 
 	if (rp_opts.nr_given > 1 + !!p_log.str) {
 		fprintf(stderr, "boot_marker: --parse takes only --log FILE\n");
 		return KSFT_FAIL;
 	}
-	log = read_log(&src);
-	if (!log) {
-		fprintf(stderr, "boot_marker: cannot read %s: %s\n", src,
-			strerror(errno));
-		return KSFT_FAIL;
-	}
-	r = rp_find_boot_marker(log, &m, err, sizeof(err));
-	free(log);
-	if (r) {
+	r = find_marker(&log, &src, &m, err, sizeof(err));
+	if (r == -3)
+		fprintf(stderr, "boot_marker: cannot read %s: %s\n", src, strerror(errno));
+	else if (r)
 		fprintf(stderr, "boot_marker: %s: %s\n", src, err);
-		return r == -1 ? KSFT_SKIP : KSFT_FAIL;
-	}
-	printf("%.6f %s\n", m.t, m.name);
-	return 0;
+	else
+		printf("%.6f %s\n", m.t, m.name);
+	free(log);
+	return r == -1 ? KSFT_SKIP : r ? KSFT_FAIL : 0;
 }
 
 /* The RCU boot parameters: the log's command line, else this boot's. */
@@ -104,7 +101,8 @@ static void report_rcu_params(const char *log)
 		"All grace periods are expedited",
 		"No expedited grace period",
 	};
-	char cmdline[4096], rcu[2048];
+	static const char * const knob[] = { "rcu_expedited", "rcu_normal" };
+	char cmdline[4096], rcu[2048], path[64];
 	const char *p;
 	size_t i;
 
@@ -120,20 +118,18 @@ static void report_rcu_params(const char *log)
 		if (p)
 			rp_info("rcu_boot_announce", "%.*s", (int)strcspn(p, "\r\n"), p);
 	}
-	if (!p_log.str) {
-		if (rp_knob_read("/sys/kernel/rcu_expedited", rcu, sizeof(rcu)) >= 0)
-			rp_info("rcu_expedited", "%s", rcu);
-		if (rp_knob_read("/sys/kernel/rcu_normal", rcu, sizeof(rcu)) >= 0)
-			rp_info("rcu_normal", "%s", rcu);
+	for (i = 0; !p_log.str && i < ARRAY_SIZE(knob); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/%s", knob[i]);
+		if (rp_knob_read(path, rcu, sizeof(rcu)) >= 0)
+			rp_info(knob[i], "%s", rcu);
 	}
 }
 
 int main(int argc, char **argv)
 {
+	char err[512], *log;
 	struct rp_marker m;
 	const char *src;
-	char err[512];
-	char *log;
 	int r;
 
 	/* rp_init() parses again, for the KTAP run */
@@ -146,25 +142,20 @@ int main(int argc, char **argv)
 		test.checks = NULL;
 	}
 	rp_init(&test, argc, argv);
-	log = read_log(&src);
-	if (!log && p_log.str) {
-		rp_check_skip(CHECK, "cannot read %s: %s", p_log.str,
-			      strerror(errno));
-		return rp_finish();
-	}
-	if (!log)
+	r = find_marker(&log, &src, &m, err, sizeof(err));
+	if (r == -3 && p_log.str)
+		rp_check_skip(CHECK, "cannot read %s: %s", src, strerror(errno));
+	else if (r == -3)
 		rp_exit_skip("cannot read the kernel log (/dev/kmsg, syslog(2)): %s",
 			     strerror(errno));
-	rp_info("log_source", "%s", src);
-
-	r = rp_find_boot_marker(log, &m, err, sizeof(err));
-	if (r) {
-		free(log);
-		if (r == -1)
-			rp_exit_skip("%s: %s", src, err);
+	else
+		rp_info("log_source", "%s", src);
+	if (r == -1)
+		rp_exit_skip("%s: %s", src, err);
+	else if (r == -2)
 		rp_check_skip(CHECK, "%s: %s", src, err);
+	if (r)
 		return rp_finish();
-	}
 	rp_info("marker", "%s", m.name);
 	rp_info("marker_time_s", "%.6f", m.t);
 	report_rcu_params(log);

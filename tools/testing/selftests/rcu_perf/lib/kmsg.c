@@ -44,6 +44,8 @@ static const char * const markers[] = {
 #define NR_MARKERS	ARRAY_SIZE(markers)
 #define DIGITS		"0123456789"
 #define RP_LOG_MAX	(256 << 20)	/* rp_read_log(): EFBIG past it */
+#define NO_MARKER	\
+	"no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process)"
 
 struct marker_seen {
 	bool valid;		/* at least one occurrence with a time */
@@ -305,12 +307,10 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 		return 0;
 	}
 	if (first_t > 1.0)
-		rp_why(err, errlen,
-		       "no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process); the log starts at %.3f s: wrapped since boot?",
+		rp_why(err, errlen, NO_MARKER "; the log starts at %.3f s: wrapped since boot?",
 		       first_t);
 	else
-		rp_why(err, errlen,
-		       "no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process) in %zu lines (a console needs loglevel>=7)",
+		rp_why(err, errlen, NO_MARKER " in %zu lines (a console needs loglevel>=7)",
 		       lineno - (s > log && s[-1] == '\n'));
 	return -1;
 }
@@ -410,28 +410,18 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
 	return 0;
 }
 
-/*
- * Boot parameters that shape RCU performance: RCU's own and those that
- * decide where and how often CPUs tick. The one list of the suite.
- */
-static bool rcu_param(const char *tok, size_t n)
+int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 {
+	/*
+	 * Boot parameters that shape RCU performance: RCU's own and those
+	 * that decide where and how often CPUs tick. The one list of the suite.
+	 */
 	static const char * const pfx[] = {
 		"rcu", "srcu", "nohz", "isolcpus", "preempt=", "threadirqs",
 		"irqaffinity", "skew_tick", "maxcpus", "nr_cpus",
 	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(pfx); i++)
-		if (n >= strlen(pfx[i]) && !strncmp(tok, pfx[i], strlen(pfx[i])))
-			return true;
-	return false;
-}
-
-int rp_rcu_params(const char *cmdline, char *buf, size_t len)
-{
+	size_t n, i, used = 0;
 	const char *p;
-	size_t n, used = 0;
 	int count = 0;
 
 	if (len)
@@ -441,7 +431,10 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 		n = strcspn(p, " \t\n");
 		if (!n || (n == 2 && !strncmp(p, "--", 2)))
 			break;		/* "--": the rest is init's */
-		if (!rcu_param(p, n))
+		for (i = 0; i < ARRAY_SIZE(pfx); i++)
+			if (n >= strlen(pfx[i]) && !strncmp(p, pfx[i], strlen(pfx[i])))
+				break;
+		if (i == ARRAY_SIZE(pfx))
 			continue;
 		if (used + n + 2 <= len)
 			used += snprintf(buf + used, len - used, "%s%.*s",
