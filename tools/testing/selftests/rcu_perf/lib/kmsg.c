@@ -48,10 +48,8 @@ static const char * const markers[] = {
 	"no boot marker (Write protecting..., Freeing unused kernel..., Run ... as init process)"
 
 struct marker_seen {
-	bool valid;		/* at least one occurrence with a time */
-	double t;		/* time of the first valid occurrence */
-	double t_other;		/* a different time of a later one */
-	bool conflict;
+	double t[2];		/* first valid occurrence's time, a different one */
+	int nr;			/* times in t[] */
 	char bad[160];		/* first malformed occurrence, if any */
 };
 
@@ -193,20 +191,11 @@ static bool marker_at(const char *name, const char *msg)
 static void record(struct marker_seen *ms, enum occ o, double t,
 		   const char *why, size_t lineno)
 {
-	if (o == OCC_BAD) {
-		if (!ms->bad[0])
-			snprintf(ms->bad, sizeof(ms->bad), "line %zu: %s",
-				 lineno, why);
-		return;
-	}
-	if (!ms->valid) {
-		ms->valid = true;
-		ms->t = t;
-	} else if (fabs(t - ms->t) > SAME_TIME && !ms->conflict) {
-		/* the same line echoed later (e.g. dmesg on a console) is fine */
-		ms->conflict = true;
-		ms->t_other = t;
-	}
+	if (o == OCC_BAD && !ms->bad[0])
+		snprintf(ms->bad, sizeof(ms->bad), "line %zu: %s", lineno, why);
+	/* two times: two boots; the same line echoed later (dmesg on a console) is fine */
+	else if (o != OCC_BAD && (!ms->nr || (ms->nr == 1 && fabs(t - ms->t[0]) > SAME_TIME)))
+		ms->t[ms->nr++] = t;
 }
 
 /* Look for every marker in one cleaned line. */
@@ -288,21 +277,21 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 	for (i = 0; i < NR_MARKERS; i++) {
 		struct marker_seen *ms = &seen[i];
 
-		if (!ms->valid && !ms->bad[0])
+		if (!ms->nr && !ms->bad[0])
 			continue;
-		if (!ms->valid) {
+		if (!ms->nr) {
 			rp_why(err, errlen, "%s for '%s'", ms->bad, markers[i]);
 			return -2;
 		}
-		if (ms->conflict) {
+		if (ms->nr > 1) {
 			rp_why(err, errlen,
 			       "'%s' at both %.6f s and %.6f s: several boots in one log?",
-			       markers[i], ms->t, ms->t_other);
+			       markers[i], ms->t[0], ms->t[1]);
 			return -2;
 		}
 		if (m) {
 			m->name = markers[i];
-			m->t = ms->t;
+			m->t = ms->t[0];
 		}
 		return 0;
 	}
