@@ -191,97 +191,87 @@ static bool next_line(const char **p, char *buf, size_t len)
 /* "3.46user 0.61system 0:04.58elapsed 89%CPU (...)": GNU's default. */
 static int parse_default_line(const char *l, struct rp_time *t)
 {
-	char el[64];
-	const char *e;
-	double pct;
-	size_t n;
+	const char *e, *el;
+	char buf[64];
 
-	if (num_at(l, &t->user, &e) || strncmp(e, "user ", 5))
+	if (num_at(l, &t->user, &e) || strncmp(e, "user ", 5) ||
+	    num_at(e + 5, &t->sys, &l) || strncmp(l, "system ", 7))
 		return -1;
-	if (num_at(e + 5, &t->sys, &e) || strncmp(e, "system ", 7))
+	l += 7;
+	el = strstr(l, "elapsed ");
+	if (!el || el == l || el - l >= (long)sizeof(buf))
 		return -1;
-	l = e + 7;
-	e = strstr(l, "elapsed ");
-	n = e ? (size_t)(e - l) : 0;
-	if (!n || n >= sizeof(el))
+	snprintf(buf, sizeof(buf), "%.*s", (int)(el - l), l);
+	if (parse_duration(buf, &t->elapsed))
 		return -1;
-	snprintf(el, sizeof(el), "%.*s", (int)n, l);
-	if (parse_duration(el, &t->elapsed))
-		return -1;
-	l = e + 8;
-	if (!strncmp(l, "?%CPU", 5))
+	if (!strncmp(el + 8, "?%CPU", 5))
 		t->cpu_pct = NAN;
-	else if (!num_at(l, &pct, &e) && !strncmp(e, "%CPU", 4))
-		t->cpu_pct = pct;
-	else
+	else if (num_at(el + 8, &t->cpu_pct, &e) || strncmp(e, "%CPU", 4))
 		return -1;
 	return 0;
 }
 
-enum { HAVE_E = 1, HAVE_U = 2, HAVE_S = 4 };
+enum { HAVE_E = 1, HAVE_U = 2, HAVE_S = 4, STATUS, PCT };
 
 /*
- * One line of a report: the HAVE_* it gave, or -1. An exit status (128 +
- * a signal) in the default report or -v's; "real 4.58" (-p) or
- * "real\t0m4.580s" (shell), the first three keys, with any blanks after
- * them; GNU time -v's "User time (seconds): 3.46" et al.
+ * The lines read, the rest ignored: an exit status (128 + a signal) in the
+ * default report or -v's; "real 4.58" (-p) or "real\t0m4.580s" (shell),
+ * any blanks after these three words; -v's "User time (seconds): 3.46"
+ * et al.
  */
+static const struct {
+	const char *key;
+	int what;
+	int max, add;	/* STATUS: its range, and what it adds */
+} keys[] = {
+	{ "Command exited with non-zero status ", STATUS, 255, 0 },
+	{ "Command terminated by signal ", STATUS, 127, 128 },
+	{ "Exit status: ", STATUS, 255, 0 },
+	{ "real", HAVE_E, 0, 0 }, { "user", HAVE_U, 0, 0 },
+	{ "sys", HAVE_S, 0, 0 }, { "User time (seconds): ", HAVE_U, 0, 0 },
+	{ "System time (seconds): ", HAVE_S, 0, 0 },
+	{ "Elapsed (wall clock) time (h:mm:ss or m:ss): ", HAVE_E, 0, 0 },
+	{ "Percent of CPU this job got: ", PCT, 0, 0 },
+};
+
+/* One line of a report: the HAVE_* it gave, or -1. */
 static int parse_time_line(const char *l, struct rp_time *t)
 {
-	static const struct {
-		const char *key;
-		int max, add;
-	} status[] = {
-		{ "Command exited with non-zero status ", 255, 0 },
-		{ "Command terminated by signal ", 127, 128 },
-		{ "Exit status: ", 255, 0 },
-	};
-	static const struct {
-		const char *key;
-		int have;
-	} keys[] = {
-		{ "real", HAVE_E }, { "user", HAVE_U }, { "sys", HAVE_S },
-		{ "User time (seconds): ", HAVE_U },
-		{ "System time (seconds): ", HAVE_S },
-		{ "Elapsed (wall clock) time (h:mm:ss or m:ss): ", HAVE_E },
-	};
 	double *const dst[] = {
 		[HAVE_E] = &t->elapsed, [HAVE_U] = &t->user, [HAVE_S] = &t->sys,
 	};
 	const char *e;
 	size_t i, k;
+	bool word;
 	double v;
 
-	for (i = 0; i < ARRAY_SIZE(status); i++) {
-		k = strlen(status[i].key);
-		if (strncmp(l, status[i].key, k))
-			continue;
-		/* in range first: converting one that is not is undefined */
-		if (num_at(l + k, &v, &e) || *e || !(v >= 0 && v <= status[i].max) ||
-		    v != floor(v))
-			return -1;
-		t->status = (int)v + status[i].add;
-		return 0;
-	}
 	if (strstr(l, "user ") && strstr(l, "elapsed "))
 		return parse_default_line(l, t) ? -1 : HAVE_E | HAVE_U | HAVE_S;
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		k = strlen(keys[i].key);
-		if (strncmp(l, keys[i].key, k) ||
-		    (i < 3 && !isspace((unsigned char)l[k])))
-			continue;
-		for (l += k; i < 3 && isspace((unsigned char)*l); l++)
-			;
-		return parse_duration(l, dst[keys[i].have]) ? -1 : keys[i].have;
+		word = keys[i].key[k - 1] != ' ';
+		if (!strncmp(l, keys[i].key, k) &&
+		    (!word || isspace((unsigned char)l[k])))
+			break;
 	}
-	if (!strncmp(l, "Percent of CPU this job got: ", 29)) {
-		l += 29;
-		if (!strcmp(l, "?%"))
-			return 0;
-		if (num_at(l, &v, &e) || strcmp(e, "%"))
-			return -1;
+	if (i == ARRAY_SIZE(keys))
+		return 0;
+	for (l += k; word && isspace((unsigned char)*l); l++)
+		;
+	if (keys[i].what == PCT && !strcmp(l, "?%"))
+		return 0;
+	if (keys[i].what < STATUS)
+		return parse_duration(l, dst[keys[i].what]) ? -1 : keys[i].what;
+	if (num_at(l, &v, &e) || strcmp(e, keys[i].what == PCT ? "%" : ""))
+		return -1;
+	if (keys[i].what == PCT) {
 		t->cpu_pct = v;
+		return 0;
 	}
+	/* in range first: converting one that is not is undefined */
+	if (!(v >= 0 && v <= keys[i].max) || v != floor(v))
+		return -1;
+	t->status = (int)v + keys[i].add;
 	return 0;
 }
 
