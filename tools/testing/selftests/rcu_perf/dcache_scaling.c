@@ -301,11 +301,10 @@ static const char *make_tree(int nworkers)
 		k += snprintf(walk + k, sizeof(walk) - k, "%s%c%d",
 			      i ? "/" : "", i == 3 ? 'l' : 'd', i);
 	}
-	for (i = 0; i < nworkers && !err; i++) {
+	for (i = 0; i <= nworkers && !err; i++) {
 		snprintf(sub, sizeof(sub), "p%d", i);
-		err = make_deep(sub);
+		err = make_deep(i < nworkers ? sub : "s");
 	}
-	err = err ?: make_deep("s");
 	if (err)
 		rp_fatal("cannot create the tree in %s: %s", root, strerror(-err));
 
@@ -756,9 +755,10 @@ static const char *summarize(int w, char *why, size_t len)
  * out of bounds says the machine or the harness cannot judge those N, and
  * judge_controls() turns that into the SKIP reason of the checks.
  */
-static void control_report(int w, const struct rp_param *lim,
-			   const char *disturbed)
+static void control_report(int w, const char *disturbed)
 {
+	const struct rp_param *lim = w == W_PARALLEL ?
+		&p_parallel_efficiency_min : &p_serial_fraction_min;
 	double v = NAN, x, par;
 	int p, at = 0, n;
 
@@ -803,9 +803,8 @@ static int judge_controls(const char **disturbed, bool *judged, char *why,
 	char buf[320];
 	int p, nr = 0;
 
-	control_report(W_PARALLEL, &p_parallel_efficiency_min,
-		       disturbed[W_PARALLEL]);
-	control_report(W_SERIAL, &p_serial_fraction_min, ctl);
+	control_report(W_PARALLEL, disturbed[W_PARALLEL]);
+	control_report(W_SERIAL, ctl);
 	for (p = 1; p < sw.nr_pts; p++) {
 		r = rp_controls_judge(sw.pts[p], eff(W_PARALLEL, p),
 				      eff(W_SERIAL, p),
