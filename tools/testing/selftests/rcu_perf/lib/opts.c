@@ -132,6 +132,9 @@ static int set_param(struct rp_param *p, const char *val, const char *source, co
 	why = check_number(p, v, buf, sizeof(buf));
 	if (why)
 		return rp_err("%s: bad value '%s' for %s: %s", where, val, p->name, why);
+	/* --set is read first: neither the config file nor the environment overrides it */
+	if (!strcmp(p->source, "cli") && strcmp(source, "cli"))
+		return 0;
 	p->value = v;
 	p->source = source;
 	free(p->origin);
@@ -332,16 +335,11 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 static const char *default_config(void)
 {
 	static char buf[PATH_MAX];
-	ssize_t n;
-	char *slash;
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - sizeof("rcu_perf.conf"));
+	char *slash = n > 0 ? memrchr(buf, '/', n) : NULL;
 
-	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash || (size_t)(slash - buf) + sizeof("/rcu_perf.conf") > sizeof(buf))
-		return NULL;
+	if (!slash || n == sizeof(buf) - sizeof("rcu_perf.conf"))
+		return NULL;	/* none, or perhaps cut */
 	memcpy(slash + 1, "rcu_perf.conf", sizeof("rcu_perf.conf"));
 	return access(buf, R_OK) ? NULL : buf;
 }
@@ -385,7 +383,6 @@ static int load_env(void)
 	return 0;
 }
 
-/* One --set NAME=VALUE, after the config file and the environment. */
 static int cli_set(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -401,17 +398,6 @@ static int cli_set(const char *arg)
 	if (!p)
 		return rp_err("--set %s: unknown parameter '%s' (see --list)", arg, name);
 	return set_param(p, eq + 1, "cli", "--set");
-}
-
-static const char *sets[64];
-static int nr_sets;
-
-static int add_set(const char *arg)
-{
-	if (nr_sets >= (int)ARRAY_SIZE(sets))
-		return rp_err("too many --set options");
-	sets[nr_sets++] = arg;
-	return 0;
 }
 
 static int cli_knob(const char *arg)
@@ -447,7 +433,7 @@ static const struct common_opt {
 	{ "json", 0, .val = &rp_opts.json_path },
 	{ "outdir", 0, .val = &rp_opts.outdir },
 	{ "config", 0, .val = &rp_opts.config_path },
-	{ "set", 's', .fn = add_set },
+	{ "set", 's', .fn = cli_set },
 	{ "knob", 0, .fn = cli_knob },
 	{ "baseline", 0, .val = &rp_opts.baseline },
 };
@@ -543,7 +529,6 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	memset(&rp_opts, 0, sizeof(rp_opts));
 	free(conf_baseline);
 	conf_baseline = NULL;
-	nr_sets = 0;
 	if (check_table(test))
 		return -1;
 
@@ -597,9 +582,6 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 		rp_opts.baseline = *s && strcmp(s, "none") ? s : NULL;
 		rp_opts.baseline_from = from;
 	}
-	for (a = 0; a < nr_sets; a++)
-		if (cli_set(sets[a]))
-			return -1;
 	/* What was not set by hand takes its --quick value. */
 	for (pp = test->params; rp_opts.quick && pp && *pp; pp++) {
 		if ((*pp)->has_quick && !strcmp((*pp)->source, "default")) {
@@ -661,12 +643,8 @@ void rp_usage(FILE *f)
 	      "  --baseline DIR         also judge the metrics against earlier results of\n"
 	      "                         this machine in DIR and DIR/*/ (RCU_PERF_BASELINE;\n"
 	      "                         \"baseline = DIR\" in the config; \"none\" for none)\n"
-	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
-	      "                         (repeatable, at most 16); PATH is one of\n"
-	      "                         /sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
-	      "                         /sys/module/{rcutree,rcupdate}/parameters/*,\n"
-	      "                         /sys/kernel/tracing/{current_tracer,tracing_on},\n"
-	      "                         /sys/devices/system/cpu/cpuN/online\n"
+	      "  --knob PATH=VALUE      write a file of the rst's guard list for the run,\n"
+	      "                         restored at exit (repeatable, at most 16)\n"
 	      "  --list                 list the parameters and exit\n"
 	      "  -h, --help             this help\n"
 	      "Precedence: --set > environment > config file > default.\n", f);
