@@ -278,10 +278,7 @@ static void guard_atexit(void)
 	rp_guard_restore();
 }
 
-/*
- * The value that restores what was read (in place): the selected word of a
- * choice list "a [b] c", else the value itself.
- */
+/* What restores a value read (cut in place): a choice list's "[word]" */
 static const char *restore_value(char *read)
 {
 	char *lb = strchr(read, '['), *rb = lb ? strchr(lb, ']') : NULL;
@@ -366,10 +363,7 @@ fail:
 	return err;
 }
 
-/*
- * A state file is stale when its process is gone; the start time in its
- * header line tells a recycled pid from the writer.
- */
+/* Its writer gone: the start time in its header tells a recycled pid */
 static bool state_is_stale(const char *path, pid_t pid)
 {
 	unsigned long long start, recorded;
@@ -387,11 +381,7 @@ static bool state_is_stale(const char *path, pid_t pid)
 		      &recorded) == 1 && recorded && recorded != start;
 }
 
-/*
- * Only what rp_tmpdir() makes is removed by a replay: an absolute path
- * ending in <name>.XXXXXX (mkdtemp()), no "." or ".." on the way, a
- * directory of ours and no symlink; not a tree a state line names.
- */
+/* A replay removes only what rp_tmpdir() makes, not any tree a line names */
 static bool made_by_tmpdir(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -559,10 +549,7 @@ static void set_paths(pid_t self)
 		 state_dir, (int)self);
 }
 
-/*
- * In a forked child: the changes so far are the parent's to restore, and
- * another thread may have held the mutex at the fork.
- */
+/* A forked child's: the parent restores its changes; the mutex is reset */
 static void new_owner(void)
 {
 	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
@@ -618,10 +605,7 @@ int rp_guard_get(void)
 	return (owner_pid != getpid() ? rp_guard_init() : 0) ?: guard_err;
 }
 
-/*
- * Append "key\tval\n" to our state file (the header line first) and fsync
- * it: 0 or -errno. A symlink or someone else's file there is refused.
- */
+/* "key\tval\n" (the header first) appended and fsync'ed; no symlink: 0, -errno */
 static int state_append(const char *key, const char *val)
 {
 	char line[96 + RP_PATH_LEN + RP_VAL_LEN + 16];
