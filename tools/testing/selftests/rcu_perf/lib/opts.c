@@ -21,6 +21,7 @@ const struct rp_test *rp_current_test;
 #define RP_MAX_KNOBS	((int)ARRAY_SIZE(rp_opts.knobs))
 #define NUM		"%.10g"	/* the shortest readable form of a value */
 #define NAME_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_"
+#define ENV_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 /* Option names reserved for the environment of the common options. */
 static const char * const reserved[] = {
@@ -344,42 +345,35 @@ static const char *default_config(void)
 	return access(buf, R_OK) ? NULL : buf;
 }
 
-/* Each parameter's RCU_PERF_<NAME>; one line on stderr, once, for those of none here */
+/* Each RCU_PERF_<NAME> of a parameter; one line on stderr, once, for the others */
 static int load_env(void)
 {
 	static bool warned;
 	char name[64], list[256] = "", where[12 + 128];	/* "environment RCU_PERF_<NAME>" */
-	struct rp_param * const *pp;
+	struct rp_param *p;
 	size_t i, n, len = 0;
-	const char *s;
 	char **e;
 
-	for (e = environ; e && *e && !warned; e++) {
-		if (strncmp(*e, "RCU_PERF_", 9))
-			continue;
+	for (e = environ; e && *e; e++) {
 		n = strcspn(*e, "=");
+		if (strncmp(*e, "RCU_PERF_", 9) || !(*e)[n])
+			continue;
 		for (i = 9; i < n && i < sizeof(name) - 1; i++)
 			name[i - 9] = tolower((unsigned char)(*e)[i]);
 		name[i - 9] = '\0';
-		if (in(name, reserved, ARRAY_SIZE(reserved)) ||
-		    find_param(name) || len >= sizeof(list))
-			continue;
-		len += snprintf(list + len, sizeof(list) - len, " %.*s", (int)n, *e);
+		p = find_param(name);
+		snprintf(where, sizeof(where), "environment %.*s", (int)n, *e);
+		/* RCU_PERF_SAMPLES sets samples; RCU_PERF_Samples neither sets nor warns */
+		if (p && strspn(*e + 9, ENV_CHARS) >= n - 9 &&
+		    set_param(p, *e + n + 1, "env", where))
+			return -1;
+		if (!p && !in(name, reserved, ARRAY_SIZE(reserved)) && len < sizeof(list))
+			len += snprintf(list + len, sizeof(list) - len, " %.*s", (int)n, *e);
 	}
-	if (len)
+	if (len && !warned)
 		fprintf(stderr, "%s: warning: not a parameter here, ignored:%s\n",
 			rp_test_name(), list);
 	warned = true;
-	for (pp = rp_current_test->params; pp && *pp; pp++) {
-		if (is_option(*pp))
-			continue;
-		snprintf(where, sizeof(where), "environment RCU_PERF_%s", (*pp)->name);
-		for (i = 21; where[i]; i++)
-			where[i] = toupper((unsigned char)where[i]);
-		s = getenv(where + 12);
-		if (s && set_param(*pp, s, "env", where))
-			return -1;
-	}
 	return 0;
 }
 
