@@ -17,7 +17,7 @@
 #   make killsweep      SIGINT/SIGTERM/SIGKILL at random points of every
 #                       program, ROUNDS=5 times: all left as found
 #   make kernbench      the kernbench-style build timing (long)
-#   make report         SVG plots next to the newest JSON results
+#   make report         SVG plots next to the newest JSON results (python3)
 #   make cloud-kernel   Debian's cloud kernel for the QEMU boot tests (once)
 #   make static         the programs linked statically, installed for guests
 #   make matrix         the suite in QEMU guests: kernels x scenarios table
@@ -334,10 +334,12 @@ kernbench: build
 	@$(BIN)/kernbench $(KB_ARGS)
 
 # Plots of the newest results (or DIR=...) next to them; BASE=DIR compares.
-report: build
+# scripts/plot.py draws them: a project tool, not part of the suite.
+report:
+	@command -v python3 >/dev/null || $(APT_INSTALL) python3
 	@dir='$(or $(DIR),$(lastword $(sort $(wildcard $(TOP)/results/*))))'; \
 	test -n "$$dir" || { echo "no results yet: make run (or DIR=...)" >&2; exit 2; }; \
-	$(BIN)/rcu_perf_compare --svg "$$dir" $(if $(BASE),--base $(BASE) --cand "$$dir")
+	python3 $(TOP)/scripts/plot.py -o "$$dir" $(if $(BASE),$(BASE) --) "$$dir"
 
 clean:
 	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests $(STATIC_O) \

@@ -339,9 +339,9 @@ change, else inconclusive. Exit status 0, 1 (regressed), 2 (bad input)
 or 3 (inconclusive).
 
 One file per other job: compare_input.c reads the results files,
-compare_kcidb.c writes KCIDB v5 test objects (--kcidb), compare_plot.c
-SVG plots without a plotting package (--svg), compare_repeat.c runs
-two commands alternately until the verdict is conclusive (--repeat).
+compare_kcidb.c writes KCIDB v5 test objects (--kcidb), compare_repeat.c
+runs two commands alternately until the verdict is conclusive
+(--repeat).
 MSG
 
 defpatch bisect.sh <<'MSG'

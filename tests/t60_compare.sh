@@ -4,7 +4,7 @@
 # rcu_perf_compare. On synthetic results (tests/synth_results.awk): the
 # verdicts and exit codes of a clear shift, no shift and too few samples,
 # in both metric directions; bad input and usage (exit 2 with one line
-# naming the file); KTAP, KCIDB and SVG output; --repeat. The same on the
+# naming the file); KTAP and KCIDB output, scripts/plot.py; --repeat. The same on the
 # live kernel is selftests/t60_compare_live.sh.
 source "$(dirname "$0")/lib.sh"
 
@@ -243,23 +243,34 @@ t_check "kcidb_path_metric_dots" grep -q \
 t_check "kcidb_path_check_dots" grep -q \
 	'"path": "rcu_perf.gp_throttle.a_dotted_check"' "$tmp/kcidb1.json"
 
-# ---------------------------------------------------------------- SVG
+# ---------------------------------------------------------------- plots
+# SVG plots left the suite: scripts/plot.py, one well-formed SVG per metric.
 gen "$tmp/dir_b/ops1.json" 500 10 10 15 dcache_scaling lookup.cpus1.ops_per_s higher
 gen "$tmp/dir_c/ops1.json" 480 10 10 16 dcache_scaling lookup.cpus1.ops_per_s higher
-"$C" --svg "$tmp/svg" "$tmp/dir_b" -- "$tmp/dir_c" >"$tmp/svg.log" 2>&1
-t_show "$tmp/svg.log"
-svgs="$tmp/svg/gp_throttle.svg $tmp/svg/dcache_scaling.lookup.cpusN.ops_per_s.svg"
-ok=1
-for f in $svgs; do
-	[ -s "$f" ] && head -c 200 "$f" | grep -q '<svg' && tail -n 1 "$f" | grep -q '</svg>' || ok=0
-	if command -v python3 >/dev/null; then
-		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$f" || ok=0
-	fi
-done
-t_check "svg_latency_rows_and_scaling_curve" test "$ok" = 1
-# "make report": without other input, --svg DIR plots the results in DIR.
-"$C" --svg "$tmp/dir_b" >"$tmp/svg1.log" 2>&1
-t_check "svg_single_dir" test -s "$tmp/dir_b/gp_throttle.svg"
+PLOT=$(dirname "$0")/../scripts/plot.py
+if command -v python3 >/dev/null; then
+	python3 "$PLOT" -o "$tmp/svg" "$tmp/dir_b" -- "$tmp/dir_c" >"$tmp/svg.log" 2>&1
+	t_show "$tmp/svg.log"
+	ok=1
+	for f in "$tmp/svg/gp_throttle.membarrier.idle.latency.svg" \
+		 "$tmp/svg/dcache_scaling.lookup.cpus1.ops_per_s.svg"; do
+		python3 -c 'import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+assert d.documentElement.tagName == "svg"
+assert "candidate" in d.toxml()' "$f" || ok=0
+	done
+	t_check "svg_one_per_metric_both_sides" test "$ok" = 1
+	t_check "svg_plot_names_the_files" grep -q "wrote $tmp/svg/" "$tmp/svg.log"
+	# "make report": without other input, the plots go beside the results.
+	python3 "$PLOT" "$tmp/dir_b" >"$tmp/svg1.log" 2>&1
+	t_check "svg_single_dir" test -s "$tmp/dir_b/gp_throttle.membarrier.idle.latency.svg"
+else
+	t_skip "svg_one_per_metric_both_sides" "no python3"
+	t_skip "svg_plot_names_the_files" "no python3"
+	t_skip "svg_single_dir" "no python3"
+fi
+# rcu_perf_compare itself no longer plots.
+bad_input "svg_option_gone" "svg" --svg "$tmp/svg" "$tmp/dir_b"
 
 # ---------------------------------------------------------------- --repeat
 # Each run of a command is one synthetic results file; the seed advances.

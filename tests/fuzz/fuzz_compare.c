@@ -36,7 +36,6 @@ static __noreturn void fuzz_exit(int code)
 #include "rcu_perf_compare.c"
 #include "compare_input.c"
 #include "compare_kcidb.c"
-#include "compare_plot.c"
 #include "compare_repeat.c"
 #undef exit
 #undef main

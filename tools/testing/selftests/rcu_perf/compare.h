@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rcu_perf_compare: rcu_perf_compare.c (main, options, report) calls
- * compare_input.c (results files), compare_kcidb.c, compare_plot.c (--svg)
- * and compare_repeat.c, never back; the state is an argument, not a global.
+ * compare_input.c (results files), compare_kcidb.c and compare_repeat.c,
+ * never back; the state is an argument, not a global.
  */
 #ifndef RCU_PERF_COMPARE_H
 #define RCU_PERF_COMPARE_H
@@ -35,7 +35,7 @@ struct compare_opts {
 	int nr_allows;
 	bool ktap, table;
 	const char *labels[NR_SIDES], *cmd[NR_SIDES];
-	const char *kcidb, *origin, *build_id, *run_id, *svg_dir, *repeat_dir;
+	const char *kcidb, *origin, *build_id, *run_id, *repeat_dir;
 	enum rp_cmp_stat stat;	/* --stat: the statistic compared */
 	bool stat_set;		/* --stat given: over each metric's "stat" */
 	/* the parameters (--set NAME=VALUE, --list) */
@@ -62,9 +62,8 @@ int list_dir(const char *dir, const char *prefix, char ***out);
 bool selected(const struct compare *cmp, const char *key);
 void compare_all(struct compare *cmp, struct tally *t);
 
-/* compare_kcidb.c, compare_plot.c, compare_repeat.c */
+/* compare_kcidb.c, compare_repeat.c */
 void write_kcidb(const struct compare *cmp, bool compared);
-void write_svg(const struct compare *cmp, int sides);
 void repeat_until_conclusive(struct compare *cmp);
 
 #endif /* RCU_PERF_COMPARE_H */

@@ -143,8 +143,6 @@ static struct rp_param p_build_id =
 static struct rp_param p_run_id =
 	RP_STRING("run-id", "ID",
 		  "unique part of KCIDB test ids (default host-time)");
-static struct rp_param p_svg =
-	RP_STRING("svg", "DIR", "SVG plots into DIR (input DIR if no other input)");
 static struct rp_param p_machine_key =
 	RP_FLAG("machine-key",
 		"print this machine's key (CPU model and count, HZ,\n"
@@ -166,7 +164,7 @@ static struct rp_param *params[] = {
 	&p_allowed_change, &p_alpha, &p_repeat_budget, &p_repeat_min_rounds,
 	&p_repeat_max_rounds, &p_base, &p_cand, &p_metric, &p_allow, &p_stat,
 	&p_ktap, &p_table, &p_labels, &p_kcidb, &p_origin, &p_build_id,
-	&p_run_id, &p_svg, &p_machine_key, &p_repeat, &p_base_cmd, &p_cand_cmd,
+	&p_run_id, &p_machine_key, &p_repeat, &p_base_cmd, &p_cand_cmd,
 	NULL
 };
 
@@ -183,7 +181,7 @@ static const struct rp_test test = {
 	"  by Welch's test (one run against several: Student's prediction\n"
 	"  interval); runs differ by more than their samples. One run a side:\n"
 	"  its samples are compared.\n"
-	"  Without a candidate, the inputs are summarized (or plotted, converted).\n"
+	"  Without a candidate, the inputs are summarized (or converted).\n"
 	"Exit: 0 no regression, 1 regression, 2 bad usage or input,\n"
 	"      3 inconclusive, 4 a --repeat command skipped.\n",
 };
@@ -227,7 +225,6 @@ static void parse_options(int argc, char **argv)
 	o->origin = p_origin.str;
 	o->build_id = p_build_id.str;
 	o->run_id = p_run_id.str;
-	o->svg_dir = p_svg.str;
 	o->repeat_dir = p_repeat.str;
 	o->cmd[BASE] = p_base_cmd.str;
 	o->cmd[CAND] = p_cand_cmd.str;
@@ -258,11 +255,8 @@ static void parse_options(int argc, char **argv)
 		die("--repeat needs --base-cmd and/or --cand-cmd");
 	if (!o->repeat_dir && (o->cmd[BASE] || o->cmd[CAND]))
 		die("--base-cmd/--cand-cmd need --repeat DIR");
-	if (!o->repeat_dir && !o->nr_paths[BASE] && !o->nr_paths[CAND]) {
-		if (!o->svg_dir)
-			die("no input (see --help)");
-		add_base(o->svg_dir);
-	}
+	if (!o->repeat_dir && !o->nr_paths[BASE] && !o->nr_paths[CAND])
+		die("no input (see --help)");
 	if (!o->repeat_dir && !o->nr_paths[BASE])
 		die("no baseline input (BASE... -- CAND..., or --base PATH)");
 }
@@ -459,7 +453,5 @@ int main(int argc, char **argv)
 		report_single();
 	if (cmp.o.kcidb)
 		write_kcidb(&cmp, compare);
-	if (cmp.o.svg_dir)
-		write_svg(&cmp, compare ? 2 : 1);
 	return rc;
 }
