@@ -23,26 +23,21 @@
 /* Time units go out in seconds with a metric prefix, so they scale. */
 static void kcidb_number(struct rp_jw *w, double v, const char *unit)
 {
-	static const struct { const char *u; double div; } tu[] = {
-		{ "ns", 1e9 }, { "us", 1e6 }, { "ms", 1e3 }, { "s", 1 },
-	};
-	size_t i;
+	static const char *const tu[] = { "s", "ms", "us", "ns" };
+	size_t i = 0;
+	bool time;
 
 	if (!isfinite(v))
 		return;
+	while (unit && i < ARRAY_SIZE(tu) && strcmp(unit, tu[i]))
+		i++;
+	time = unit && i < ARRAY_SIZE(tu);
 	rp_jw_obj_begin(w, "number");
-	for (i = 0; i < ARRAY_SIZE(tu); i++)
-		if (unit && !strcmp(unit, tu[i].u))
-			break;
-	if (i < ARRAY_SIZE(tu)) {
-		rp_jw_num(w, "value", v / tu[i].div);
-		rp_jw_str(w, "unit", "s");
+	rp_jw_num(w, "value", time ? v / pow(1000, i) : v);
+	if (unit && *unit)
+		rp_jw_str(w, "unit", time ? "s" : unit);
+	if (time)
 		rp_jw_str(w, "prefix", "metric");
-	} else {
-		rp_jw_num(w, "value", v);
-		if (unit && *unit)
-			rp_jw_str(w, "unit", unit);
-	}
 	rp_jw_obj_end(w);
 }
 

@@ -106,19 +106,17 @@ static struct rp_param p_cand =
 		  RP_EACH(add_cand));
 static struct rp_param p_metric =
 	RP_STRING("metric", "GLOB",
-		  "only metrics whose <test>.<metric> matches\n"
-		  "(fnmatch, repeatable)", RP_EACH(add_metric));
+		  "only <test>.<metric> matching GLOB (repeatable)",
+		  RP_EACH(add_metric));
 static struct rp_param p_allow =
 	RP_STRING("allow", "GLOB=PCT",
-		  "allowed change for matching metrics (overrides\n"
-		  "allowed_change; repeatable, the last match wins)",
+		  "allowed change of matching metrics (repeatable,\n"
+		  "the last match wins)",
 		  RP_EACH(add_allow));
 static struct rp_param p_stat =
 	RP_STRING("stat", "STAT",
-		  "the statistic compared: median (default), mean\n"
-		  "(what a loop of operations feels), p90 (the tail)\n"
-		  "or p25; without it, a metric's own \"stat\"\n"
-		  "(gp_throttle's tracer.idle: p25) or the median",
+		  "median, mean, p90 or p25 (default: a metric's own\n"
+		  "\"stat\", else the median)",
 		  RP_EACH(set_stat));
 static struct rp_param p_ktap =
 	RP_FLAG("ktap", "KTAP: one result per metric (inconclusive: SKIP)");
@@ -126,33 +124,27 @@ static struct rp_param p_table =
 	RP_FLAG("table", "one row per metric: medians, change, verdict");
 static struct rp_param p_labels =
 	RP_STRING("labels", "BASE,CAND",
-		  "the sides' names in the table (default\n"
-		  "baseline,candidate)", RP_EACH(set_labels));
+		  "the sides' names in the table", RP_EACH(set_labels));
 static struct rp_param p_kcidb =
 	RP_STRING("kcidb", "FILE",
 		  "KCIDB v5 I/O JSON test objects to FILE ('-': stdout);\n"
 		  "needs --origin and --build-id");
 static struct rp_param p_origin =
 	RP_STRING("origin", "NAME",
-		  "KCIDB origin: the submitting CI system's name\n"
-		  "([a-z0-9_]+), given to it by KCIDB");
+		  "KCIDB origin: the submitting CI system's name");
 static struct rp_param p_build_id =
 	RP_STRING("build-id", "ORIGIN:ID",
-		  "KCIDB id of the tested build, as the CI that built\n"
-		  "the kernel submitted it");
+		  "KCIDB id of the tested build, as its CI submitted it");
 static struct rp_param p_run_id =
 	RP_STRING("run-id", "ID",
 		  "unique part of KCIDB test ids (default host-time)");
 static struct rp_param p_machine_key =
 	RP_FLAG("machine-key",
-		"print this machine's key (CPU model and count, HZ,\n"
-		"preemption model): a name for a directory of its\n"
-		"baseline runs");
+		"print this machine's key, to name its baselines");
 static struct rp_param p_repeat =
 	RP_STRING("repeat", "DIR",
-		  "run the commands alternately, results in\n"
-		  "DIR/{base,cand}-NN.json (kept, appended to),\n"
-		  "until no metric is inconclusive or the budget ends");
+		  "run the commands alternately into\n"
+		  "DIR/{base,cand}-NN.json until conclusive");
 static struct rp_param p_base_cmd =
 	RP_STRING("base-cmd", "CMD", "shell command producing a baseline run");
 static struct rp_param p_cand_cmd =
@@ -177,10 +169,7 @@ static const struct rp_test test = {
 	.extra_usage =
 	"Inputs (PATH: a results file or a directory of *.json results):\n"
 	"  BASE... -- CAND...     baseline and candidate results (or --base, --cand)\n"
-	"  Three or more runs in all: each run's statistic is one value, compared\n"
-	"  by Welch's test (one run against several: Student's prediction\n"
-	"  interval); runs differ by more than their samples. One run a side:\n"
-	"  its samples are compared.\n"
+	"  Several runs: each run's statistic is one value; else the samples.\n"
 	"  Without a candidate, the inputs are summarized (or converted).\n"
 	"Exit: 0 no regression, 1 regression, 2 bad usage or input,\n"
 	"      3 inconclusive, 4 a --repeat command skipped.\n",
@@ -203,12 +192,8 @@ static void parse_options(int argc, char **argv)
 
 	if (rp_parse(&test, argc, argv))
 		exit(EXIT_USAGE);
-	if (rp_opts.help) {
-		rp_usage(stdout);
-		exit(0);
-	}
-	if (rp_opts.list) {
-		rp_list_params(stdout);
+	if (rp_opts.help || rp_opts.list) {
+		(rp_opts.help ? rp_usage : rp_list_params)(stdout);
 		exit(0);
 	}
 	if (p_machine_key.value) {
