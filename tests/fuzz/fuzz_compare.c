@@ -14,6 +14,7 @@
  * stdout. Anything else: input skipped.
  */
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,8 @@ static void reset(void)
 		free((char *)cmp.o.allows[i].glob);
 	if (cmp.o.labels[BASE] != opts_initial.labels[BASE])
 		free((char *)cmp.o.labels[BASE]);	/* one buffer for both */
-	cmp.o = opts_initial;
+	/* The options up to the parameters, which rp_parse() sets afresh. */
+	memcpy(&cmp.o, &opts_initial, offsetof(struct compare_opts, allowed_change));
 }
 
 /* Split off the text up to the next "\n%%\n" line (or the end). */

@@ -33,14 +33,14 @@ struct compare_opts {
 	int nr_metric_globs;
 	struct allow allows[MAX_ARGS];
 	int nr_allows;
-	bool ktap, table;
-	const char *labels[NR_SIDES], *cmd[NR_SIDES];
-	const char *kcidb, *origin, *build_id, *run_id, *repeat_dir;
+	const char *labels[NR_SIDES];
 	enum rp_cmp_stat stat;	/* --stat: the statistic compared */
 	bool stat_set;		/* --stat given: over each metric's "stat" */
-	/* the parameters (--set NAME=VALUE, --list) */
-	double allowed_change, alpha, repeat_budget;
-	int repeat_min_rounds, repeat_max_rounds;
+	/* what rp_parse() found: .value of a number or flag, .str of a string */
+	struct rp_param allowed_change, alpha, repeat_budget;
+	struct rp_param repeat_min_rounds, repeat_max_rounds;
+	struct rp_param ktap, table, kcidb, origin, build_id, run_id, repeat;
+	struct rp_param cmd[NR_SIDES];	/* --base-cmd, --cand-cmd */
 };
 
 struct compare {

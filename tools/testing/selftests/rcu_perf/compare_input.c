@@ -122,6 +122,7 @@ bool selected(const struct compare *cmp, const char *key)
 
 void compare_all(struct compare *cmp, struct tally *t)
 {
+	double alpha = cmp->o.alpha.value;
 	size_t i;
 	int k;
 
@@ -139,18 +140,19 @@ void compare_all(struct compare *cmp, struct tally *t)
 			continue;
 		}
 		/* --allow: the last match wins */
-		m->allowed = cmp->o.allowed_change;
+		m->allowed = cmp->o.allowed_change.value;
 		for (k = 0; k < cmp->o.nr_allows; k++)
 			if (!fnmatch(cmp->o.allows[k].glob, m->key, 0))
 				m->allowed = cmp->o.allows[k].pct;
 		/* several runs: the run is the unit, not the sample */
 		if (m->runs[BASE] + m->runs[CAND] >= 3)
-			rp_compare_runs(m->v[BASE].v, m->run_n[BASE], m->runs[BASE], m->v[CAND].v,
-					m->run_n[CAND], m->runs[CAND], st, m->higher_is_better,
-					m->allowed, cmp->o.alpha, &m->cmp);
+			rp_compare_runs(m->v[BASE].v, m->run_n[BASE], m->runs[BASE],
+					m->v[CAND].v, m->run_n[CAND], m->runs[CAND],
+					st, m->higher_is_better, m->allowed, alpha, &m->cmp);
 		else
-			rp_compare_stat(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v, m->v[CAND].n, st,
-					m->higher_is_better, m->allowed, cmp->o.alpha, &m->cmp);
+			rp_compare_stat(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v,
+					m->v[CAND].n, st, m->higher_is_better,
+					m->allowed, alpha, &m->cmp);
 		m->compared = true;
 		if (m->report_only)
 			t->reported++;

@@ -66,12 +66,12 @@ static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 	for (e = p + strlen("rcu_perf."); *e; e++)
 		if (e != p + dot && !strchr("_-", *e) && !isalnum((unsigned char)*e))
 			*e = '_';
-	id = rp_xrealloc(NULL, strlen(o->origin) + strlen(run_id) + strlen(idpart) + len + 3);
-	sprintf(id, "%s:%s%s%s.%s", o->origin, run_id, idpart, test, name);
+	id = rp_xrealloc(NULL, strlen(o->origin.str) + strlen(run_id) + strlen(idpart) + len + 3);
+	sprintf(id, "%s:%s%s%s.%s", o->origin.str, run_id, idpart, test, name);
 	rp_jw_obj_begin(w, NULL);
 	rp_jw_str(w, "id", id);
-	rp_jw_str(w, "build_id", o->build_id);
-	rp_jw_str(w, "origin", o->origin);
+	rp_jw_str(w, "build_id", o->build_id.str);
+	rp_jw_str(w, "origin", o->origin.str);
 	rp_jw_str(w, "path", p);
 	rp_jw_str(w, "status", status);
 	free(id);
@@ -103,12 +103,12 @@ void write_kcidb(const struct compare *cmp, bool compared)
 
 	gethostname(host, sizeof(host) - 1);
 	snprintf(run_id, sizeof(run_id), "%s-%lld", host, (long long)time(NULL));
-	if (o->run_id)
-		snprintf(run_id, sizeof(run_id), "%s", o->run_id);
+	if (o->run_id.str)
+		snprintf(run_id, sizeof(run_id), "%s", o->run_id.str);
 
-	f = strcmp(o->kcidb, "-") ? fopen(o->kcidb, "w") : stdout;
+	f = strcmp(o->kcidb.str, "-") ? fopen(o->kcidb.str, "w") : stdout;
 	if (!f)
-		die("%s: %s", o->kcidb, strerror(errno));
+		die("%s: %s", o->kcidb.str, strerror(errno));
 	rp_jw_init(&w, f);
 	rp_jw_obj_begin(&w, NULL);
 	rp_jw_obj_begin(&w, "version");
@@ -163,7 +163,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			kcidb_num(&w, "p_value", c->p);
 			kcidb_num(&w, "mde_pct", c->mde_pct);
 			kcidb_num(&w, "allowed_change_pct", m->allowed);
-			kcidb_num(&w, "alpha", o->alpha);
+			kcidb_num(&w, "alpha", o->alpha.value);
 			if (cmp->r.kernel_release[BASE][0])
 				rp_jw_str(&w, "baseline_kernel",
 					  cmp->r.kernel_release[BASE]);
@@ -202,5 +202,5 @@ void write_kcidb(const struct compare *cmp, bool compared)
 	rp_jw_obj_end(&w);
 	fputc('\n', f);
 	if (f != stdout ? fclose(f) : fflush(f))
-		die("%s: write error", o->kcidb);
+		die("%s: write error", o->kcidb.str);
 }

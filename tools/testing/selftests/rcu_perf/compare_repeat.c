@@ -21,7 +21,7 @@ static const char * const side_file[NR_SIDES] = { "base", "cand" };
 static __printf(2, 3) void progress(const struct compare *cmp,
 				    const char *fmt, ...)
 {
-	FILE *f = cmp->o.ktap ? stderr : stdout;
+	FILE *f = cmp->o.ktap.value ? stderr : stdout;
 	va_list ap;
 
 	fputs("# ", f);
@@ -34,7 +34,7 @@ static __printf(2, 3) void progress(const struct compare *cmp,
 /* Run one measurement; the command's output goes to a log beside it. */
 static void run_one(struct compare *cmp, int side, int nn)
 {
-	const char *dir = cmp->o.repeat_dir;
+	const char *dir = cmp->o.repeat.str;
 	char json[PATH_MAX], log[PATH_MAX];
 	double t0 = rp_now_ms();
 	int status, rc;
@@ -55,7 +55,7 @@ static void run_one(struct compare *cmp, int side, int nn)
 			_exit(126);
 		setenv("RCU_PERF_JSON", json, 1);
 		unsetenv("RCU_PERF_OUTDIR");
-		execl("/bin/sh", "sh", "-c", cmp->o.cmd[side], (char *)NULL);
+		execl("/bin/sh", "sh", "-c", cmp->o.cmd[side].str, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -78,8 +78,8 @@ static void run_one(struct compare *cmp, int side, int nn)
 
 void repeat_until_conclusive(struct compare *cmp)
 {
-	double budget = cmp->o.repeat_budget * 1000, t0 = rp_now_ms();
-	const char *dir = cmp->o.repeat_dir;
+	double budget = cmp->o.repeat_budget.value * 1000, t0 = rp_now_ms();
+	const char *dir = cmp->o.repeat.str;
 	int next[NR_SIDES], round, side, k, i, nn;
 	int *nr_files = cmp->r.nr_files;
 	double round_ms = 0;
@@ -98,13 +98,13 @@ void repeat_until_conclusive(struct compare *cmp)
 				   strlen(side_file[side]), "-%d.json", &nn) == 1 &&
 			    nn >= next[side])
 				next[side] = nn + 1;
-			if (cmp->o.cmd[side])
+			if (cmp->o.cmd[side].str)
 				load_file(cmp, files[i], side, false);
 			free(files[i]);
 		}
 		free(files);
 	}
-	for (round = 1; round <= cmp->o.repeat_max_rounds; round++) {
+	for (round = 1; round <= cmp->o.repeat_max_rounds.value; round++) {
 		double r0 = rp_now_ms();
 
 		if (round > 1 && rp_now_ms() - t0 + round_ms > budget) {
@@ -114,7 +114,7 @@ void repeat_until_conclusive(struct compare *cmp)
 		/* ABBA order, so that a drift of the machine cancels out. */
 		for (k = 0; k < NR_SIDES; k++) {
 			side = round % 2 ? k : NR_SIDES - 1 - k;
-			if (cmp->o.cmd[side])
+			if (cmp->o.cmd[side].str)
 				run_one(cmp, side, next[side]++);
 		}
 		round_ms = rp_now_ms() - r0;
@@ -126,7 +126,7 @@ void repeat_until_conclusive(struct compare *cmp)
 		progress(cmp, "round %d: %d regressed, %d improved, %d same, %d inconclusive\n",
 			 round, t.n[RP_CMP_REGRESSED], t.n[RP_CMP_IMPROVED],
 			 t.n[RP_CMP_SAME], t.n[RP_CMP_INCONCLUSIVE]);
-		if (round >= cmp->o.repeat_min_rounds &&
+		if (round >= cmp->o.repeat_min_rounds.value &&
 		    !t.n[RP_CMP_INCONCLUSIVE] && !t.missing)
 			break;
 	}

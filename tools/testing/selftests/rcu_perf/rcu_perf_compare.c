@@ -10,28 +10,42 @@
 
 #include "compare.h"
 
-static struct compare cmp = {
-	.o = { .labels = { "baseline", "candidate" } },
-};
-
-static struct rp_param p_allowed_change =
-	RP_MAX("allowed_change", "%", 10,
-	       "healthy runs of GP latency differ by ~5%; smaller changes are noise");
-static struct rp_param p_alpha =
-	RP_MIN("alpha", "p-value", 0.05,
-	       "a change is significant below this: 1 false alarm in 20 per metric",
-	       RP_RANGE(0, 1));
-static struct rp_param p_repeat_budget =
-	RP_SETTING("repeat_budget", "s", 600,
-		   "--repeat stops starting rounds after this much time");
-static struct rp_param p_repeat_min_rounds =
-	RP_SETTING("repeat_min_rounds", "count", 2,
-		   "a single run per side says nothing about run-to-run noise",
-		   RP_RANGE(1, INFINITY));
-static struct rp_param p_repeat_max_rounds =
-	RP_SETTING("repeat_max_rounds", "count", 10,
-		   "beyond this the metric is too noisy for the allowed change",
-		   RP_RANGE(1, INFINITY));
+static struct compare cmp = { .o = {
+	.labels = { "baseline", "candidate" },
+	.allowed_change = RP_MAX("allowed_change", "%", 10,
+		"healthy runs of GP latency differ by ~5%; smaller changes are noise"),
+	.alpha = RP_MIN("alpha", "p-value", 0.05,
+		"a change is significant below this: 1 false alarm in 20 per metric",
+		RP_RANGE(0, 1)),
+	.repeat_budget = RP_SETTING("repeat_budget", "s", 600,
+		"--repeat stops starting rounds after this much time"),
+	.repeat_min_rounds = RP_SETTING("repeat_min_rounds", "count", 2,
+		"a single run per side says nothing about run-to-run noise",
+		RP_RANGE(1, INFINITY)),
+	.repeat_max_rounds = RP_SETTING("repeat_max_rounds", "count", 10,
+		"beyond this the metric is too noisy for the allowed change",
+		RP_RANGE(1, INFINITY)),
+	.ktap = RP_FLAG("ktap", "KTAP: one result per metric (inconclusive: SKIP)"),
+	.table = RP_FLAG("table", "one row per metric: medians, change, verdict"),
+	.kcidb = RP_STRING("kcidb", "FILE",
+		"KCIDB v5 I/O JSON test objects to FILE ('-': stdout);\n"
+		"needs --origin and --build-id"),
+	.origin = RP_STRING("origin", "NAME", "KCIDB origin: the submitting CI system's name"),
+	.build_id = RP_STRING("build-id", "ORIGIN:ID",
+		"KCIDB id of the tested build, as its CI submitted it"),
+	.run_id = RP_STRING("run-id", "ID",
+		"unique part of KCIDB test ids (default host-time)"),
+	.repeat = RP_STRING("repeat", "DIR",
+		"run the commands alternately into\n"
+		"DIR/{base,cand}-NN.json until conclusive"),
+	.cmd = {
+		RP_STRING("base-cmd", "CMD",
+			  "shell command producing a baseline run"),
+		RP_STRING("cand-cmd", "CMD",
+			  "shell command producing a candidate run\n"
+			  "(each gets RCU_PERF_JSON=<its results file>)"),
+	},
+} };
 
 static const char *add(const char **to, int *nr, const char *v, const char *full)
 {
@@ -118,45 +132,19 @@ static struct rp_param p_stat =
 		  "median, mean, p90 or p25 (default: a metric's own\n"
 		  "\"stat\", else the median)",
 		  RP_EACH(set_stat));
-static struct rp_param p_ktap =
-	RP_FLAG("ktap", "KTAP: one result per metric (inconclusive: SKIP)");
-static struct rp_param p_table =
-	RP_FLAG("table", "one row per metric: medians, change, verdict");
 static struct rp_param p_labels =
 	RP_STRING("labels", "BASE,CAND",
 		  "the sides' names in the table", RP_EACH(set_labels));
-static struct rp_param p_kcidb =
-	RP_STRING("kcidb", "FILE",
-		  "KCIDB v5 I/O JSON test objects to FILE ('-': stdout);\n"
-		  "needs --origin and --build-id");
-static struct rp_param p_origin =
-	RP_STRING("origin", "NAME",
-		  "KCIDB origin: the submitting CI system's name");
-static struct rp_param p_build_id =
-	RP_STRING("build-id", "ORIGIN:ID",
-		  "KCIDB id of the tested build, as its CI submitted it");
-static struct rp_param p_run_id =
-	RP_STRING("run-id", "ID",
-		  "unique part of KCIDB test ids (default host-time)");
 static struct rp_param p_machine_key =
 	RP_FLAG("machine-key",
 		"print this machine's key, to name its baselines");
-static struct rp_param p_repeat =
-	RP_STRING("repeat", "DIR",
-		  "run the commands alternately into\n"
-		  "DIR/{base,cand}-NN.json until conclusive");
-static struct rp_param p_base_cmd =
-	RP_STRING("base-cmd", "CMD", "shell command producing a baseline run");
-static struct rp_param p_cand_cmd =
-	RP_STRING("cand-cmd", "CMD",
-		  "shell command producing a candidate run\n"
-		  "(each gets RCU_PERF_JSON=<its results file>)");
 
 static struct rp_param *params[] = {
-	&p_allowed_change, &p_alpha, &p_repeat_budget, &p_repeat_min_rounds,
-	&p_repeat_max_rounds, &p_base, &p_cand, &p_metric, &p_allow, &p_stat,
-	&p_ktap, &p_table, &p_labels, &p_kcidb, &p_origin, &p_build_id,
-	&p_run_id, &p_machine_key, &p_repeat, &p_base_cmd, &p_cand_cmd,
+	&cmp.o.allowed_change, &cmp.o.alpha, &cmp.o.repeat_budget,
+	&cmp.o.repeat_min_rounds, &cmp.o.repeat_max_rounds, &p_base, &p_cand,
+	&p_metric, &p_allow, &p_stat, &cmp.o.ktap, &cmp.o.table, &p_labels,
+	&cmp.o.kcidb, &cmp.o.origin, &cmp.o.build_id, &cmp.o.run_id,
+	&p_machine_key, &cmp.o.repeat, &cmp.o.cmd[BASE], &cmp.o.cmd[CAND],
 	NULL
 };
 
@@ -204,45 +192,31 @@ static void parse_options(int argc, char **argv)
 		printf("%s\n", key);
 		exit(0);
 	}
-	o->ktap = p_ktap.value;
-	o->table = p_table.value;
-	o->kcidb = p_kcidb.str;
-	o->origin = p_origin.str;
-	o->build_id = p_build_id.str;
-	o->run_id = p_run_id.str;
-	o->repeat_dir = p_repeat.str;
-	o->cmd[BASE] = p_base_cmd.str;
-	o->cmd[CAND] = p_cand_cmd.str;
-	o->allowed_change = p_allowed_change.value;
-	o->alpha = p_alpha.value;
-	o->repeat_budget = p_repeat_budget.value;
-	o->repeat_min_rounds = p_repeat_min_rounds.value;
-	o->repeat_max_rounds = p_repeat_max_rounds.value;
 	if (rp_opts.nr_knobs)
 		die("--knob: the comparison changes nothing in the kernel; %s",
 		    "give it to the program in --base-cmd/--cand-cmd");
 	if (rp_opts.baseline && !strcmp(rp_opts.baseline_from, "--baseline"))
 		die("--baseline %s: the baseline's results are inputs here: --base %s",
 		    rp_opts.baseline, rp_opts.baseline);
-	if (!(o->alpha > 0 && o->alpha < 1))
-		die("alpha %g: must be between 0 and 1", o->alpha);
+	if (!(o->alpha.value > 0 && o->alpha.value < 1))
+		die("alpha %g: must be between 0 and 1", o->alpha.value);
 	/* Made-up ids would be records no CI can attach to its build. */
-	if (o->kcidb && (!o->origin || !o->build_id))
+	if (o->kcidb.str && (!o->origin.str || !o->build_id.str))
 		die("--kcidb needs --origin NAME and --build-id ORIGIN:ID");
-	if (o->origin && !kcidb_name(o->origin, false))
-		die("--origin %s: KCIDB origins are [a-z0-9_]+", o->origin);
-	if (o->build_id && !kcidb_name(o->build_id, true))
+	if (o->origin.str && !kcidb_name(o->origin.str, false))
+		die("--origin %s: KCIDB origins are [a-z0-9_]+", o->origin.str);
+	if (o->build_id.str && !kcidb_name(o->build_id.str, true))
 		die("--build-id %s: KCIDB ids are ORIGIN:ID, ORIGIN [a-z0-9_]+",
-		    o->build_id);
-	if (o->table && o->ktap)
+		    o->build_id.str);
+	if (o->table.value && o->ktap.value)
 		die("--table and --ktap: choose one");
-	if (o->repeat_dir && !o->cmd[BASE] && !o->cmd[CAND])
+	if (o->repeat.str && !o->cmd[BASE].str && !o->cmd[CAND].str)
 		die("--repeat needs --base-cmd and/or --cand-cmd");
-	if (!o->repeat_dir && (o->cmd[BASE] || o->cmd[CAND]))
+	if (!o->repeat.str && (o->cmd[BASE].str || o->cmd[CAND].str))
 		die("--base-cmd/--cand-cmd need --repeat DIR");
-	if (!o->repeat_dir && !o->nr_paths[BASE] && !o->nr_paths[CAND])
+	if (!o->repeat.str && !o->nr_paths[BASE] && !o->nr_paths[CAND])
 		die("no input (see --help)");
-	if (!o->repeat_dir && !o->nr_paths[BASE])
+	if (!o->repeat.str && !o->nr_paths[BASE])
 		die("no baseline input (BASE... -- CAND..., or --base PATH)");
 }
 
@@ -260,7 +234,7 @@ static const char *verdict_of(const struct rp_rmetric *m)
 
 static const char *pfx(void)
 {
-	return cmp.o.ktap ? "# " : "";
+	return cmp.o.ktap.value ? "# " : "";
 }
 
 static void print_summary_row(const char *label, const struct rp_summary *s,
@@ -315,13 +289,13 @@ static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 	printf("%s  change of the %s %+.1f %%  p %.2g (%s)  MDE %.1f %%  allowed %.4g %%: %s\n",
 	       pfx(), rp_cmp_stat_name(c->stat), c->change_pct, c->p, c->test,
 	       c->mde_pct, m->allowed, verdict_of(m));
-	if (!cmp.o.ktap)
+	if (!cmp.o.ktap.value)
 		return;
 	/* The same "measured vs limit" line as every other check. */
 	printf("# %s: measured %+.1f %% worse vs limit <= %.4g %% (allowed_change);",
 	       ktap_name(m), (m->higher_is_better ? -1 : 1) * c->change_pct,
 	       m->allowed);
-	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, cmp.o.alpha,
+	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, cmp.o.alpha.value,
 	       c->mde_pct);
 	if (m->report_only) {
 		skip = " # SKIP reported only: it varies between runs by nature";
@@ -351,16 +325,16 @@ static int report_compare(void)
 	if (!nr)
 		die("no baseline samples%s", cmp.o.nr_metric_globs ?
 		    " of the metrics matching --metric" : "");
-	if (cmp.o.ktap)
+	if (cmp.o.ktap.value)
 		printf("TAP version 13\n1..%d\n", nr);
 	printf("%s%s: %d baseline and %d candidate results files;", pfx(), PROG,
 	       cmp.r.nr_files[BASE], cmp.r.nr_files[CAND]);
 	printf(" allowed change %.4g %%%s, alpha %.4g, statistic %s%s\n",
-	       cmp.o.allowed_change,
+	       cmp.o.allowed_change.value,
 	       cmp.o.nr_allows ? " (--allow: per metric below)" : "",
-	       cmp.o.alpha, rp_cmp_stat_name(cmp.o.stat),
+	       cmp.o.alpha.value, rp_cmp_stat_name(cmp.o.stat),
 	       cmp.o.stat_set ? "" : " (or the metric's own)");
-	if (cmp.o.table)
+	if (cmp.o.table.value)
 		printf("%-*s %-7s %11s %11s %8s %7s %5s %7s  %s\n", w, "metric",
 		       "unit", cmp.o.labels[BASE], cmp.o.labels[CAND], "change",
 		       "allowed", "n", "p", "verdict");
@@ -369,13 +343,13 @@ static int report_compare(void)
 
 		if (!selected(&cmp, m->key))
 			continue;
-		if (m->compared && cmp.o.table) {
+		if (m->compared && cmp.o.table.value) {
 			print_table_row(m, w);
 		} else if (m->compared) {
 			print_compared(m, &ktap_nr);
 		} else if (m->v[BASE].n) {
 			printf("%s%s: no candidate samples\n", pfx(), m->key);
-			if (cmp.o.ktap)
+			if (cmp.o.ktap.value)
 				printf("ok %d %s # SKIP no candidate samples\n",
 				       ++ktap_nr, ktap_name(m));
 		} else if (m->v[CAND].n) {
@@ -390,7 +364,7 @@ static int report_compare(void)
 	if (t.reported)
 		printf(", %d reported only", t.reported);
 	printf("\n");
-	if (cmp.o.ktap)
+	if (cmp.o.ktap.value)
 		printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
 		       t.n[RP_CMP_SAME] + t.n[RP_CMP_IMPROVED],
 		       t.n[RP_CMP_REGRESSED],
@@ -429,14 +403,14 @@ int main(int argc, char **argv)
 		for (i = 0; i < cmp.o.nr_paths[side]; i++)
 			load_path(&cmp, cmp.o.paths[side][i], side);
 
-	if (cmp.o.repeat_dir)
+	if (cmp.o.repeat.str)
 		repeat_until_conclusive(&cmp);
-	compare = cmp.o.repeat_dir || cmp.o.nr_paths[CAND];
+	compare = cmp.o.repeat.str || cmp.o.nr_paths[CAND];
 	if (compare)
 		rc = report_compare();
-	else if (!cmp.o.kcidb || strcmp(cmp.o.kcidb, "-"))
+	else if (!cmp.o.kcidb.str || strcmp(cmp.o.kcidb.str, "-"))
 		report_single();
-	if (cmp.o.kcidb)
+	if (cmp.o.kcidb.str)
 		write_kcidb(&cmp, compare);
 	return rc;
 }
