@@ -29,8 +29,11 @@ def load(path, metrics, side):
         for f in files:
             load(os.path.join(path, f), metrics, side)
         return
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"plot.py: {path}: {e}")
     if not isinstance(doc, dict) or doc.get("schema") != "rcu_perf-results":
         return
     for m in doc.get("metrics", []):
