@@ -335,11 +335,13 @@ kernbench: build
 
 # Plots of the newest results (or DIR=...) next to them; BASE=DIR compares.
 # scripts/plot.py draws them: a project tool, not part of the suite.
-report:
+# With BASE, rcu_perf_compare then judges the change (non-zero on a regression).
+report: $(if $(BASE),build)
 	@command -v python3 >/dev/null || $(APT_INSTALL) python3
 	@dir='$(or $(DIR),$(lastword $(sort $(wildcard $(TOP)/results/*))))'; \
 	test -n "$$dir" || { echo "no results yet: make run (or DIR=...)" >&2; exit 2; }; \
-	python3 $(TOP)/scripts/plot.py -o "$$dir" $(if $(BASE),$(BASE) --) "$$dir"
+	python3 $(TOP)/scripts/plot.py -o "$$dir" $(if $(BASE),$(BASE) --) "$$dir" \
+	$(if $(BASE),&& $(BIN)/rcu_perf_compare --table $(BASE) -- "$$dir")
 
 clean:
 	rm -rf $(KSFT_O) $(INSTALL_DIR) $(BUILD)/tests $(STATIC_O) \

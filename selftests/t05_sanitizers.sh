@@ -60,7 +60,7 @@ for s in base cand; do
 	done
 done
 t_run "$tmp/compare.log" "$RP_ASAN_BIN/rcu_perf_compare" \
-	--svg "$tmp/svg" --kcidb "$tmp/kcidb.json" --origin rcu_perf_ci \
+	--kcidb "$tmp/kcidb.json" --origin rcu_perf_ci \
 	--build-id rcu_perf_ci:asan "$tmp/base" -- "$tmp/cand"
 clean "$tmp/compare.log" || reports=$((reports + 1))
 t_check "rcu_perf_compare under ASan+UBSan: exit $T_RC, no report" \
