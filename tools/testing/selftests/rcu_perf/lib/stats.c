@@ -395,44 +395,43 @@ double rp_mann_whitney_p(const double *a, size_t na,
 	return p > 1 ? 1 : p;
 }
 
-/* Welch's squared standard error of a difference of means; its df. */
-static double welch_se2(const double *a, size_t na, const double *b,
-			size_t nb, double *df)
-{
-	double va = var_of(a, na, mean_of(a, na)) / (double)na;
-	double vb = var_of(b, nb, mean_of(b, nb)) / (double)nb;
+/* Fewer a side get Welch's t: 3 vs 3 ranks give p >= 0.1 (4 vs 4: 0.029) */
+#define CMP_MIN_RANK_N	5
+#define CMP_POWER	0.8
 
-	*df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) +
-				       vb * vb / (double)(nb - 1));
-	return va + vb;
+/* 100 * d / |ref|; a zero reference makes any non-zero d infinite. */
+static double pct_of(double d, double ref)
+{
+	if (ref == 0)
+		return d == 0 ? 0 : copysign(INFINITY, d);
+	return 100 * d / fabs(ref);
 }
 
-double rp_welch_p(const double *a, size_t na, const double *b, size_t nb)
+/* Satterthwaite's df of a sum of two variances with @dfa and @dfb */
+static double satterthwaite(double ta, double dfa, double tb, double dfb)
 {
-	double se2, df;
-
-	if (na < 2 || nb < 2)
-		return 1;
-	se2 = welch_se2(a, na, b, nb, &df);
-	return t_test_p(mean_of(a, na), mean_of(b, nb), sqrt(se2), df);
+	return (ta + tb) * (ta + tb) / ((dfa > 0 ? ta * ta / dfa : 0) +
+					(dfb > 0 ? tb * tb / dfb : 0));
 }
 
-/* Student's quantiles: the normal's give df 2-4 too small an MDE */
-double rp_min_detectable_effect(const double *a, size_t na,
-				const double *b, size_t nb,
-				double alpha, double power)
+/*
+ * Welch's t of the means, @na and @nb >= 2. Its MDE takes Student's
+ * quantiles: the normal's give df 2-4 too small an MDE.
+ */
+static void welch_test(const double *a, size_t na, const double *b,
+		       size_t nb, double alpha, struct rp_cmp *out)
 {
-	double se2, df;
+	double ta = var_of(a, na, mean_of(a, na)) / (double)na;
+	double tb = var_of(b, nb, mean_of(b, nb)) / (double)nb;
+	double df = satterthwaite(ta, na - 1.0, tb, nb - 1.0);
+	double se = sqrt(ta + tb);
 
-	if (!(alpha > 0 && alpha < 1 && power > 0 && power < 1))
-		return NAN;
-	if (na < 2 || nb < 2)
-		return INFINITY;
-	se2 = welch_se2(a, na, b, nb, &df);
-	if (se2 == 0 || isnan(se2))
-		return se2 == 0 ? 0 : NAN;
-	return (student_t_quantile(alpha / 2, df) +
-		student_t_quantile(1 - power, df)) * sqrt(se2);
+	out->p = t_test_p(mean_of(a, na), mean_of(b, nb), se, df);
+	out->mde_pct = pct_of(ta + tb == 0 ? 0 :
+			      (student_t_quantile(alpha / 2, df) +
+			       student_t_quantile(1 - CMP_POWER, df)) * se,
+			      out->va);
+	out->test = "Welch t";
 }
 
 /* Subtract the median of sorted v from each value: still sorted. */
@@ -500,18 +499,6 @@ out:
 	free(sa);
 	free(sb);
 	return mde;
-}
-
-/* Fewer a side get Welch's t: 3 vs 3 ranks give p >= 0.1 (4 vs 4: 0.029) */
-#define CMP_MIN_RANK_N	5
-#define CMP_POWER	0.8
-
-/* 100 * d / |ref|; a zero reference makes any non-zero d infinite. */
-static double pct_of(double d, double ref)
-{
-	if (ref == 0)
-		return d == 0 ? 0 : copysign(INFINITY, d);
-	return 100 * d / fabs(ref);
 }
 
 /* The MDE (% of @ref) of a test of standard error @se, normal quantiles. */
@@ -727,10 +714,7 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 	} else if (st != RP_CMP_MEDIAN && st != RP_CMP_MEAN) {
 		quantile_test(a, na, b, nb, st, alpha, out);
 	} else if (isinf(mde)) {
-		out->p = rp_welch_p(a, na, b, nb);
-		mde = rp_min_detectable_effect(a, na, b, nb, alpha, CMP_POWER);
-		out->mde_pct = pct_of(mde, out->va);
-		out->test = "Welch t";
+		welch_test(a, na, b, nb, alpha, out);
 	} else {
 		out->p = rp_mann_whitney_p(a, na, b, nb);
 		out->mde_pct = pct_of(mde, out->va);
@@ -860,9 +844,7 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	if ((nra == 1 || nrb == 1) && !fa && !fb)
 		df = nra > 1 ? dfa : dfb;
 	else
-		df = (ta + tb) * (ta + tb) /
-		     ((dfa > 0 ? ta * ta / dfa : 0) +
-		      (dfb > 0 ? tb * tb / dfb : 0));
+		df = satterthwaite(ta, dfa, tb, dfb);
 	out->p = t_test_p(sb.mean, sa.mean, se,
 			  isfinite(df) && df >= 1 ? df : 1);
 	out->mde_pct = mde_pct(se, alpha, sa.mean);
