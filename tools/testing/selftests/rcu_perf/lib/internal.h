@@ -24,12 +24,6 @@ int rp_pin_cpus(const int *cpus, int n);	/* the caller: 0 or -errno */
 /* stats.c */
 
 double rp_percentile(const double *v, size_t n, double p);	/* 0..100 */
-double rp_mann_whitney_p(const double *a, size_t na,
-			 const double *b, size_t nb);
-/* The rank test's: right for tied, quantized data; INFINITY if none. */
-double rp_rank_min_detectable_effect(const double *a, size_t na,
-				     const double *b, size_t nb,
-				     double alpha, double power);
 /* How far (%) one more run's median may stray: a (1 - @alpha) bound */
 double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 

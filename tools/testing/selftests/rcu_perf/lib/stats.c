@@ -368,33 +368,6 @@ static double mw_exact_cdf(size_t m, size_t n, size_t u)
 	return below / total;
 }
 
-double rp_mann_whitney_p(const double *a, size_t na,
-			 const double *b, size_t nb)
-{
-	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
-	double u, mu = (double)na * (double)nb / 2, tie, var, p;
-	size_t n = na + nb;
-
-	if (!sa || !sb) {
-		free(sa);
-		free(sb);
-		return 1;
-	}
-	/* U of a: the pairs not counted for b */
-	u = (double)na * (double)nb - shifted_u(sa, na, sb, nb, 0);
-	tie = tie_sum(sa, na, sb, nb);
-	free(sa);
-	free(sb);
-	var = (double)na * (double)nb / 12 *
-	      ((double)(n + 1) - tie / ((double)n * (double)(n - 1)));
-	/* U is symmetric about mu: the exact tail nearer to u; var 0: all equal */
-	if (!tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX)
-		p = 2 * mw_exact_cdf(na, nb, (size_t)((u < mu ? u : 2 * mu - u) + 0.5));
-	else
-		p = var <= 0 ? 1 : 2 * norm_sf(fmax((fabs(u - mu) - 0.5) / sqrt(var), 0));
-	return p > 1 ? 1 : p;
-}
-
 /* Fewer a side get Welch's t: 3 vs 3 ranks give p >= 0.1 (4 vs 4: 0.029) */
 #define CMP_MIN_RANK_N	5
 #define CMP_POWER	0.8
@@ -405,6 +378,13 @@ static double pct_of(double d, double ref)
 	if (ref == 0)
 		return d == 0 ? 0 : copysign(INFINITY, d);
 	return 100 * d / fabs(ref);
+}
+
+/* The MDE (% of @ref) of a test of standard error @se, normal quantiles. */
+static double mde_pct(double se, double alpha, double ref)
+{
+	return pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) * se,
+		      ref);
 }
 
 /* Satterthwaite's df of a sum of two variances with @dfa and @dfb */
@@ -445,33 +425,45 @@ static void centre(double *v, size_t n)
 }
 
 /*
- * The rank test's MDE, after Noether (JASA 1987): the shift d of b that
- * moves P(b + d > a), from the samples centred on their medians, by
- * (z(1 - alpha/2) + z(power)) null standard deviations of U / (na nb). For
- * jiffy-quantized latencies a fraction of a jiffy reorders most pairs,
- * which a variance dominated by whole-jiffy outliers calls invisible.
+ * The median's test from CMP_MIN_RANK_N a side: Mann-Whitney's U, and its
+ * MDE after Noether (JASA 1987): the shift d of b that moves P(b + d > a),
+ * from the samples centred on their medians, by (z(1 - alpha/2) +
+ * z(power)) null standard deviations of U / (na nb). For jiffy-quantized
+ * latencies a fraction of a jiffy reorders most pairs, which a variance
+ * dominated by whole-jiffy outliers calls invisible. False if no shift
+ * gives the test that power, which depends on the sample sizes (and
+ * ties) only (5 vs 5 with ties): Welch's t then.
  */
-double rp_rank_min_detectable_effect(const double *a, size_t na,
-				     const double *b, size_t nb,
-				     double alpha, double power)
+static bool rank_test(const double *a, size_t na, const double *b,
+		      size_t nb, double alpha, struct rp_cmp *out)
 {
 	double nn = (double)na * (double)nb, n = (double)(na + nb);
-	double *sa = NULL, *sb = NULL;
-	double var, need, base, span, mde = NAN;
+	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
+	double u, mu = nn / 2, tie, v12, need, base, span, mde = NAN;
 	int dir, it;
 
-	if (!(alpha > 0 && alpha < 1 && power > 0 && power < 1))
-		return NAN;
-	if (na < 2 || nb < 2)
-		return INFINITY;
-	sa = sorted_copy(a, na);
-	sb = sorted_copy(b, nb);
-	if (!sa || !sb || !isfinite(sa[0]) || !isfinite(sa[na - 1]) ||
+	out->test = "Mann-Whitney U";
+	if (!sa || !sb)
+		goto out;
+	/* U of a: the pairs not counted for b */
+	u = nn - shifted_u(sa, na, sb, nb, 0);
+	tie = tie_sum(sa, na, sb, nb);
+	/* 12 var(U) / (na nb) under H0, with the tie correction */
+	v12 = (n + 1) - tie / (n * (n - 1));
+	/* U is symmetric about mu: the exact tail nearer to u; var 0: all equal */
+	if (!tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX)
+		out->p = 2 * mw_exact_cdf(na, nb, (size_t)((u < mu ? u : 2 * mu - u) + 0.5));
+	else if (nn / 12 * v12 > 0)
+		out->p = 2 * norm_sf(fmax((fabs(u - mu) - 0.5) /
+					  sqrt(nn / 12 * v12), 0));
+	if (out->p > 1)
+		out->p = 1;
+	if (!isfinite(sa[0]) || !isfinite(sa[na - 1]) ||
 	    !isfinite(sb[0]) || !isfinite(sb[nb - 1]))
 		goto out;
-	/* U / (na nb) under H0, with the tie correction of the test itself */
-	var = ((n + 1) - tie_sum(sa, na, sb, nb) / (n * (n - 1))) / (12 * nn);
-	need = (norm_ppf(1 - alpha / 2) + norm_ppf(power)) * sqrt(var);
+	/* in standard deviations of U / (na nb) */
+	need = (norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
+	       sqrt(v12 / (12 * nn));
 	span = fmax(sa[na - 1], sb[nb - 1]) - fmin(sa[0], sb[0]);
 	centre(sa, na);
 	centre(sb, nb);
@@ -498,14 +490,8 @@ double rp_rank_min_detectable_effect(const double *a, size_t na,
 out:
 	free(sa);
 	free(sb);
-	return mde;
-}
-
-/* The MDE (% of @ref) of a test of standard error @se, normal quantiles. */
-static double mde_pct(double se, double alpha, double ref)
-{
-	return pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) * se,
-		      ref);
+	out->mde_pct = pct_of(mde, out->va);
+	return !isinf(mde);
 }
 
 static const struct {
@@ -695,31 +681,17 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     enum rp_cmp_stat st, bool higher_is_better,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
-	double mde = INFINITY;
-
 	if (nothing_to_test(a, na, b, nb, na, nb, st, rp_cmp_stat_of(a, na, st),
 			    rp_cmp_stat_of(b, nb, st), "none: too few samples",
 			    out))
 		return;
-	/*
-	 * The median's test: ranks from CMP_MIN_RANK_N a side, else Welch's.
-	 * An infinite rank MDE depends on the sample sizes (and ties) only:
-	 * no shift gives the rank test that power (5 vs 5 with ties).
-	 */
-	if (st == RP_CMP_MEDIAN && na >= CMP_MIN_RANK_N && nb >= CMP_MIN_RANK_N)
-		mde = rp_rank_min_detectable_effect(a, na, b, nb, alpha,
-						    CMP_POWER);
-	if (na == 1 || nb == 1) {
+	if (na == 1 || nb == 1)
 		one_vs_many(a, na, b, nb, alpha, out);
-	} else if (st != RP_CMP_MEDIAN && st != RP_CMP_MEAN) {
+	else if (st != RP_CMP_MEDIAN && st != RP_CMP_MEAN)
 		quantile_test(a, na, b, nb, st, alpha, out);
-	} else if (isinf(mde)) {
+	else if (st == RP_CMP_MEAN || na < CMP_MIN_RANK_N ||
+		 nb < CMP_MIN_RANK_N || !rank_test(a, na, b, nb, alpha, out))
 		welch_test(a, na, b, nb, alpha, out);
-	} else {
-		out->p = rp_mann_whitney_p(a, na, b, nb);
-		out->mde_pct = pct_of(mde, out->va);
-		out->test = "Mann-Whitney U";
-	}
 	decide(out, higher_is_better, allowed_pct, alpha);
 }
 
