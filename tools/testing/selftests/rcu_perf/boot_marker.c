@@ -154,8 +154,10 @@ int main(int argc, char **argv)
 		rp_exit_skip("%s: %s", src, err);
 	else if (r == -2)
 		rp_check_skip(CHECK, "%s: %s", src, err);
-	if (r)
+	if (r) {
+		free(log);
 		return rp_finish();
+	}
 	rp_info("marker", "%s", m.name);
 	rp_info("marker_time_s", "%.6f", m.t);
 	report_rcu_params(log);
