@@ -404,8 +404,10 @@ FAKE=ok FAKE_RES=$fake/res FAKE_LOG=$tmp/jobs.order "$matrix" --scenarios "$tmp/
 rc=$?
 rm "$tmp/iscen/wall"
 # Lines "start CELL"/"end CELL": how many guests ran at once, per cell.
-overlap=$(awk '$1 == "start" { n++; if (n > max) max = n; if (n > 1) both[$2] = 1 }
-	$1 == "end" { n-- }
+# A cell that started first and one that joined it both ran beside another.
+overlap=$(awk '$1 == "start" { run[$2]++; n++; if (n > max) max = n
+		if (n > 1) for (c in run) if (run[c]) both[c] = 1 }
+	$1 == "end" { run[$2]--; n-- }
 	END { printf "%d\n", max; for (c in both) print c }' "$tmp/jobs.order" |
 	{ read -r max; echo "$max $(sort | paste -sd " ")"; })
 # 8 guests: ref's ic, ic.again, wall and ic.control, var's and var2's ic
