@@ -43,13 +43,18 @@ static struct rp_param p_busy_scale =
 	RP_SETTING("busy_scale", "%", 100, "op.busy's ops, % of themselves: one metric drifts");
 static struct rp_param p_shared =
 	RP_SETTING("shared", "bool", 0, "1: baseline_shared_drift");
+static struct rp_param p_control =
+	RP_SETTING("control", "bool", 0, "1: op.control is the baseline_control");
+static struct rp_param p_control_scale =
+	RP_SETTING("control_scale", "%", 100, "op.control's ops, % of themselves: the host");
 
 static struct rp_param *params[] = {
 	&p_max_lat, &p_seed, &p_shift, &p_skip, &p_disturb, &p_single,
 	&p_scale, &p_tail, &p_median_only, &p_quantum, &p_resolution,
 	&p_baseline_change,
 	&p_busy_change,
-	&p_baseline_alpha, &p_busy_scale, &p_shared, NULL
+	&p_baseline_alpha, &p_busy_scale, &p_shared, &p_control,
+	&p_control_scale, NULL
 };
 
 static const char * const names[] = { "own", NULL };
@@ -72,11 +77,12 @@ static int program(int argc, char **argv)
 {
 	struct rp_metric *m, *mb;
 	unsigned long long s;
-	double v[50], vb[50];
+	double v[50], vb[50], vc[50];
 	int i;
 
 	rp_init(&test, argc, argv);
 	test.baseline_shared_drift = p_shared.value;
+	test.baseline_control = p_control.value ? "op.control" : NULL;
 	if (p_skip.value)
 		rp_exit_skip("told to skip");
 	if (p_single.value) {
@@ -102,7 +108,9 @@ static int program(int argc, char **argv)
 		k += i % 5 == 4 ? p_tail.value : 0;
 		v[i] = (4 * (k + p_shift.value) + 0.02 * u) * p_scale.value / 100;
 		vb[i] = v[i] * p_busy_scale.value / 100;
+		vc[i] = (8 + 0.02 * u) * p_control_scale.value / 100;
 	}
+	rp_metric_add("op.control", "ms", vc, 50);
 	mb = rp_metric_add("op.busy", "ms", vb, 50);
 	m = rp_metric_add("op.latency", "ms", v, 50);
 	m->median_only = p_median_only.value;
@@ -391,6 +399,32 @@ TEST_F(baseline, shared_drift_widens_every_limit)
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
 	EXPECT_EQ(1, run("--baseline %s --set seed=7 --set scale=250 --set shared=1", dir));
 	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
+}
+
+/*
+ * baseline_control: a run whose control lost 25% against steady baseline
+ * runs widens every limit by 25%: op.latency 30% slower passes, naming the
+ * control; without it 10% stands and FAILs it; 60% slower FAILs past the
+ * widened limit; a faster control widens nothing.
+ */
+TEST_F(baseline, control_loss_widens_every_limit)
+{
+#define RUN7 "--baseline %s --set seed=7 "
+	ASSERT_EQ(0, self->record_rc);
+	EXPECT_EQ(0, run(RUN7 "--set scale=130 --set control_scale=125 --set control=1",
+			 self->base));
+	EXPECT_HAS(unit_out, "widened to the 25 % that op.control lost in this run)");
+	EXPECT_HAS(unit_out, "ok 2 op_latency_vs_baseline\n");
+	EXPECT_EQ(1, run(RUN7 "--set scale=130 --set control_scale=125", self->base));
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
+	EXPECT_EQ(1, run(RUN7 "--set scale=160 --set control_scale=125 --set control=1",
+			 self->base));
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
+	EXPECT_EQ(1, run(RUN7 "--set scale=130 --set control_scale=80 --set control=1",
+			 self->base));
+	EXPECT_HAS(unit_out, "vs limit <= 10 % (baseline_change)\n");
+	EXPECT_HAS(unit_out, "not ok 2 op_latency_vs_baseline");
+#undef RUN7
 }
 
 /* The environment, the config file (relative to it) and "none". */

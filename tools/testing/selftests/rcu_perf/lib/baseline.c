@@ -30,6 +30,7 @@ static struct {
 	const struct rp_param *change, *alpha;	/* RP_BASELINE_*, by name */
 	double drift;		/* baseline_shared_drift: the largest spread */
 	char drift_why[96];	/* and whose */
+	double host;		/* baseline_control: % it lost in this run */
 } bl;
 
 /* The first reason the baseline cannot be used wins. */
@@ -379,7 +380,7 @@ static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st,
 static double look(const struct rp_rmetric *b, const struct rp_metric *m,
 		   enum rp_cmp_stat st, double lim, double step,
 		   const char *why, double alpha, const char **widened,
-		   struct rp_cmp *c)
+		   char *buf, size_t len, struct rp_cmp *c)
 {
 	size_t n = b->runs[0];
 	double sum, spread = spread_of(b, st, &sum), limit, r = 0;
@@ -396,6 +397,14 @@ static double look(const struct rp_rmetric *b, const struct rp_metric *m,
 		limit = r;
 		*widened = why;
 	}
+	/* On top of the rest: the host took that much from every metric. */
+	if (bl.host > 0) {
+		snprintf(buf, len, "%s%s%.3g %% that %s lost in this run",
+			 limit > lim ? *widened : "", limit > lim ? " + the " : "the ",
+			 bl.host, rp_current_test->baseline_control);
+		limit += bl.host;
+		*widened = buf;
+	}
 	rp_compare_runs(b->v[0].v, b->run_n[0], n, m->samples, &m->n, 1, st,
 			m->higher_is_better, limit, alpha, c);
 	return limit;
@@ -406,6 +415,7 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 		  const char *vs)
 {
 	const struct rp_param *lim = bl.change;
+	char buf[2][256];
 	const char *widened, *mw;
 	struct rp_cmp c, cm;
 	double limit, ml;
@@ -414,7 +424,7 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 		lim = rp_current_test->baseline_limit[i];
 	limit = look(b, m, m->stat, lim->value, m->resolution,
 		     "what the host moves between sessions (resolution)",
-		     bl.alpha->value, &widened, &c);
+		     bl.alpha->value, &widened, buf[0], sizeof(buf[0]), &c);
 	/*
 	 * A second look, on the mean: a regression of some ops (a
 	 * throttled idle CPU delays one GP in five) moves the mean, not
@@ -427,7 +437,7 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 	 */
 	if (c.verdict != RP_CMP_REGRESSED && !m->median_only && b->runs[0] >= 2) {
 		ml = look(b, m, RP_CMP_MEAN, lim->value, m->quantum, "one quantum per op",
-			  bl.alpha->value / 10, &mw, &cm);
+			  bl.alpha->value / 10, &mw, buf[1], sizeof(buf[1]), &cm);
 		if (cm.verdict == RP_CMP_REGRESSED) {
 			c = cm;
 			limit = ml;
@@ -467,6 +477,31 @@ static void shared_drift(void)
 	}
 }
 
+/*
+ * baseline_control: a metric of the program that no RCU path is in, timed
+ * beside the judged ones. A host that gives this run less (a busy core
+ * under one vCPU, which steal time does not show) slows it as it slows
+ * them; a slower lookup does not. What it lost against its baseline runs,
+ * in its own statistic, is added to every limit.
+ */
+static void host_loss(void)
+{
+	const char *name = rp_current_test->baseline_control;
+	const struct rp_metric *m = name ? rp_metric_find(name) : NULL;
+	const struct rp_rmetric *b = m && m->n ?
+		rp_results_find(&bl.res, rp_current_test->name, name) : NULL;
+	double sum, base, now;
+
+	bl.host = 0;
+	if (bl.why || !b || !b->runs[0])
+		return;
+	spread_of(b, m->stat, &sum);
+	base = sum / b->runs[0];
+	now = rp_cmp_stat_of(m->samples, m->n, m->stat);
+	if (base > 0 && (m->higher_is_better ? now < base : now > base))
+		bl.host = 100 * fabs(now - base) / base;
+}
+
 void rp_baseline_report(void)
 {
 	char vs[64];
@@ -475,6 +510,7 @@ void rp_baseline_report(void)
 	snprintf(vs, sizeof(vs), "%d baseline run%s", bl.res.nr_files[0],
 		 bl.res.nr_files[0] == 1 ? "" : "s");
 	shared_drift();
+	host_loss();
 	for (i = 0; i < bl.nr; i++) {
 		const char *name = rp_current_test->baseline[i], *check = bl.check[i];
 		const struct rp_metric *m = rp_metric_find(name);
