@@ -54,7 +54,6 @@ RESULTS ?= $(TOP)/results/$(shell date +%Y%m%d-%H%M%S)
 
 # Debian packages each step needs; installed only when missing.
 PKGS_BUILD := gcc make libc6-dev rsync xz-utils
-PKGS_RUN := time
 PKGS_CHECK := qemu-system-x86 busybox-static cpio git python3-ply python3-git
 PKGS_KERNEL := gcc make bc flex bison libelf-dev xz-utils
 APT_INSTALL = $(TOP)/scripts/apt-install.sh
@@ -68,7 +67,7 @@ JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),$(shell nproc))
 all: build
 
 deps:
-	@$(APT_INSTALL) $(PKGS_BUILD) $(PKGS_RUN) $(if $(KSRC),,linux-source-$(KVER_SRC))
+	@$(APT_INSTALL) $(PKGS_BUILD) $(if $(KSRC),,linux-source-$(KVER_SRC))
 
 $(BUILD)/linux-source-$(KVER_SRC)/.unpacked:
 	@$(APT_INSTALL) linux-source-$(KVER_SRC) xz-utils
@@ -200,14 +199,12 @@ fuzz: fuzz-build
 N ?= 20
 
 soak: build
-	@$(APT_INSTALL) $(PKGS_RUN)
 	@bash selftests/soak.sh $(BIN) $(N)
 
 # Detection and false-alarm rates of graded injected regressions, N runs
 # each (default 10; minutes, not in make check): selftests/sensitivity.sh.
 # ONLY=REGEX: only the injections whose name or program matches.
 sensitivity: build
-	@$(APT_INSTALL) $(PKGS_RUN)
 	@ONLY='$(ONLY)' bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
@@ -327,10 +324,9 @@ ab: static
 		$(if $(APPEND_A),--append-a '$(APPEND_A)') \
 		$(if $(APPEND_B),--append-b '$(APPEND_B)') $(AB_ARGS)
 
-# Builds at each CPU count under GNU time; KB_ARGS="--quick", "--tree DIR"
+# Timed builds at each CPU count; KB_ARGS="--quick", "--tree DIR"
 # (or KBUILD_TREE=DIR: a kernel tree) and "--set NAME=VALUE" pass through.
 kernbench: build
-	@$(APT_INSTALL) $(PKGS_RUN)
 	@$(BIN)/kernbench $(KB_ARGS)
 
 # Plots of the newest results (or DIR=...) next to them; BASE=DIR compares.

@@ -158,7 +158,7 @@ mkdir -p "$root/bin" "$root/rcu_perf" "$root/dev"
 cp "$busybox" "$root/bin/busybox"
 for c in "${cmds[@]}"; do cp "$bindir/${c%% *}" "$root/rcu_perf/"; done
 [ -f "$bindir/rcu_perf.conf" ] && cp "$bindir/rcu_perf.conf" "$root/rcu_perf/"
-# kernbench builds its generated tree with make, GNU time, cc and ar: the
+# kernbench builds its generated tree with make, cc and ar: the
 # host's, each where it is on the host, with the libraries they load and
 # the system headers the tree's files include at -O2 (kernbench.c:
 # generate()). /usr/bin comes first in the guest's PATH: busybox's ar
@@ -167,7 +167,7 @@ toolchain=""
 for c in "${cmds[@]}"; do [ "${c%% *}" = kernbench ] && toolchain=1; done
 if [ -n "$toolchain" ]; then
 	tools=()
-	for t in make cc ar as /usr/bin/time; do
+	for t in make cc ar as; do
 		t=$(command -v "$t") || skip "kernbench: no $t on the host"
 		tools+=("$t")
 	done

@@ -312,7 +312,7 @@ dcache_rcu was merged on kernbench numbers: "make -j" on UP, 2, 4 and
 build is dominated by path lookups in its kernel part, as the compiler
 searches every -I directory for every #include.
 
-kernbench times builds at each CPU count under GNU time, restricted to
+kernbench times builds at each CPU count as GNU time does, restricted to
 N CPUs by affinity (or hotplug, through the guard), of a generated
 header-heavy tree by default or of a kernel tree (--tree), prints each
 run and the averages in that format, and judges the build's Karp-Flatt

@@ -56,7 +56,7 @@ speedup_ok() {
 }
 mkdir "$tmp/work"
 run_until "$tmp/ok.log" speedup_ok --quick --workdir "$tmp/work" --json "$tmp/ok.json"
-# Nothing built (no GNU time, make or compiler): the whole test skips.
+# Nothing built (no make or compiler): the whole test skips.
 if [ "$T_RC" = 4 ] && ! grep -q '^# CPU counts:' "$tmp/ok.log"; then
 	why=$(grep -m1 -o '# SKIP.*' "$tmp/ok.log")
 	for i in $(seq $nr); do t_skip "kernbench $i" "${why:-skipped}"; done

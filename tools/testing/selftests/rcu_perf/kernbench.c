@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernbench: "make -jN" of a generated header-heavy tree (or a kernel
- * tree, --tree) on N CPUs under GNU time, in the format of dcache_rcu's
- * evidence (Linux 2.5.62: "make -j" on UP, 2, 4 and 16 CPUs): a build's
- * kernel part is mostly path lookups, the compiler searching every -I
- * directory for every #include. The check: the build's Karp-Flatt serial
- * fraction relative to a parallel control's on the same CPUs. Too long
- * for the default run: "make kernbench".
+ * tree, --tree) on N CPUs, timed as GNU time does (wait4()'s rusage), in
+ * the format of dcache_rcu's evidence (Linux 2.5.62: "make -j" on UP, 2,
+ * 4 and 16 CPUs): a build's kernel part is mostly path lookups, the
+ * compiler searching every -I directory for every #include. The check:
+ * the build's Karp-Flatt serial fraction relative to a parallel control's
+ * on the same CPUs. Too long for the default run: "make kernbench".
  *
  * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
  * with its reason: --list.
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -95,7 +96,6 @@ static const char * const baseline_metrics[] = {
 	"kernbench.n1.elapsed_per_user", "kernbench.n1.system_per_user", NULL
 };
 
-#define GNU_TIME	"/usr/bin/time"
 #define ONLINE		"/sys/devices/system/cpu/online"
 
 static const char *tree;	/* the kernel tree built, or NULL */
@@ -130,7 +130,7 @@ static const char *check_input(void)
 static const struct rp_test test = {
 	.name = "kernbench",
 	.baseline = baseline_metrics,
-	.summary = "make -jN at each CPU count under GNU time, in the dcache_rcu evidence's format",
+	.summary = "make -jN at each CPU count, timed, in the dcache_rcu evidence's format",
 	.params = params,
 	.nr_checks = 1,
 	.checks = checks,
@@ -141,7 +141,6 @@ static char workdir[900];	/* ours: removed at the end unless --keep */
 static char srcdir[1024];	/* what "make -C" builds */
 static char outdir[1200];	/* kernel tree: O= directory */
 static char logpath[1200];	/* make's output */
-static char timepath[1200];	/* GNU time's report */
 
 /* Directory @fmt (@dir), or file @fmt returned open for writing. */
 static __printf(2, 3) FILE *create(bool dir, const char *fmt, ...)
@@ -273,20 +272,31 @@ static struct rp_sweep sw;
 static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
 
 /*
- * Run argv with its output appended to the log, on @ncpus CPUs. The make
- * of "make kernbench" must not hand its jobserver to ours. Returns the
- * exit status, 128 + signal, or -errno.
+ * "make -s -C srcdir [O=outdir] [-j@jobs] [@target]" on @ncpus CPUs (0:
+ * any), its output appended to the log, timed into @t as GNU time does:
+ * wait4() gives make's rusage with that of every descendant it waited
+ * for. The make of "make kernbench" must not hand its jobserver to ours.
+ * A failed make ends the run.
  */
-static int run(char *const argv[], int ncpus)
+static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
 {
-	int status, fd;
+	char obj[sizeof(outdir) + 2], j[16];
+	char *argv[8] = { "make", "-s", "-C", srcdir };
+	double t0 = rp_now_ms();
+	int n = 4, status, fd;
+	struct rusage ru;
 	pid_t pid;
 
+	snprintf(obj, sizeof(obj), "O=%s", outdir);
+	snprintf(j, sizeof(j), "-j%d", jobs);
+	if (tree)
+		argv[n++] = obj;
+	if (jobs)
+		argv[n++] = j;
+	argv[n] = (char *)target;
 	fflush(NULL);
-	/* time, make and the compilers die with us, even by SIGKILL. */
+	/* make and the compilers die with us, even by SIGKILL. */
 	pid = rp_guard_fork();
-	if (pid < 0)
-		return -errno;
 	if (!pid) {
 		if (rp_sweep_pin(&sw, first_cpu, ncpus))
 			_exit(126);
@@ -305,44 +315,22 @@ static int run(char *const argv[], int ncpus)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
+	/* On an error still guarded: killed at exit. */
+	while (pid > 0 && wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
-			return -errno;	/* still guarded: killed at exit */
+			pid = -1;
+	if (pid < 0)
+		build_failed("cannot run make: %s", strerror(errno));
 	rp_guard_child_done(pid);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
-
-/*
- * "make -s -C srcdir [O=outdir] [-j@jobs] [@target]" on @ncpus CPUs (0:
- * any), timed by GNU time into @t if given; a failed make ends the run.
- */
-static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
-{
-	char obj[sizeof(outdir) + 2], j[16], err[160], *text;
-	char *argv[12] = { GNU_TIME, "-o", timepath, "make", "-s", "-C", srcdir };
-	int n = 7, r;
-
-	snprintf(obj, sizeof(obj), "O=%s", outdir);
-	snprintf(j, sizeof(j), "-j%d", jobs);
-	if (tree)
-		argv[n++] = obj;
-	if (jobs)
-		argv[n++] = j;
-	if (target)
-		argv[n++] = (char *)target;
-	r = run(t ? argv : argv + 3, ncpus);
-	if (!t && r)
-		build_failed("make %s failed (%d); log: %s", target, r, logpath);
-	if (!t)
-		return;
-	text = rp_read_log(timepath);
-	if (!text || !*text || rp_time_parse(text, t, err, sizeof(err)))
-		build_failed("no GNU time report of the build (%s): %s",
-			     timepath, text && *text ? err : "empty");
-	free(text);
-	if (r || t->status)
-		build_failed("the build failed (status %d); log: %s",
-			     t->status ? t->status : r, logpath);
+	if (t) {
+		t->elapsed = (rp_now_ms() - t0) / 1000;
+		t->user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+		t->sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	}
+	if (status)
+		build_failed("make %s failed (status %d); log: %s",
+			     target ?: "all", WIFSIGNALED(status) ?
+			     128 + WTERMSIG(status) : WEXITSTATUS(status), logpath);
 }
 
 static void setup_tree(void)
@@ -352,7 +340,6 @@ static void setup_tree(void)
 		rp_tmpdir_keep(workdir);
 	atexit(remove_workdir);
 	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
-	snprintf(timepath, sizeof(timepath), "%s/time.out", workdir);
 	if (!tree) {
 		snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
 		generate();
@@ -446,7 +433,7 @@ static void timed_run(struct point *p, int idx, int total)
 {
 	struct rp_time *t = &p->run[p->nr];
 	struct rp_cpu_time c0, c1;
-	double wall, others, iowait;
+	double others, iowait;
 	char line[160], on0[256], on1[256];
 	int used = p->jobs < p->n ? p->jobs : p->n, i;
 
@@ -456,24 +443,22 @@ static void timed_run(struct point *p, int idx, int total)
 	rp_knob_read(ONLINE, on0, sizeof(on0));
 	first_cpu = p->nr % rp_sweep_round(&sw, p->n);
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c0);
-	wall = rp_now_ms();
 	run_make(tree ? "vmlinux" : NULL, p->jobs, sw.hotplug ? 0 : p->n, t);
-	wall = (rp_now_ms() - wall) / 1000;
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c1);
 	rp_knob_read(ONLINE, on1, sizeof(on1));
 	/*
-	 * GNU time's user + sys are the build's, the rest other tasks'.
+	 * The build's user + sys are its own, the rest other tasks'.
 	 * With fewer jobs than CPUs, the CPUs the build cannot use are free
 	 * for them: only what exceeds those slowed the build.
 	 */
 	others = rp_cpu_others(&c0, &c1, t->user + t->sys +
-			       (p->n - used) * wall, NAN, used * wall);
+			       (p->n - used) * t->elapsed, NAN, used * t->elapsed);
 	/*
 	 * A build that waited for the disk timed the storage, not the
 	 * kernel's CPU cost: healthy builds here waited 0-34% of their time,
 	 * elapsed +19% in one run of three. It counts as other tasks do.
 	 */
-	iowait = (c1.iowait - c0.iowait) / (used * wall);
+	iowait = (c1.iowait - c0.iowait) / (used * t->elapsed);
 	/* Someone else's CPU hotplug during the build: not our run. */
 	if (strcmp(on0, on1) || (!sw.hotplug && strcmp(on1, online_at_start)))
 		others = 1;
@@ -627,12 +612,9 @@ int main(int argc, char **argv)
 {
 	char path[PATH_MAX], cc[256], *env;
 	int runs, i, p, total;
-	struct rp_time t;
 
 	rp_init(&test, argc, argv);
 	runs = (int)p_runs.value;
-	if (!rp_find_prog(GNU_TIME, path, sizeof(path)))
-		rp_exit_skip("%s not found (Debian package \"time\")", GNU_TIME);
 	/* The compiler make will run: $(CC), the first word of $CC, or cc. */
 	env = getenv("CC");
 	snprintf(cc, sizeof(cc), "%s", env && *env ? env : "cc");
@@ -657,7 +639,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
 		run_make("clean", 0, 0, NULL);
 		run_make(tree ? "vmlinux" : NULL, pt[sw.nr_pts - 1].jobs,
-			 sw.hotplug ? 0 : sw.max, &t);
+			 sw.hotplug ? 0 : sw.max, NULL);
 	}
 	control_calibrate();
 	/* Hotplug: a CPU count's runs in a row; else the counts in turn. */
