@@ -170,8 +170,7 @@ static int tracer_op(void)
 static const char *tracer_setup(char *why, size_t len)
 {
 	static const char * const prefs[] = { "blk", "function" };
-	char avail[4096], refused[200] = "", *word;
-	bool built[ARRAY_SIZE(prefs)] = { 0 };
+	char path[600], avail[4096] = " ", refused[200] = "", word[16];
 	const char *tfs = rp_tracefs();
 	size_t i, n;
 	int err;
@@ -180,24 +179,24 @@ static const char *tracer_setup(char *why, size_t len)
 		return "no tracefs";
 	snprintf(current_tracer, sizeof(current_tracer), "%s/current_tracer", tfs);
 	snprintf(tracing_on, sizeof(tracing_on), "%s/tracing_on", tfs);
-	snprintf(avail, sizeof(avail), "%s/available_tracers", tfs);
-	err = rp_knob_read(avail, avail, sizeof(avail));
+	snprintf(path, sizeof(path), "%s/available_tracers", tfs);
+	err = rp_knob_read(path, avail + 1, sizeof(avail) - 2);
 	if (err < 0)
 		return rp_why(why, len, "cannot read available_tracers: %s",
 			      strerror(-err));
-	for (word = strtok(avail, " "); word; word = strtok(NULL, " "))
-		for (i = 0; i < ARRAY_SIZE(prefs); i++)
-			built[i] |= !strcmp(word, prefs[i]);
+	strcat(avail, " ");	/* each name between blanks */
 	for (i = 0; i < ARRAY_SIZE(prefs) && !tracer; i++) {
+		snprintf(word, sizeof(word), " %s ", prefs[i]);
+		err = strstr(avail, word) ?
+		      rp_knob_write(current_tracer, prefs[i]) : 1;
 		n = strlen(refused);
-		err = built[i] ? rp_knob_write(current_tracer, prefs[i]) : 0;
-		if (built[i] && !err)
+		if (!err)
 			tracer = prefs[i];
 		else
 			snprintf(refused + n, sizeof(refused) - n, "%s%s %s%s",
 				 n ? ", " : "", prefs[i],
-				 built[i] ? "refused: " : "not built in",
-				 built[i] ? strerror(-err) : "");
+				 err > 0 ? "not built in" : "refused: ",
+				 err > 0 ? "" : strerror(-err));
 	}
 	if (!tracer)
 		return rp_why(why, len, "no usable tracer (%s)", refused);
@@ -408,8 +407,7 @@ static int collect(struct workload *w, double deadline)
 static void report_level(struct workload *w, int lvl)
 {
 	static const enum rp_ctr shown[] = {
-		RP_CTR_TASK_CLOCK, RP_CTR_CTX_SWITCHES, RP_CTR_CPU_IDLE,
-		RP_CTR_SOFTIRQ,
+		RP_CTR_CTX_SWITCHES, RP_CTR_CPU_IDLE, RP_CTR_SOFTIRQ,
 	};
 	struct level_data *d = &w->lv[lvl], *idle = &w->lv[L_IDLE];
 	bool tracer_idle = w->op == tracer_op && lvl == L_IDLE;
@@ -449,15 +447,13 @@ static void report_level(struct workload *w, int lvl)
 			 idle->rejected, w->name, idle->worst_bg);
 		m->disturbed = w->busy_why;
 	}
-	for (i = 0; i < ARRAY_SIZE(shown) && n < sizeof(per_op); i++) {
-		double v = m->per_op[shown[i]];
-
-		if (shown[i] == RP_CTR_TASK_CLOCK && !isnan(v))
-			n += snprintf(per_op + n, sizeof(per_op) - n, " cpu %.3f ms", v / 1e6);
-		else if (!isnan(v))
+	if (!isnan(m->per_op[RP_CTR_TASK_CLOCK]))
+		n = snprintf(per_op, sizeof(per_op), " cpu %.3f ms",
+			     m->per_op[RP_CTR_TASK_CLOCK] / 1e6);
+	for (i = 0; i < ARRAY_SIZE(shown); i++)	/* 256 bytes hold them all */
+		if (!isnan(m->per_op[shown[i]]))
 			n += snprintf(per_op + n, sizeof(per_op) - n, " %s %.2f",
-				      rp_ctr_name(shown[i]), v);
-	}
+				      rp_ctr_name(shown[i]), m->per_op[shown[i]]);
 	printf("# %s %s: %zu ops, ms: median %.2f mean %.2f p90 %.2f max %.2f, %.1f ops/s%s%s",
 	       w->name, level_name[lvl], d->lat.n, m->sum.median, m->sum.mean,
 	       m->sum.p90, m->sum.max, 1000.0 / m->sum.mean,
@@ -613,7 +609,7 @@ static void run_workload(struct workload *w)
 	struct rp_bound b[NR_KINDS] = { 0 };
 	double start = rp_now_ms();
 	double deadline = start + 1000 * p_time_budget.value;
-	char why[300] = "";
+	char why[300];
 	int lvl, jl, err, i;
 
 	if (w->skip) {
@@ -645,13 +641,9 @@ static void run_workload(struct workload *w)
 		report_level(w, lvl);
 	printf("# %s: %.1f s\n", w->name, (rp_now_ms() - start) / 1000);
 
-	if (why[0]) {
-		skip_workload(w, why);
-		return;
-	}
 	jl = judged_level(w);
-	if (unjudgeable(w, why, sizeof(why))) {
-		if (idle->lat.n >= min_n || idle->rejected ||
+	if (err || unjudgeable(w, why, sizeof(why))) {
+		if (err || idle->lat.n >= min_n || idle->rejected ||
 		    !all_slow(w, allowance(w, jl, C_TAIL, NULL, 0)))
 			skip_workload(w, why);
 		return;
