@@ -571,12 +571,15 @@ static bool all_slow(struct workload *w, double allow)
 	return true;
 }
 
-/* Why this workload cannot be judged from what it measured, or NULL. */
-static const char *unjudgeable(struct workload *w, char *buf, size_t len)
+/* Why this workload cannot be judged (@err: its op failed), or NULL. */
+static const char *unjudgeable(struct workload *w, int err, char *buf,
+			       size_t len)
 {
 	struct level_data *idle = &w->lv[judged_level(w)], *all = &w->lv[L_ALL];
 	double cpu_ms, mean;
 
+	if (err)
+		return rp_why(buf, len, "%s failed: %s", w->name, strerror(-err));
 	if (judged_level(w) == L_ONE && idle->lat.n < min_n)
 		return rp_why(buf, len,
 			      "machine busy: %d idle blocks thrown away (background CPU up to %.0f%% > idle_busy_max %g%%) and %zu one-busy ops < min_samples %zu",
@@ -621,13 +624,8 @@ static void run_workload(struct workload *w)
 	/* While an interval straddles its limit and time is left: more ops. */
 	for (;;) {
 		err = collect(w, deadline);
-		if (err) {
-			snprintf(why, sizeof(why), "%s failed: %s", w->name,
-				 strerror(-err));
-			break;
-		}
 		jl = judged_level(w);
-		if (w->lv[jl].lat.n < min_n || all->lat.n < min_n)
+		if (err || w->lv[jl].lat.n < min_n || all->lat.n < min_n)
 			break;
 		estimate(w, b);
 		if (rp_bounds_settled(b, w->nr_checks) || rp_now_ms() >= deadline)
@@ -642,7 +640,7 @@ static void run_workload(struct workload *w)
 	printf("# %s: %.1f s\n", w->name, (rp_now_ms() - start) / 1000);
 
 	jl = judged_level(w);
-	if (err || unjudgeable(w, why, sizeof(why))) {
+	if (unjudgeable(w, err, why, sizeof(why))) {
 		if (err || idle->lat.n >= min_n || idle->rejected ||
 		    !all_slow(w, allowance(w, jl, C_TAIL, NULL, 0)))
 			skip_workload(w, why);
