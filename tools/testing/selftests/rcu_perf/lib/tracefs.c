@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where tracefs is: found in /proc/mounts, else mounted at
- * /sys/kernel/tracing under the guard (unmounted on every exit path), else
- * tracing under debugfs on old kernels.
+ * /sys/kernel/tracing under the guard (unmounted on every exit path). No
+ * tracing under debugfs: tracefs and its mount point are there since 4.1.
  */
 #include <mntent.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <api/fs/fs.h>
 
 #include "internal.h"
 
@@ -43,8 +41,6 @@ static void find_tracefs(char *out, size_t len)
 
 const char *rp_tracefs(void)
 {
-	char probe[RP_PATH_LEN + 16];
-	const char *debugfs;
 	struct stat st;
 
 	/* A forked child looks again: its parent's mount is not its own. */
@@ -58,17 +54,6 @@ const char *rp_tracefs(void)
 			snprintf(tracefs_dir, sizeof(tracefs_dir), STD_TRACEFS);
 		else	/* not mounted: nothing to undo */
 			rp_guard_forget(RP_ENT_MOUNT, STD_TRACEFS, 0);
-	}
-	/*
-	 * Old kernels: tracing under debugfs. libapi's debugfs__mountpoint()
-	 * only looks (statfs() of debugfs' usual places, then /proc/mounts).
-	 */
-	debugfs = tracefs_dir[0] ? NULL : debugfs__mountpoint();
-	if (debugfs) {
-		snprintf(probe, sizeof(probe), "%s/tracing/trace", debugfs);
-		if (!access(probe, F_OK))
-			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s/tracing",
-				 debugfs);
 	}
 	rp_knob_allow_tracefs(tracefs_dir);
 	return tracefs_dir[0] ? tracefs_dir : NULL;
