@@ -109,17 +109,15 @@ int rp_kernel_config(const char *sym, char *buf, size_t len)
 int rp_hz(void)
 {
 	struct timespec res;
-	char buf[32];
-	double hz;
 
-	/* LOW_RES_NSEC: TICK_NSEC, (NSEC_PER_SEC + HZ / 2) / HZ */
-	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && !res.tv_sec &&
-	    res.tv_nsec >= 100000 && res.tv_nsec <= 100000000)
-		return (int)(1e9 / res.tv_nsec + 0.5);
-	if (rp_kernel_config("CONFIG_HZ", buf, sizeof(buf)) ||
-	    rp_parse_double(buf, &hz) || hz < 1 || hz > 100000)
+	/*
+	 * The coarse clocks' resolution is the tick on every kernel (2.6.32
+	 * on): LOW_RES_NSEC, TICK_NSEC, (NSEC_PER_SEC + HZ / 2) / HZ.
+	 */
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec ||
+	    res.tv_nsec < 100000 || res.tv_nsec > 100000000)
 		return 0;
-	return (int)hz;
+	return (int)(1e9 / res.tv_nsec + 0.5);
 }
 
 /* The CPUs there may ever be ("0-3,8": 5) as libperf reads them, or 0. */
@@ -253,23 +251,16 @@ static const char * const rcu_sysfs[] = {
 	"/sys/module/rcupdate/parameters/rcu_normal",
 };
 
-static char rcu_sysfs_val[ARRAY_SIZE(rcu_sysfs)][32];
-static bool rcu_sysfs_read[ARRAY_SIZE(rcu_sysfs)];
-static bool frozen;	/* by rp_system_snapshot() */
+static char rcu_sysfs_val[ARRAY_SIZE(rcu_sysfs)][32];	/* "": unreadable */
 
-static void snapshot_rcu_sysfs(void)
+/* Before the program changes them: it restores its own changes early. */
+void rp_system_snapshot(void)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
-		rcu_sysfs_read[i] = rp_knob_read(rcu_sysfs[i], rcu_sysfs_val[i],
-						 sizeof(rcu_sysfs_val[i])) >= 0;
-}
-
-void rp_system_snapshot(void)
-{
-	snapshot_rcu_sysfs();
-	frozen = true;
+		rp_knob_read(rcu_sysfs[i], rcu_sysfs_val[i],
+			     sizeof(rcu_sysfs_val[i]));
 }
 
 /*
@@ -342,12 +333,9 @@ void rp_system_write(struct rp_jw *w)
 		rp_jw_str(w, NULL, tok);
 	rp_jw_arr_end(w);
 
-	/* Programs restore their own changes early: use the snapshot. */
-	if (!frozen)
-		snapshot_rcu_sysfs();
 	rp_jw_obj_begin(w, "rcu_sysfs");
 	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
-		if (rcu_sysfs_read[i])
+		if (rcu_sysfs_val[i][0])
 			rp_jw_str(w, rcu_sysfs[i], rcu_sysfs_val[i]);
 	rp_jw_obj_end(w);
 	rp_jw_obj_end(w);
