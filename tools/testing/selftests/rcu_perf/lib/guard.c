@@ -87,29 +87,19 @@ static pid_t owner_pid;		/* whose changes we hold; 0: no guard yet */
 static int guard_err;		/* why knob writes are refused, or 0 */
 static int init_err;		/* the lock could not be taken */
 
-static size_t put_str(char *buf, size_t pos, size_t len, const char *s)
-{
-	while (*s && pos + 1 < len)
-		buf[pos++] = *s++;
-	buf[pos] = '\0';
-	return pos;
-}
-
+/* Signal-safe: stpcpy() is, and the path is shorter than RP_PATH_LEN. */
 static void report_restore_error(const char *what, const char *path, int err)
 {
-	char msg[RP_PATH_LEN + 96], num[12], *d = num + sizeof(num) - 1;
-	const char * const part[] = { "rcu_perf: guard: cannot ", what, " ",
-				      path, ": errno ", num, "\n" };
-	size_t i, p = 0;
+	char msg[RP_PATH_LEN + 96], num[12], *d = num + sizeof(num) - 1, *p;
 
 	*d = '\0';
 	do {	/* -err's digits, the last first */
 		*--d = '0' - err % 10;
 	} while (err /= 10);
-	memmove(num, d, num + sizeof(num) - d);
-	for (i = 0; i < ARRAY_SIZE(part); i++)
-		p = put_str(msg, p, sizeof(msg), part[i]);
-	if (write(STDERR_FILENO, msg, p) < 0)
+	p = stpcpy(msg, "rcu_perf: guard: cannot ");
+	p = stpcpy(stpcpy(stpcpy(p, what), " "), path);
+	p = stpcpy(stpcpy(stpcpy(p, ": errno "), d), "\n");
+	if (write(STDERR_FILENO, msg, p - msg) < 0)
 		return;		/* nowhere to say it */
 }
 
@@ -119,8 +109,7 @@ static void report_restore_error(const char *what, const char *path, int err)
  */
 static int restore_private_tracefs(const struct rp_entry *e)
 {
-	char path[sizeof(private_tracefs) + 32];
-	size_t p;
+	char path[sizeof(private_tracefs) + 32];	/* "/current_tracer" */
 	int err;
 
 	if (!private_tracefs[0])
@@ -130,9 +119,7 @@ static int restore_private_tracefs(const struct rp_entry *e)
 	err = mount("nodev", private_tracefs, "tracefs",
 		    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) ? -errno : 0;
 	if (!err) {
-		p = put_str(path, 0, sizeof(path), private_tracefs);
-		p = put_str(path, p, sizeof(path), "/");
-		put_str(path, p, sizeof(path), e->tracer);
+		stpcpy(stpcpy(stpcpy(path, private_tracefs), "/"), e->tracer);
 		err = rp_write_value(path, e->orig, e->orig_len);
 		umount2(private_tracefs, MNT_DETACH | UMOUNT_NOFOLLOW);
 	}
