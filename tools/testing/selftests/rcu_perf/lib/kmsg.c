@@ -363,11 +363,6 @@ char *rp_read_log(const char *path)
 	if (!f)
 		return NULL;
 	log = rp_read_stream(f, RP_LOG_MAX);
-	if (log && ferror(f)) {
-		free(log);
-		log = NULL;
-		errno = EIO;
-	}
 	if (f != stdin)
 		fclose(f);
 	return log;
@@ -376,8 +371,7 @@ char *rp_read_log(const char *path)
 int rp_log_cmdline(const char *log, char *buf, size_t len)
 {
 	static const char key[] = "Kernel command line: ";
-	const char *p = log, *e;
-	char *line;
+	const char *p, *e;
 
 	if (!log || !len)
 		return -1;
@@ -390,12 +384,7 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
 		return -1;
 	p += sizeof(key) - 1;
 	e = p + strcspn(p, "\r\n");
-	line = malloc(e - p + 1);
-	if (!line)
-		return -1;
-	clean_line(line, p, e);
-	snprintf(buf, len, "%s", line);
-	free(line);
+	clean_line(buf, p, (size_t)(e - p) < len ? e : p + len - 1);
 	return 0;
 }
 

@@ -98,12 +98,12 @@ char *rp_read_stream(FILE *f, size_t max)
 				s[i] = ' ';
 		len += n;
 	} while (n > 0 && len <= max);
-	if (p && len <= max) {
+	if (p && len <= max && !ferror(f)) {
 		s[len] = '\0';
 		return s;
 	}
 	free(s);
-	errno = p ? EFBIG : ENOMEM;
+	errno = !p ? ENOMEM : len > max ? EFBIG : EIO;
 	return NULL;
 }
 
