@@ -17,6 +17,7 @@
 int rp_rm_tree(const char *path);
 unsigned long long rp_proc_start(pid_t pid);	/* in ticks since boot; 0: gone */
 bool rp_one_line(const char *s);	/* no control characters */
+bool rp_has_prefix(const char *s, const char * const *pfx, size_t n);
 /* All of f, NULs as blanks: malloc'd, or NULL (ENOMEM, EFBIG past max, EIO) */
 char *rp_read_stream(FILE *f, size_t max);
 int rp_pin_cpus(const int *cpus, int n);	/* the caller: 0 or -errno */

@@ -398,7 +398,7 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 		"rcu", "srcu", "nohz", "isolcpus", "preempt=", "threadirqs",
 		"irqaffinity", "skew_tick", "maxcpus", "nr_cpus",
 	};
-	size_t n, i, used = 0;
+	size_t n, used = 0;
 	const char *p;
 	int count = 0;
 
@@ -409,10 +409,7 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len)
 		n = strcspn(p, " \t\n");
 		if (!n || (n == 2 && !strncmp(p, "--", 2)))
 			break;		/* "--": the rest is init's */
-		for (i = 0; i < ARRAY_SIZE(pfx); i++)
-			if (n >= strlen(pfx[i]) && !strncmp(p, pfx[i], strlen(pfx[i])))
-				break;
-		if (i == ARRAY_SIZE(pfx))
+		if (!rp_has_prefix(p, pfx, ARRAY_SIZE(pfx)))
 			continue;
 		if (used + n + 2 <= len)
 			used += snprintf(buf + used, len - used, "%s%.*s",

@@ -218,25 +218,16 @@ double rp_cpu_others(const struct rp_cpu_time *t0,
 }
 
 /* Config symbols that shape RCU performance. */
-static bool config_relevant(const char *sym)
-{
-	static const char * const pfx[] = {
-		"CONFIG_HZ", "CONFIG_PREEMPT", "CONFIG_NO_HZ", "CONFIG_RCU",
-		"CONFIG_TREE_RCU", "CONFIG_TINY_RCU", "CONFIG_TASKS_",
-		"CONFIG_SRCU", "CONFIG_TREE_SRCU", "CONFIG_NR_CPUS",
-		"CONFIG_SMP", "CONFIG_HOTPLUG_CPU", "CONFIG_PROVE_",
-		"CONFIG_DEBUG_LOCK_ALLOC", "CONFIG_LOCKDEP", "CONFIG_KASAN",
-		"CONFIG_KCSAN", "CONFIG_DEBUG_OBJECTS_RCU_HEAD",
-		"CONFIG_CONTEXT_TRACKING", "CONFIG_VIRT_CPU_ACCOUNTING",
-		"CONFIG_IRQ_FORCED_THREADING", "CONFIG_CPU_ISOLATION",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(pfx); i++)
-		if (!strncmp(sym, pfx[i], strlen(pfx[i])))
-			return true;
-	return false;
-}
+static const char * const config_pfx[] = {
+	"CONFIG_HZ", "CONFIG_PREEMPT", "CONFIG_NO_HZ", "CONFIG_RCU",
+	"CONFIG_TREE_RCU", "CONFIG_TINY_RCU", "CONFIG_TASKS_",
+	"CONFIG_SRCU", "CONFIG_TREE_SRCU", "CONFIG_NR_CPUS",
+	"CONFIG_SMP", "CONFIG_HOTPLUG_CPU", "CONFIG_PROVE_",
+	"CONFIG_DEBUG_LOCK_ALLOC", "CONFIG_LOCKDEP", "CONFIG_KASAN",
+	"CONFIG_KCSAN", "CONFIG_DEBUG_OBJECTS_RCU_HEAD",
+	"CONFIG_CONTEXT_TRACKING", "CONFIG_VIRT_CPU_ACCOUNTING",
+	"CONFIG_IRQ_FORCED_THREADING", "CONFIG_CPU_ISOLATION",
+};
 
 /* RCU runtime knobs, as the run started (after --knob). */
 static const char * const rcu_sysfs[] = {
@@ -322,7 +313,7 @@ void rp_system_write(struct rp_jw *w)
 	rp_jw_obj_begin(w, "config");
 	pos = kernel_config();
 	while (pos && next_config(&pos, sym, sizeof(sym), val, sizeof(val)))
-		if (config_relevant(sym))
+		if (rp_has_prefix(sym, config_pfx, ARRAY_SIZE(config_pfx)))
 			rp_jw_str(w, sym, val);
 	rp_jw_obj_end(w);
 

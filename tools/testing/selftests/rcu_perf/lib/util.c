@@ -186,6 +186,14 @@ unsigned long long rp_proc_start(pid_t pid)
 	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
+bool rp_has_prefix(const char *s, const char * const *pfx, size_t n)
+{
+	while (n--)
+		if (!strncmp(s, pfx[n], strlen(pfx[n])))
+			return true;
+	return false;
+}
+
 /* A name without control characters: it cannot plant a state line. */
 bool rp_one_line(const char *s)
 {
