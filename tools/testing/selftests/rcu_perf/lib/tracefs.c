@@ -18,36 +18,31 @@ static char tracefs_dir[RP_PATH_LEN + 16];
 static pid_t looked;		/* the process that looked, or 0 */
 
 /*
- * Mount point of tracefs in /proc/mounts, or "". Not libapi's
- * tracefs__mountpoint(): its statfs() of /sys/kernel/debug/tracing makes
- * debugfs automount tracefs there, behind the guard; its tracefs__mount()
- * mounts before the guard records it. Reading /proc/mounts changes nothing.
+ * Tracefs as /proc/mounts lists it (the standard place if it is mounted
+ * twice). Not libapi's tracefs__mountpoint(): its statfs() of
+ * /sys/kernel/debug/tracing makes debugfs automount tracefs there, behind
+ * the guard; its tracefs__mount() mounts before the guard records it.
+ * Reading /proc/mounts changes nothing.
  */
-static void find_tracefs(char *out, size_t len)
-{
-	FILE *f = setmntent("/proc/mounts", "re");
-	struct mntent m;
-	char buf[1024];
-
-	out[0] = '\0';
-	while (f && getmntent_r(f, &m, buf, sizeof(buf)))
-		/* prefer the standard place if it is mounted twice */
-		if (!strcmp(m.mnt_type, "tracefs") &&
-		    (!out[0] || !strcmp(m.mnt_dir, STD_TRACEFS)))
-			snprintf(out, len, "%s", m.mnt_dir);
-	if (f)
-		endmntent(f);
-}
-
 const char *rp_tracefs(void)
 {
+	FILE *f;
+	struct mntent m;
 	struct stat st;
+	char buf[1024];
 
 	/* A forked child looks again: its parent's mount is not its own. */
 	if (looked == getpid())
 		return tracefs_dir[0] ? tracefs_dir : NULL;
 	looked = getpid();
-	find_tracefs(tracefs_dir, sizeof(tracefs_dir));
+	tracefs_dir[0] = '\0';
+	f = setmntent("/proc/mounts", "re");
+	while (f && getmntent_r(f, &m, buf, sizeof(buf)))
+		if (!strcmp(m.mnt_type, "tracefs") &&
+		    (!tracefs_dir[0] || !strcmp(m.mnt_dir, STD_TRACEFS)))
+			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", m.mnt_dir);
+	if (f)
+		endmntent(f);
 	if (!tracefs_dir[0] && !stat(STD_TRACEFS, &st) && S_ISDIR(st.st_mode) &&
 	    !rp_guard_get() && !rp_guard_record(RP_ENT_MOUNT, STD_TRACEFS)) {
 		if (!mount("nodev", STD_TRACEFS, "tracefs", 0, NULL))
