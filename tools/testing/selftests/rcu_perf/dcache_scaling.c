@@ -752,75 +752,35 @@ static const char *summarize(int w, char *why, size_t len)
 }
 
 /*
- * Print the control @w (W_PARALLEL: its lowest efficiency; W_SERIAL: its
- * lowest serial fraction) against its limit @lim. Not a check: a control
- * out of bounds says the machine or the harness cannot judge those N, and
- * judge_controls() turns that into the SKIP reason of the checks.
+ * The controls at each N. Not checks: out of bounds, they say the machine
+ * or the harness cannot judge that N (judged[p] false, the first reason
+ * in @why), and a control without a clean sample that none can (@ctl).
+ * Returns how many N can be judged.
  */
-static void control_report(int w, const char *disturbed)
-{
-	const struct rp_param *lim = w == W_PARALLEL ?
-		&p_parallel_efficiency_min : &p_serial_fraction_min;
-	double v = NAN, x, par;
-	int p, at = 0, n;
-
-	if (disturbed) {
-		printf("# %s control: not measured cleanly: %s\n", wls[w].name,
-		       disturbed);
-		return;
-	}
-	for (p = 1; p < sw.nr_pts; p++) {
-		par = eff(W_PARALLEL, p);
-		n = sw.pts[p];
-		/* The serial control only where the machine runs N at once. */
-		if (w == W_SERIAL && !(par >= p_parallel_efficiency_min.value))
-			continue;
-		x = w == W_PARALLEL ? par :
-		    rp_serial_fraction(n * eff(w, p) / par, n);
-		if (isnan(v) || x < v || isnan(x)) {
-			v = x;
-			at = n;
-		}
-	}
-	if (!at) {
-		printf("# serial control: not judged: %s\n",
-		       "the parallel control is below parallel_efficiency_min at every N");
-		return;
-	}
-	printf("# %s control: lowest %s %.3f at N=%d vs %s %.2f%s\n",
-	       wls[w].name, w == W_PARALLEL ? "efficiency" : "serial fraction",
-	       v, at, lim->name, lim->value,
-	       v >= lim->value ? "" : ": out of bounds, the N concerned are not judged");
-}
-
-/*
- * The controls against their limits. Out of bounds at an N, they say the
- * machine or the harness cannot judge it: judged[p] false and, the first
- * time, why in @why. Returns how many N can be judged.
- */
-static int judge_controls(const char **disturbed, bool *judged, char *why,
+static int judge_controls(const char *ctl, bool *judged, char *why,
 			  size_t len)
 {
-	const char *r, *ctl = disturbed[W_PARALLEL] ?: disturbed[W_SERIAL];
+	double par, ser;
+	const char *r;
 	char buf[320];
-	int p, nr = 0;
+	int p, n, nr = 0;
 
-	control_report(W_PARALLEL, disturbed[W_PARALLEL]);
-	control_report(W_SERIAL, ctl);
 	for (p = 1; p < sw.nr_pts; p++) {
-		r = rp_controls_judge(sw.pts[p], eff(W_PARALLEL, p),
-				      eff(W_SERIAL, p),
+		n = sw.pts[p];
+		par = eff(W_PARALLEL, p);
+		ser = eff(W_SERIAL, p);
+		r = rp_controls_judge(n, par, ser,
 				      p_parallel_efficiency_min.value,
 				      p_serial_fraction_min.value, buf,
 				      sizeof(buf));
+		printf("# controls N=%d: parallel efficiency %.3f, serial fraction %.3f%s%s\n",
+		       n, par, rp_serial_fraction(n * ser / par, n),
+		       r ? ": not judged: " : "", r ?: "");
 		judged[p] = !r;
 		nr += !r;
-		if (r)
-			printf("# not judged: %s\n", r);
 		if (r && !why[0])
 			snprintf(why, len, "not judged: %s", r);
 	}
-	/* A control without a clean sample: that is why. */
 	if (ctl)
 		snprintf(why, len, "not judged: %s", ctl);
 	return nr;
@@ -929,8 +889,9 @@ int main(int argc, char **argv)
 
 	/* The controls first: the verdicts depend on them. */
 	if (sw.nr_pts >= 2)
-		nr_judged = judge_controls(disturbed, judged, ctl_why,
-					   sizeof(ctl_why));
+		nr_judged = judge_controls(disturbed[W_PARALLEL] ?:
+					   disturbed[W_SERIAL], judged,
+					   ctl_why, sizeof(ctl_why));
 	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++) {
 		/* The machine's limit first: it explains a disturbance too. */
 		skip = sw.nr_pts < 2 ? RP_SWEEP_ONE_CPU :
