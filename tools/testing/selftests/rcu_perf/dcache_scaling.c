@@ -221,7 +221,7 @@ enum { W_PARALLEL, W_SERIAL, W_STAT_PRIVATE, W_STAT_SHARED, W_NEGATIVE,
 	{ .name = #n, .limit = &p_##n##_serial_max, .op = (fn), __VA_ARGS__ }
 
 /* Indexed by the enum; the serial slot may be replaced (--control). */
-static const struct workload all_workloads[NR_WORKLOADS] = {
+static struct workload wls[NR_WORKLOADS] = {
 	[W_PARALLEL] = { .name = "parallel", .op = op_control },
 	[W_SERIAL] = { .name = "serial", .op = op_control, .serial = true },
 	[W_STAT_PRIVATE] = LOOKUP(stat_private, op_stat),
@@ -231,14 +231,12 @@ static const struct workload all_workloads[NR_WORKLOADS] = {
 	[W_DOTDOT_SYMLINK] = LOOKUP(dotdot_symlink, op_stat, .walk = true),
 };
 
-static struct workload wls[NR_WORKLOADS];
-
 static const char *control_ok(const char *name)
 {
 	int w;
 
 	for (w = 0; w < NR_WORKLOADS; w++)
-		if (!strcmp(name, all_workloads[w].name))
+		if (!strcmp(name, wls[w].name))
 			return NULL;
 	return "no such workload";
 }
@@ -753,13 +751,13 @@ static const char *summarize(int w, char *why, size_t len)
 
 /*
  * The controls at each N. Not checks: out of bounds, they say the machine
- * or the harness cannot judge that N (judged[p] false, the first reason
- * in @why), and a control without a clean sample that none can (@ctl).
- * Returns how many N can be judged.
+ * or the harness cannot judge that N (judged[p] false). Returns why no N
+ * can be judged (the first N's reason, or @ctl: a control without a clean
+ * sample), or NULL.
  */
-static int judge_controls(const char *ctl, bool *judged, char *why,
-			  size_t len)
+static const char *judge_controls(const char *ctl, bool *judged)
 {
+	static char why[320];
 	double par, ser;
 	const char *r;
 	char buf[320];
@@ -779,51 +777,43 @@ static int judge_controls(const char *ctl, bool *judged, char *why,
 		judged[p] = !r;
 		nr += !r;
 		if (r && !why[0])
-			snprintf(why, len, "not judged: %s", r);
+			snprintf(why, sizeof(why), "not judged: %s", r);
 	}
 	if (ctl)
-		snprintf(why, len, "not judged: %s", ctl);
-	return nr;
+		snprintf(why, sizeof(why), "not judged: %s", ctl);
+	return nr ? NULL : why;
 }
 
 /*
- * The verdict of lookup workload @w over the points the controls allow,
- * unless it is to SKIP for @skip.
+ * The verdict of lookup workload @w: its highest serial share over the N
+ * the controls allow, unless it is to SKIP for @skip.
  */
-static void workload_check(int w, const bool *judged, int nr_judged,
-			   const char *skip)
+static void workload_check(int w, const bool *judged, const char *skip)
 {
-	double v = NAN, share, par, ser, lim = wls[w].limit->value;
-	const char *name = wls[w].name, *check = checks[w - W_STAT_PRIVATE];
-	int p, at = 0;
+	const char *check = checks[w - W_STAT_PRIVATE];
+	const struct rp_param *lim = wls[w].limit;
+	double v = NAN, share;
+	int p;
 
-	if (skip) {
-		rp_check_skip(check, "%s", skip);
-		return;
-	}
-	for (p = 1; p < sw.nr_pts; p++) {
+	for (p = 1; p < sw.nr_pts && !skip; p++) {
 		if (!judged[p])
 			continue;
-		par = eff(W_PARALLEL, p);
-		ser = eff(W_SERIAL, p);
 		share = serial_share(w, p);
-		printf("# %s N=%d: efficiency %.3f (controls %.3f, %.3f):",
-		       name, sw.pts[p], eff(w, p), par, ser);
-		printf(" serial share %.3f, limit %.2f = efficiency %.3f\n",
-		       share, lim, rp_serial_share_eff(sw.pts[p], lim, par, ser));
+		printf("# %s N=%d: efficiency %.3f (limit %.3f), serial share %.3f (limit %.2f)\n",
+		       wls[w].name, sw.pts[p], eff(w, p),
+		       rp_serial_share_eff(sw.pts[p], lim->value,
+					   eff(W_PARALLEL, p), eff(W_SERIAL, p)),
+		       share, lim->value);
 		add_metric(w, p, "serial_share", "share", &share, 1, false);
-		if (isnan(v) || share > v) {
+		if (isnan(v) || share > v)
 			v = share;
-			at = sw.pts[p];
-		}
 	}
-	if (isnan(v)) {
+	if (skip)
+		rp_check_skip(check, "%s", skip);
+	else if (isnan(v))
 		rp_check_skip(check, "no valid serial share (controls at their bounds)");
-		return;
-	}
-	printf("# %s: highest serial share %.3f at N=%d%s\n", name, v, at,
-	       nr_judged < sw.nr_pts - 1 ? " (not every N judged)" : "");
-	rp_check(check, v, wls[w].limit);
+	else
+		rp_check(check, v, lim);
 }
 
 /* The workloads, the sweep's CPUs (those that cannot go offline first). */
@@ -831,13 +821,12 @@ static void setup(void)
 {
 	int w, p, i;
 
-	memcpy(wls, all_workloads, sizeof(wls));
 	if (p_control.str) {
-		for (w = 0; strcmp(p_control.str, all_workloads[w].name); w++)
+		for (w = 0; strcmp(p_control.str, wls[w].name); w++)
 			;
 		/* Unlocked, under the control's name (metrics stay unique). */
-		wls[W_SERIAL] = all_workloads[w];
-		wls[W_SERIAL].name = all_workloads[W_SERIAL].name;
+		wls[W_SERIAL] = wls[w];
+		wls[W_SERIAL].name = "serial";
 		wls[W_SERIAL].serial = false;
 		wls[W_SERIAL].limit = NULL;
 		printf("# serial control replaced by %s, unlocked (--control)\n",
@@ -867,10 +856,10 @@ static void setup(void)
 
 int main(int argc, char **argv)
 {
-	const char *neg_skip, *disturbed[NR_WORKLOADS], *skip;
-	char pts[200], why[NR_WORKLOADS][320], ctl_why[320] = "";
+	const char *neg_skip, *disturbed[NR_WORKLOADS], *ctl, *skip;
+	char pts[200], why[NR_WORKLOADS][320];
 	bool judged[RP_SWEEP_POINTS] = { false };
-	int w, i, at = 0, nr_judged = 0;
+	int w, i, at = 0;
 
 	rp_init(&test, argc, argv);
 	setup();
@@ -888,16 +877,14 @@ int main(int argc, char **argv)
 	remove_tree();
 
 	/* The controls first: the verdicts depend on them. */
-	if (sw.nr_pts >= 2)
-		nr_judged = judge_controls(disturbed[W_PARALLEL] ?:
-					   disturbed[W_SERIAL], judged,
-					   ctl_why, sizeof(ctl_why));
+	ctl = sw.nr_pts < 2 ? RP_SWEEP_ONE_CPU :
+	      judge_controls(disturbed[W_PARALLEL] ?: disturbed[W_SERIAL],
+			     judged);
 	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++) {
 		/* The machine's limit first: it explains a disturbance too. */
-		skip = sw.nr_pts < 2 ? RP_SWEEP_ONE_CPU :
-		       w == W_NEGATIVE && neg_skip ? neg_skip :
-		       !nr_judged ? ctl_why : disturbed[w];
-		workload_check(w, judged, nr_judged, skip);
+		skip = sw.nr_pts >= 2 && w == W_NEGATIVE && neg_skip ?
+		       neg_skip : ctl ?: disturbed[w];
+		workload_check(w, judged, skip);
 	}
 	rp_counters_close(&ctr);
 	return rp_finish();
