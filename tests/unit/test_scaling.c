@@ -189,19 +189,6 @@ TEST_F(scaling, serial_share_relative_to_controls)
 	EXPECT_TRUE(isnan(rp_serial_share(1, 1, 1, 1)));
 }
 
-/* The limit as an efficiency is the inverse. */
-TEST_F(scaling, serial_share_limit_as_efficiency)
-{
-	int n;
-
-	for (n = 2; n <= 64; n *= 2)
-		EXPECT_TRUE(near(rp_serial_share(n, rp_serial_share_eff(n, 0.5, 0.9, 0.4),
-						 0.9, 0.4), 0.5));
-	EXPECT_TRUE(near(rp_serial_share_eff(2, 0.5, 1, 0.5), 2.0 / 3));
-	EXPECT_TRUE(near(rp_serial_share_eff(4, 1, 1, 0.25), 0.25));
-	EXPECT_TRUE(isnan(rp_serial_share_eff(2, 0.5, 1, 1)));
-}
-
 /* What stops a judgement, and what does not. */
 TEST_F(scaling, controls_judge_reasons)
 {

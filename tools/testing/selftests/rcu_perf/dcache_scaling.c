@@ -799,11 +799,8 @@ static void workload_check(int w, const bool *judged, const char *skip)
 		if (!judged[p])
 			continue;
 		share = serial_share(w, p);
-		printf("# %s N=%d: efficiency %.3f (limit %.3f), serial share %.3f (limit %.2f)\n",
-		       wls[w].name, sw.pts[p], eff(w, p),
-		       rp_serial_share_eff(sw.pts[p], lim->value,
-					   eff(W_PARALLEL, p), eff(W_SERIAL, p)),
-		       share, lim->value);
+		printf("# %s N=%d: efficiency %.3f, serial share %.3f (limit %.2f)\n",
+		       wls[w].name, sw.pts[p], eff(w, p), share, lim->value);
 		add_metric(w, p, "serial_share", "share", &share, 1, false);
 		if (isnan(v) || share > v)
 			v = share;

@@ -450,9 +450,6 @@ double rp_efficiency(double ops_n, double ops_1, int n);
 double rp_serial_fraction(double speedup, int n);
 /* Serial fraction between a parallel (0) and a serial (1) control at n */
 double rp_serial_share(int n, double eff, double eff_par, double eff_ser);
-/* The efficiency at which a workload's serial share is @share (its limit). */
-double rp_serial_share_eff(int n, double share, double eff_par,
-			   double eff_ser);
 /* NULL if n can be judged, else why (n < 2, a control missing or off). */
 const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 			      double par_min, double ser_min, char *why,

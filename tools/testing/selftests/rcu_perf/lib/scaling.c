@@ -99,15 +99,6 @@ double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
 	return isnan(e) || !(e_ser > 0) ? NAN : e / e_ser;
 }
 
-double rp_serial_share_eff(int n, double share, double eff_par,
-			   double eff_ser)
-{
-	double e_ser = rel_serial(eff_ser, eff_par, n), e = share * e_ser;
-
-	return n < 2 || !(e_ser > 0) || !isfinite(share) ? NAN :
-	       eff_par / (n * (e * (1 - 1.0 / n) + 1.0 / n));
-}
-
 const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 			      double par_min, double ser_min, char *why,
 			      size_t len)
