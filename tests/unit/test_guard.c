@@ -1005,7 +1005,6 @@ TEST_F(guard, allowlist)
 		"/sys/module/rcutree/parameters/jiffies_till_first_fqs",
 		"/sys/module/rcupdate/parameters/rcu_expedited",
 		"/sys/kernel/tracing/current_tracer",
-		"/sys/kernel/debug/tracing/tracing_on",
 		"/sys/devices/system/cpu/cpu0/online",
 		"/sys/devices/system/cpu/cpu127/online",
 	};
@@ -1020,6 +1019,7 @@ TEST_F(guard, allowlist)
 		"/sys/module/rcutorture/parameters/torture_type",
 		"/sys/kernel/tracing/trace", "/sys/kernel/tracing/set_event",
 		"/sys/kernel/tracing/instances/x/current_tracer",
+		"/sys/kernel/debug/tracing/tracing_on",
 		"/sys/devices/system/cpu/cpu/online",
 		"/sys/devices/system/cpu/cpu01/online",
 		"/sys/devices/system/cpu/cpu1/online/x",

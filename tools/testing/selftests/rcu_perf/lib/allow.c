@@ -25,11 +25,7 @@ static const char * const allowed[] = {
 	"/sys/module/rcupdate/parameters/",
 };
 
-/* The top of tracefs, also where debugfs auto-mounts it on old kernels. */
-static const char * const tracefs_dirs[] = {
-	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",
-};
+#define STD_TRACEFS	"/sys/kernel/tracing"
 
 /* The tracefs files the suite may change (in any tracefs mount). */
 static const char * const tracefs_files[] = {
@@ -38,7 +34,7 @@ static const char * const tracefs_files[] = {
 
 #define CPU_DIR		"/sys/devices/system/cpu/cpu"
 
-enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TRACEFS_ROOT, KNOB_TEST };
+enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TEST };
 
 static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
 static char tracefs_dir[RP_PATH_LEN + 16];	/* rp_knob_allow_tracefs() */
@@ -87,7 +83,8 @@ static const char *tracer_file(const char *name)
 
 /*
  * Which kind of allowed file path names (by its spelling), or 0. With
- * any_tracefs, a tracer file anywhere: a tracefs mounted elsewhere.
+ * any_tracefs, a tracer file anywhere: a tracefs mounted elsewhere (or by
+ * debugfs' automount), which rp_knob_check() then checks.
  */
 static int knob_kind(const char *path, bool any_tracefs)
 {
@@ -105,26 +102,23 @@ static int knob_kind(const char *path, bool any_tracefs)
 	}
 	if (cpu_online_file(path))
 		return KNOB_SYSFS;
-	/* The last one: where rp_tracefs() found tracefs. */
-	for (i = 0; i <= ARRAY_SIZE(tracefs_dirs); i++)
-		if (tracer_file(in_dir(path, i < ARRAY_SIZE(tracefs_dirs) ?
-				       tracefs_dirs[i] : tracefs_dir)))
-			return KNOB_TRACEFS;
+	/* The standard place, or where rp_tracefs() found tracefs */
+	if (tracer_file(in_dir(path, STD_TRACEFS)) ||
+	    tracer_file(in_dir(path, tracefs_dir)))
+		return KNOB_TRACEFS;
 	if (in_dir(path, test_dir))
 		return KNOB_TEST;
 	name = strrchr(path, '/');
 	if (any_tracefs && name > path && tracer_file(name + 1) &&
 	    !strstr(path, "/./") && !strstr(path, "/../") &&
 	    !strstr(path, "//"))
-		return KNOB_TRACEFS_ROOT;
+		return KNOB_TRACEFS;
 	return 0;
 }
 
 const char *rp_tracer_file(const char *path)
 {
-	int kind = knob_kind(path, true);
-
-	return kind == KNOB_TRACEFS || kind == KNOB_TRACEFS_ROOT ?
+	return knob_kind(path, true) == KNOB_TRACEFS ?
 	       tracer_file(strrchr(path, '/') + 1) : NULL;
 }
 
@@ -179,13 +173,12 @@ int rp_knob_check(const char *path)
 		return -ELOOP;
 	if (kind == KNOB_TEST)
 		return 0;
-	/* Where a program or a killed run found tracefs mounted. */
-	if (kind == KNOB_TRACEFS_ROOT)
+	/* Wherever a program or a killed run found tracefs mounted */
+	if (kind == KNOB_TRACEFS)
 		return tracefs_root(path) ? 0 : -EPERM;
 	if (statfs(path, &sfs))
 		return -errno;
-	return sfs.f_type == (kind == KNOB_SYSFS ? SYSFS_MAGIC : TRACEFS_MAGIC) ?
-	       0 : -EPERM;
+	return sfs.f_type == SYSFS_MAGIC ? 0 : -EPERM;
 }
 
 const char *rp_knob_refusal(int err)
@@ -198,7 +191,7 @@ const char *rp_knob_refusal(int err)
 
 bool rp_knob_mount_allowed(const char *path)
 {
-	return !strcmp(path, tracefs_dirs[0]) || in_dir(path, test_dir);
+	return !strcmp(path, STD_TRACEFS) || in_dir(path, test_dir);
 }
 
 int rp_write_value(const char *path, const char *val, size_t len)
