@@ -225,10 +225,9 @@ static int config_line(const char *path, char *s, const char *where, bool *ours)
 		int n = slash && *val && *val != '/' && strcmp(val, "none") ? slash - path + 1 : 0;
 
 		free(conf_baseline);
-		if (asprintf(&conf_baseline, "%.*s%s", n, path, val) >= 0)
-			return 0;
-		conf_baseline = NULL;
-		return rp_err("%s: out of memory", where);
+		conf_baseline = rp_xrealloc(NULL, n + strlen(val) + 1);
+		sprintf(conf_baseline, "%.*s%s", n, path, val);
+		return 0;
 	}
 	p = find_param(key);
 	if (!p)
