@@ -78,10 +78,6 @@ int rp_finish(void)
 {
 	int code;
 
-	if (!begun) {
-		printf("# error: %s() without rp_init()\n", __func__);
-		return KSFT_FAIL;
-	}
 	if (finished)
 		return exit_code();
 	finished = true;
