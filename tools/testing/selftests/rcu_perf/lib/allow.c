@@ -37,7 +37,6 @@ static const char * const tracefs_files[] = {
 enum { KNOB_SYSFS = 1, KNOB_TRACEFS, KNOB_TEST };
 
 static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
-static char tracefs_dir[RP_PATH_LEN + 16];	/* rp_knob_allow_tracefs() */
 
 /* One path component: not empty, not "." or "..", no '/'. */
 static bool plain_name(const char *name)
@@ -102,9 +101,7 @@ static int knob_kind(const char *path, bool any_tracefs)
 	}
 	if (cpu_online_file(path))
 		return KNOB_SYSFS;
-	/* The standard place, or where rp_tracefs() found tracefs */
-	if (tracer_file(in_dir(path, STD_TRACEFS)) ||
-	    tracer_file(in_dir(path, tracefs_dir)))
+	if (tracer_file(in_dir(path, STD_TRACEFS)))
 		return KNOB_TRACEFS;
 	if (in_dir(path, test_dir))
 		return KNOB_TEST;
@@ -151,11 +148,6 @@ void rp_knob_allow_dir(const char *dir)
 		memcpy(test_dir, real, strlen(real) + 1);
 	else
 		test_dir[0] = '\0';
-}
-
-void rp_knob_allow_tracefs(const char *dir)
-{
-	snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir ? dir : "");
 }
 
 /* On the list as it is, not through a symlink or "..", on its fs. */

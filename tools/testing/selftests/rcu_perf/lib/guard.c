@@ -555,7 +555,6 @@ int rp_guard_init(void)
 	if (owner_pid) {
 		/* A forked child: it shares the parent's lock (same file). */
 		new_owner();
-		rp_knob_allow_tracefs(NULL);
 		set_paths(self);
 		return guard_err;
 	}

@@ -37,7 +37,6 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 int rp_knob_check(const char *path);
 const char *rp_tracer_file(const char *path);	/* a tracer file: its name */
 bool rp_knob_mount_allowed(const char *path);	/* "@umount PATH" replayed? */
-void rp_knob_allow_tracefs(const char *dir);	/* where rp_tracefs() is */
 /* 0 if the suite may change path (by its spelling), else -EPERM */
 int rp_knob_allowed(const char *path);
 const char *rp_knob_refusal(int err);	/* an error of the guard in words */

@@ -50,6 +50,5 @@ const char *rp_tracefs(void)
 		else	/* not mounted: nothing to undo */
 			rp_guard_forget(RP_ENT_MOUNT, STD_TRACEFS, 0);
 	}
-	rp_knob_allow_tracefs(tracefs_dir);
 	return tracefs_dir[0] ? tracefs_dir : NULL;
 }
