@@ -129,7 +129,7 @@ void compare_all(struct compare *cmp, struct tally *t)
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < cmp->r.nr_metrics; i++) {
 		struct rp_rmetric *m = &cmp->r.metrics[i];
-		enum rp_cmp_stat st = cmp->o.stat_set || !m->has_stat ?
+		enum rp_cmp_stat st = cmp->o.stat_set || m->stat == RP_CMP_NR ?
 				      cmp->o.stat : m->stat;
 
 		m->compared = false;

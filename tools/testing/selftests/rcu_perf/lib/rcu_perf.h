@@ -363,8 +363,7 @@ struct rp_rmetric {
 	int runs[RP_SIDES];	/* results files that had it */
 	size_t *run_n[RP_SIDES];	/* samples of each of those, in order */
 	bool report_only;	/* "judged": false in a results file */
-	bool has_stat;		/* "stat" in a results file: */
-	enum rp_cmp_stat stat;	/* the statistic its runs are compared on */
+	enum rp_cmp_stat stat;	/* a results file's "stat"; RP_CMP_NR: none */
 	/* rcu_perf_compare's comparison of the sides */
 	double allowed;		/* allowed change, % */
 	struct rp_cmp cmp;

@@ -60,31 +60,16 @@ static const struct rp_jval *get(struct rd *rd, const struct rp_jval *obj,
 	return v;
 }
 
-static struct rp_rmetric *find(struct rp_results *r, const char *test,
-			       const char *name, bool add)
-{
-	struct rp_rmetric *m;
-	size_t i;
-
-	for (i = 0; i < r->nr_metrics; i++) {
-		m = &r->metrics[i];
-		if (!strcmp(m->test, test) && !strcmp(m->name, name))
-			return m;
-	}
-	if (!add)
-		return NULL;
-	r->metrics = rp_xgrow(r->metrics, r->nr_metrics, sizeof(*m));
-	m = &r->metrics[r->nr_metrics++];
-	*m = (struct rp_rmetric){ .test = rp_xstrdup(test), .name = rp_xstrdup(name) };
-	m->key = rp_xrealloc(NULL, strlen(test) + strlen(name) + 2);
-	sprintf(m->key, "%s.%s", test, name);
-	return m;
-}
-
 const struct rp_rmetric *rp_results_find(const struct rp_results *r,
 					 const char *test, const char *name)
 {
-	return find((struct rp_results *)r, test, name, false);
+	size_t i;
+
+	for (i = 0; i < r->nr_metrics; i++)
+		if (!strcmp(r->metrics[i].test, test) &&
+		    !strcmp(r->metrics[i].name, name))
+			return &r->metrics[i];
+	return NULL;
 }
 
 static int add_metric(struct rp_results *r, struct rd *rd, int side,
@@ -117,14 +102,20 @@ static int add_metric(struct rp_results *r, struct rd *rd, int side,
 		return fail(rd, "metric %s: \"better\" is '%s', not lower/higher",
 			    name->str, better->str);
 
-	m = find(r, test, name->str, true);
+	m = (struct rp_rmetric *)rp_results_find(r, test, name->str);
+	if (!m) {
+		r->metrics = rp_xgrow(r->metrics, r->nr_metrics, sizeof(*m));
+		m = &r->metrics[r->nr_metrics++];
+		*m = (struct rp_rmetric){ .test = rp_xstrdup(test),
+			.name = rp_xstrdup(name->str), .stat = RP_CMP_NR };
+		m->key = rp_xrealloc(NULL, strlen(test) + strlen(name->str) + 2);
+		sprintf(m->key, "%s.%s", test, name->str);
+	}
 	u = unit ? unit->str : "";
 	if (judged && !judged->b)
 		m->report_only = true;
-	if (stat && !m->has_stat) {
-		m->has_stat = true;
+	if (stat && m->stat == RP_CMP_NR)
 		m->stat = st;
-	}
 	if (!m->unit) {
 		m->unit = rp_xstrdup(u);
 		m->higher_is_better = higher;
