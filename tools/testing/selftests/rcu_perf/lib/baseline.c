@@ -284,6 +284,7 @@ int rp_baseline_load(void)
 	struct stat st;
 	size_t i, j;
 	char *p;
+	const char *e;
 	int ret;
 
 	baseline_free();
@@ -300,12 +301,9 @@ int rp_baseline_load(void)
 	if (!(bl.alpha->value > 0 && bl.alpha->value < 1))
 		return rp_err("baseline_alpha %g: must be between 0 and 1",
 			      bl.alpha->value);
-	if (stat(dir, &st))
-		return rp_err("baseline %s (%s): %s", dir, rp_opts.baseline_from,
-			      strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return rp_err("baseline %s (%s): not a directory", dir,
-			      rp_opts.baseline_from);
+	e = stat(dir, &st) ? strerror(errno) : S_ISDIR(st.st_mode) ? NULL : "not a directory";
+	if (e)
+		return rp_err("baseline %s (%s): %s", dir, rp_opts.baseline_from, e);
 	for (i = 0; t->baseline[i]; i++) {
 		bl.check = rp_xgrow(bl.check, i, sizeof(*bl.check));
 		bl.check[i] = rp_xrealloc(NULL, strlen(t->baseline[i]) + sizeof("_vs_baseline"));

@@ -137,7 +137,7 @@ enum rp_verdict rp_check(const char *check, double measured,
 {
 	char m[32], l[32];
 	const char *unit, *op;
-	bool pass;
+	enum rp_verdict v;
 
 	if (bad_name(check) || bad_param(check, p, false))
 		return RP_ERROR;
@@ -148,14 +148,12 @@ enum rp_verdict rp_check(const char *check, double measured,
 	printf("# %s: measured %s%s%s vs limit %s %s%s%s (%s)\n", check,
 	       m, *unit ? " " : "", unit, op, l, *unit ? " " : "", unit,
 	       p->name);
-	if (!isfinite(measured))
-		return judged(record(check, RP_SKIP,
-				     rp_xstrdup("no valid measurement")),
-			      NAN, p->value, unit, op, p->name);
-	pass = p->kind == RP_LIMIT_MAX ? measured <= p->value :
-	       measured >= p->value;
-	return judged(record(check, pass ? RP_PASS : RP_FAIL, NULL), measured,
-		      p->value, unit, op, p->name);
+	/* not finite: written as null, like NAN */
+	v = !isfinite(measured) ? RP_SKIP : (p->kind == RP_LIMIT_MAX ?
+	    measured <= p->value : measured >= p->value) ? RP_PASS : RP_FAIL;
+	return judged(record(check, v, v == RP_SKIP ?
+			     rp_xstrdup("no valid measurement") : NULL),
+		      measured, p->value, unit, op, p->name);
 }
 
 void rp_check_say(const char *check, enum rp_verdict v, const char *fmt, ...)

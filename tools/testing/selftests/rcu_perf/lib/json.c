@@ -351,8 +351,7 @@ static bool jp_number(struct jp *p, double *out)
 	jp_eat(p, "-");
 	if (!jp_eat(p, "0") && !jp_digits(p, "a digit in number"))
 		return false;
-	/* after more digits, none follows */
-	if (jp_peek(p) >= '0' && jp_peek(p) <= '9')
+	if (isdigit(jp_peek(p)))	/* after a 0 */
 		return jp_fail(p, p->pos - 1, "invalid number: leading zero");
 	if (jp_eat(p, ".") && !jp_digits(p, "a digit after '.' in number"))
 		return false;

@@ -44,7 +44,7 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit, const double
 	rp_summarize(m->samples, n, &m->sum);	/* n = 0: every one NAN */
 	for (i = 0; i < RP_CTR_NR; i++)
 		m->per_op[i] = NAN;
-	metrics = rp_xrealloc(metrics, (nr_metrics + 1) * sizeof(*metrics));
+	metrics = rp_xgrow(metrics, nr_metrics, sizeof(*metrics));
 	metrics[nr_metrics++] = m;
 	return m;
 }
@@ -82,9 +82,8 @@ void rp_info(const char *key, const char *fmt, ...)
 	for (i = 0; i < nr_infos && strcmp(infos[i].key, key); i++)
 		;
 	if (i == nr_infos) {
-		infos = rp_xrealloc(infos, ++nr_infos * sizeof(*infos));
-		infos[i].key = rp_xstrdup(key);
-		infos[i].val = NULL;
+		infos = rp_xgrow(infos, nr_infos++, sizeof(*infos));
+		infos[i] = (struct info_rec){ .key = rp_xstrdup(key) };
 	}
 	free(infos[i].val);
 	infos[i].val = val;
