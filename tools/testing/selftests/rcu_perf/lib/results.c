@@ -147,7 +147,8 @@ static int add_metric(struct rp_results *r, struct rd *rd, int side,
 }
 
 static int add_check(struct rp_results *r, struct rd *rd, const char *test,
-		     const struct rp_jval *jc, size_t idx)
+		     const struct rp_jval *jc, size_t idx,
+		     const struct rp_jval *ts, const struct rp_jval *dur)
 {
 	const struct rp_jval *name, *verdict, *measured, *unit;
 	struct rp_rcheck *c;
@@ -168,7 +169,9 @@ static int add_check(struct rp_results *r, struct rd *rd, const char *test,
 	*c = (struct rp_rcheck){ .test = rp_xstrdup(test), .name = rp_xstrdup(name->str),
 		.verdict = rp_xstrdup(verdict->str), .unit = unit ? rp_xstrdup(unit->str) : NULL,
 		.measured = measured ? measured->num : NAN,
-		.file = r->nr_files[0] + r->nr_files[1] };
+		.file = r->nr_files[0] + r->nr_files[1],
+		.start_time = ts ? rp_xstrdup(ts->str) : NULL,
+		.duration = dur ? dur->num : NAN };
 	/*
 	 * Check names have no dots (KCIDB paths split at them); older
 	 * results have "membarrier.idle.latency_vs_baseline": today's name.
@@ -205,7 +208,7 @@ int rp_results_add(struct rp_results *r, const char *path,
 {
 	const struct rp_jval *version, *test, *arr, *ts, *dur, *sys, *rel;
 	struct rd rd = { .path = path, .err = err, .len = len };
-	size_t i, first_check = r->nr_checks;
+	size_t i;
 
 	version = get(&rd, doc, "version", RP_JNUM, true);
 	if (version && version->num != RP_RESULTS_VERSION)
@@ -214,21 +217,17 @@ int rp_results_add(struct rp_results *r, const char *path,
 	test = get(&rd, doc, "test", RP_JSTR, true);
 	if (test && (!*test->str || strpbrk(test->str, " \t\n./")))
 		return fail(&rd, "bad test name '%s'", test->str);
+	ts = get(&rd, doc, "timestamp", RP_JSTR, false);
+	dur = get(&rd, doc, "duration_s", RP_JNUM, false);
+	sys = get(&rd, doc, "system", RP_JOBJ, false);
 	arr = get(&rd, doc, "metrics", RP_JARR, true);
 	for (i = 0; !rd.failed && i < arr->len; i++)
 		add_metric(r, &rd, side, test->str, arr->items[i], i);
 	arr = rd.failed ? NULL : get(&rd, doc, "checks", RP_JARR, false);
 	for (i = 0; arr && !rd.failed && i < arr->len; i++)
-		add_check(r, &rd, test->str, arr->items[i], i);
-	ts = get(&rd, doc, "timestamp", RP_JSTR, false);
-	dur = get(&rd, doc, "duration_s", RP_JNUM, false);
-	sys = get(&rd, doc, "system", RP_JOBJ, false);
+		add_check(r, &rd, test->str, arr->items[i], i, ts, dur);
 	if (rd.failed)
 		return -1;
-	for (i = first_check; i < r->nr_checks; i++) {
-		r->checks[i].start_time = ts ? rp_xstrdup(ts->str) : NULL;
-		r->checks[i].duration = dur ? dur->num : NAN;
-	}
 	rel = rp_json_get(sys, "kernel_release");
 	if (rel && rel->type == RP_JSTR && !r->kernel_release[side][0])
 		snprintf(r->kernel_release[side],
