@@ -175,14 +175,9 @@ void write_kcidb(const struct compare *cmp, bool compared)
 	}
 	for (i = 0; !compared && i < cmp->r.nr_checks; i++) {
 		const struct rp_rcheck *c = &cmp->r.checks[i];
-		char part[32], *path;
-		bool sel;
+		char part[32];
 
-		path = rp_xrealloc(NULL, strlen(c->test) + strlen(c->name) + 2);
-		sprintf(path, "%s.%s", c->test, c->name);
-		sel = selected(cmp, path);
-		free(path);
-		if (!sel)
+		if (!selected(cmp, c->key))
 			continue;
 		/* The same check in several runs: one test object each. */
 		snprintf(part, sizeof(part), ".%d.", c->file);

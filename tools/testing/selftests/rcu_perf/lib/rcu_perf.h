@@ -372,6 +372,7 @@ struct rp_rmetric {
 
 /* One KTAP check of one results file, for --kcidb without a baseline. */
 struct rp_rcheck {
+	char *key;		/* "<test>.<check>", as --metric matches it */
 	char *test, *name;
 	char *verdict;		/* "pass", "fail", "skip", "error" */
 	char *unit;

@@ -178,6 +178,8 @@ static int add_check(struct rp_results *r, struct rd *rd, const char *test,
 	 */
 	for (p = c->name; (p = strchr(p, '.')); p++)
 		*p = '_';
+	c->key = rp_xrealloc(NULL, strlen(test) + strlen(c->name) + 2);
+	sprintf(c->key, "%s.%s", test, c->name);
 	return 0;
 }
 
@@ -254,6 +256,7 @@ void rp_results_free(struct rp_results *r)
 		}
 	}
 	for (i = 0; i < r->nr_checks; i++) {
+		free(r->checks[i].key);
 		free(r->checks[i].test);
 		free(r->checks[i].name);
 		free(r->checks[i].verdict);
