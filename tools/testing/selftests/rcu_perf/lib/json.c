@@ -536,11 +536,6 @@ static struct rp_jval *jp_parse(const char *text, size_t len, char *err, size_t 
 
 struct rp_jval *rp_json_parse(const char *text, char *err, size_t errlen)
 {
-	if (!text) {
-		if (err && errlen)
-			snprintf(err, errlen, "line 1 col 1: no input");
-		return NULL;
-	}
 	return jp_parse(text, strlen(text), err, errlen);
 }
 
