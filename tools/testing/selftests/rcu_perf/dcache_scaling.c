@@ -28,7 +28,6 @@
 #include <sys/syscall.h>
 #include <linux/magic.h>
 
-#include "../kselftest.h"
 #include "rcu_perf.h"
 
 static struct rp_param p_serial_fraction_min =
@@ -383,12 +382,11 @@ static void *worker_main(void *arg)
 	w->err = err;
 	if (w->fd >= 0)
 		close(w->fd);
-	if (err || w->moved)
-		return NULL;
 	/* Someone else's CPU hotplug breaks the pinning: not our sample. */
-	w->moved = sched_getcpu() != w->cpu ||
-		   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
-		   CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set);
+	if (!err && !w->moved)
+		w->moved = sched_getcpu() != w->cpu ||
+			   pthread_getaffinity_np(pthread_self(), sizeof(set), &set) ||
+			   CPU_COUNT(&set) != 1 || !CPU_ISSET(w->cpu, &set);
 	return NULL;
 }
 
@@ -536,8 +534,7 @@ static bool sample(int w, int p, int rep)
 	}
 	rp_sample(&pt->rate, rate);
 	rp_sample(&pt->turn, rep);
-	if (!(rate <= pt->best))
-		pt->best = rate;
+	pt->best = fmax(pt->best, rate);
 	pt->ops += o1 - o0;
 	pt->secs += secs;
 	pt->user += tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
@@ -585,8 +582,7 @@ static void measure(void)
 		/* Hotplug is slow: all workloads at one point, then the next. */
 		for (p = 0; p < sw.nr_pts; p++) {
 			set_online(sw.pts[p]);
-			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms);
-			     r++)
+			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms); r++)
 				for (w = 0; w < NR_WORKLOADS; w++)
 					sample_retry(w, p, r);
 		}
@@ -802,8 +798,7 @@ static void workload_check(int w, const bool *judged, const char *skip)
 		printf("# %s N=%d: efficiency %.3f, serial share %.3f (limit %.2f)\n",
 		       wls[w].name, sw.pts[p], eff(w, p), share, lim->value);
 		add_metric(w, p, "serial_share", "share", &share, 1, false);
-		if (isnan(v) || share > v)
-			v = share;
+		v = fmax(v, share);
 	}
 	if (skip)
 		rp_check_skip(check, "%s", skip);

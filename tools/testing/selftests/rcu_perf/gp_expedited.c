@@ -107,7 +107,6 @@ static long membarrier(int cmd)
 	return syscall(__NR_membarrier, cmd, 0, 0);
 }
 
-/* One membarrier @cmd, timed in ms; a failure ends the run. */
 static double timed_membarrier(int cmd)
 {
 	double t = rp_now_ms();
@@ -362,8 +361,7 @@ static void collect(size_t want, size_t block, double deadline, bool busy)
 {
 	size_t k;
 
-	for (k = 0; timed[NORMAL_GP].lat.n < want || timed[EXPEDITED_GP].lat.n < want;
-	     k++) {
+	for (k = 0; timed[NORMAL_GP].lat.n < want || timed[EXPEDITED_GP].lat.n < want; k++) {
 		enum mode mode = (k % 4 == 1 || k % 4 == 2) ?
 				 EXPEDITED_GP : NORMAL_GP;
 		size_t left = want - timed[mode].lat.n;

@@ -152,14 +152,12 @@ static const char *membarrier_setup(char *why, size_t len)
 
 static int tracer_op(void)
 {
-	int err;
+	int err = rp_knob_write(current_tracer, tracer_set ? "nop" : tracer);
 
-	err = rp_knob_write(current_tracer, tracer_set ? "nop" : tracer);
 	if (err)
 		return err;
 	tracer_set = !tracer_set;
-	err = rp_knob_write(tracing_on, "1");
-	return err ? err : rp_knob_write(tracing_on, "0");
+	return rp_knob_write(tracing_on, "1") ?: rp_knob_write(tracing_on, "0");
 }
 
 /*
@@ -350,8 +348,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 				level_name[lvl], d->lat.n, b - a);
 	} while (b - t0 < p_block.value && d->lat.n < d->want && b < deadline);
 	rp_counters_stop(&ctr);
-	if (!stat_err)
-		stat_err = rp_cpu_times(NULL, 0, &all1);
+	stat_err = stat_err ?: rp_cpu_times(NULL, 0, &all1);
 	rp_load_stop(load);
 
 	keep = !err;
@@ -416,12 +413,8 @@ static void report_level(struct workload *w, int lvl)
 	size_t i, n = 0;
 
 	if (!d->lat.n) {
-		if (d->rejected)
-			printf("# %s %s: no samples: %d blocks too busy (up to %.0f%% CPU)\n",
-			       w->name, level_name[lvl], d->rejected, d->worst_bg);
-		else
-			printf("# %s %s: no samples within the time budget\n",
-			       w->name, level_name[lvl]);
+		printf("# %s %s: no samples in the budget, %d blocks too busy (up to %.0f%% CPU)\n",
+		       w->name, level_name[lvl], d->rejected, d->worst_bg);
 		return;
 	}
 	snprintf(name, sizeof(name), "%s.%s.latency", w->name, level_name[lvl]);
@@ -546,17 +539,17 @@ static void estimate(struct workload *w, struct rp_bound *b)
 }
 
 /*
- * Too few idle ops for an interval: FAIL when each took longer than the
- * fastest busy op plus the tail's (the wider) allowance.
+ * Too few idle ops for an interval, none thrown away: FAIL when each took
+ * longer than the fastest busy op plus the tail's (the wider) allowance.
  */
-static bool all_slow(struct workload *w, double allow)
+static bool all_slow(struct workload *w)
 {
 	struct rp_samples *idle = &w->lv[L_IDLE].lat, *all = &w->lv[L_ALL].lat;
+	double allow = allowance(w, L_IDLE, C_TAIL, NULL, 0), excess;
 	struct rp_summary si, sa = { 0 };
-	double excess;
 	int i;
 
-	if (!idle->n)
+	if (!idle->n || idle->n >= min_n || w->lv[L_IDLE].rejected)
 		return false;
 	rp_summarize(idle->v, idle->n, &si);
 	if (all->n)
@@ -639,10 +632,8 @@ static void run_workload(struct workload *w)
 		report_level(w, lvl);
 	printf("# %s: %.1f s\n", w->name, (rp_now_ms() - start) / 1000);
 
-	jl = judged_level(w);
 	if (unjudgeable(w, err, why, sizeof(why))) {
-		if (err || idle->lat.n >= min_n || idle->rejected ||
-		    !all_slow(w, allowance(w, jl, C_TAIL, NULL, 0)))
+		if (err || !all_slow(w))
 			skip_workload(w, why);
 		return;
 	}

@@ -468,7 +468,6 @@ static void timed_run(struct point *p, int idx, int total)
 	p->dist[p->nr] = others + (iowait > 0 ? iowait : 0);
 	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
-	/* The control on the same CPUs. */
 	for (i = 0; i < CONTROL_TRIES; i++)
 		p->ctl_best = fmin(p->ctl_best, control_run(p->n, sw.hotplug ? 0 : p->n));
 }
