@@ -817,10 +817,8 @@ static void setup(void)
 		for (w = 0; strcmp(p_control.str, wls[w].name); w++)
 			;
 		/* Unlocked, under the control's name (metrics stay unique). */
-		wls[W_SERIAL] = wls[w];
-		wls[W_SERIAL].name = "serial";
-		wls[W_SERIAL].serial = false;
-		wls[W_SERIAL].limit = NULL;
+		wls[W_SERIAL] = (struct workload){ .name = "serial", .op = wls[w].op,
+						   .leaf = wls[w].leaf, .walk = wls[w].walk };
 		printf("# serial control replaced by %s, unlocked (--control)\n",
 		       p_control.str);
 	}
