@@ -253,14 +253,6 @@ static double student_t_p2(double t, double df)
 	return isnan(t) ? 1 : isinf(t) ? 0 : betai(df / 2, 0.5, df / (df + t * t));
 }
 
-/* Student's test of x - y, of standard error @se: no spread, no doubt */
-static double t_test_p(double x, double y, double se, double df)
-{
-	if (se == 0 || isnan(se))
-		return x == y;
-	return student_t_p2((x - y) / se, df);
-}
-
 /* The t with one-sided tail probability @p_one at @df, by bisection. */
 static double student_t_quantile(double p_one, double df)
 {
@@ -326,8 +318,7 @@ static double tie_sum(const double *a, size_t na, const double *b, size_t nb)
 			t++;
 		for (; j < nb && !cmp_double(&b[j], &v); j++)
 			t++;
-		if (t > 1)
-			tie += t * t * t - t;
+		tie += t * t * t - t;
 	}
 	return tie;
 }
@@ -354,11 +345,9 @@ static double mw_exact_cdf(size_t m, size_t n, size_t u)
 		/* multiply by (1 - q^mul), then divide by (1 - q^i) */
 		for (k = deg + i; k >= mul; k--)
 			f[k] -= f[k - mul];
-		for (k = i; k <= deg; k++)
+		/* exact: what it leaves above deg is 0 */
+		for (k = i; k <= deg + i; k++)
 			f[k] += f[k - i];
-		/* the division is exact: nothing is left above deg */
-		for (k = deg + 1; k <= deg + i; k++)
-			f[k] = 0;
 	}
 	for (k = 0; k <= m * n; k++) {
 		total += f[k];
@@ -380,11 +369,26 @@ static double pct_of(double d, double ref)
 	return 100 * d / fabs(ref);
 }
 
-/* The MDE (% of @ref) of a test of standard error @se, normal quantiles. */
-static double mde_pct(double se, double alpha, double ref)
+/* z(1 - alpha / 2) + z(power): the MDE of a test in standard errors */
+static double mde_z(double alpha)
 {
-	return pct_of((norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) * se,
-		      ref);
+	return norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER);
+}
+
+/*
+ * Student's t of x - y of standard error @se (no spread: no doubt), and
+ * its MDE, % of out->va. Welch's takes Student's quantiles for it: the
+ * normal's give df 2-4 too small an MDE.
+ */
+static void t_test(double x, double y, double se, double df, double alpha,
+		   bool welch, struct rp_cmp *out)
+{
+	double z = !welch ? mde_z(alpha) : se == 0 ? 0 :
+		   student_t_quantile(alpha / 2, df) +
+		   student_t_quantile(1 - CMP_POWER, df);
+
+	out->p = se == 0 || isnan(se) ? x == y : student_t_p2((x - y) / se, df);
+	out->mde_pct = pct_of(z * se, out->va);
 }
 
 /* Satterthwaite's df of a sum of two variances with @dfa and @dfb */
@@ -394,23 +398,15 @@ static double satterthwaite(double ta, double dfa, double tb, double dfb)
 					(dfb > 0 ? tb * tb / dfb : 0));
 }
 
-/*
- * Welch's t of the means, @na and @nb >= 2. Its MDE takes Student's
- * quantiles: the normal's give df 2-4 too small an MDE.
- */
+/* Welch's t of the means, @na and @nb >= 2 */
 static void welch_test(const double *a, size_t na, const double *b,
 		       size_t nb, double alpha, struct rp_cmp *out)
 {
 	double ta = var_of(a, na, mean_of(a, na)) / (double)na;
 	double tb = var_of(b, nb, mean_of(b, nb)) / (double)nb;
-	double df = satterthwaite(ta, na - 1.0, tb, nb - 1.0);
-	double se = sqrt(ta + tb);
 
-	out->p = t_test_p(mean_of(a, na), mean_of(b, nb), se, df);
-	out->mde_pct = pct_of(ta + tb == 0 ? 0 :
-			      (student_t_quantile(alpha / 2, df) +
-			       student_t_quantile(1 - CMP_POWER, df)) * se,
-			      out->va);
+	t_test(mean_of(a, na), mean_of(b, nb), sqrt(ta + tb),
+	       satterthwaite(ta, na - 1.0, tb, nb - 1.0), alpha, true, out);
 	out->test = "Welch t";
 }
 
@@ -462,8 +458,7 @@ static bool rank_test(const double *a, size_t na, const double *b,
 	    !isfinite(sb[0]) || !isfinite(sb[nb - 1]))
 		goto out;
 	/* in standard deviations of U / (na nb) */
-	need = (norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER)) *
-	       sqrt(v12 / (12 * nn));
+	need = mde_z(alpha) * sqrt(v12 / (12 * nn));
 	span = fmax(sa[na - 1], sb[nb - 1]) - fmin(sa[0], sb[0]);
 	centre(sa, na);
 	centre(sb, nb);
@@ -527,10 +522,9 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	size_t n = na > 1 ? na : nb;
 	double x = na > 1 ? b[0] : a[0];
 	double m = mean_of(many, n), sd = sqrt(var_of(many, n, m));
-	double se = sd * sqrt(1 + 1 / (double)n);
 
-	out->p = t_test_p(x, m, se, (double)(n - 1));
-	out->mde_pct = mde_pct(se, alpha, out->va);
+	t_test(x, m, sd * sqrt(1 + 1 / (double)n), (double)(n - 1), alpha,
+	       false, out);
 	out->test = "Student t prediction interval";
 }
 
@@ -622,7 +616,7 @@ static void quantile_test(const double *a, size_t na, const double *b,
 	free(d);
 	out->p = fmin(2.0 * (le < ge ? le : ge) / BOOT_ROUNDS, 1);
 	var = sum2 / BOOT_ROUNDS - (sum / BOOT_ROUNDS) * (sum / BOOT_ROUNDS);
-	out->mde_pct = mde_pct(sqrt(var > 0 ? var : 0), alpha, out->va);
+	out->mde_pct = pct_of(mde_z(alpha) * sqrt(var > 0 ? var : 0), out->va);
 }
 
 /*
@@ -817,9 +811,8 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 		df = nra > 1 ? dfa : dfb;
 	else
 		df = satterthwaite(ta, dfa, tb, dfb);
-	out->p = t_test_p(sb.mean, sa.mean, se,
-			  isfinite(df) && df >= 1 ? df : 1);
-	out->mde_pct = mde_pct(se, alpha, sa.mean);
+	t_test(sb.mean, sa.mean, se, isfinite(df) && df >= 1 ? df : 1, alpha,
+	       false, out);
 	if (nra > 1 && nrb > 1)
 		out->test = st < RP_CMP_NR ? stats[st].runs_test :
 				     "Welch t over the runs";
