@@ -463,13 +463,11 @@ static bool rank_test(const double *a, size_t na, const double *b,
 	base = shifted_u(sa, na, sb, nb, 0) / nn;
 	mde = 0;
 	/* Past the whole range the AUC is 0 or 1: no shift does more. */
-	for (dir = -1; dir <= 1; dir += 2) {
+	for (dir = -1; dir <= 1 && !isinf(mde); dir += 2) {
 		double lo = 0, hi = 2 * span + DBL_MIN;
 
-		if (fabs(shifted_u(sa, na, sb, nb, dir * hi) / nn - base) < need) {
-			mde = INFINITY;
-			break;
-		}
+		if (fabs(shifted_u(sa, na, sb, nb, dir * hi) / nn - base) < need)
+			hi = INFINITY;	/* nothing to bisect */
 		for (it = 0; it < 100 && hi - lo > 4 * DBL_EPSILON * (hi + lo); it++) {
 			double mid = (lo + hi) / 2;
 
@@ -547,10 +545,9 @@ static void resample(const double *v, size_t n, double *out, uint64_t *seed)
 		l++;
 	nb = (n + l - 1) / l;
 	while (k < n) {
-		size_t b = rng_next(seed) % nb, start = b * l;
-		size_t end = start + l < n ? start + l : n;
+		size_t start = rng_next(seed) % nb * l;
 
-		for (i = start; i < end && k < n; i++)
+		for (i = start; i < start + l && i < n && k < n; i++)
 			out[k++] = v[i];
 	}
 }
@@ -707,9 +704,7 @@ static double stat_sampling_var(const double *v, size_t n,
 	if (st == RP_CMP_MEAN)
 		return var_of(v, n, mean_of(v, n)) / (double)n;
 	s = sorted_copy(v, n);
-	k = (size_t)ceil((double)n * q);
-	if (k < 1)
-		k = 1;
+	k = (size_t)ceil((double)n * q);	/* >= 1: n >= 2, q >= 0.25 */
 	for (j = 1; j <= n; j++) {
 		double f = betai((double)k, (double)(n - k + 1),
 				 (double)j / (double)n);
@@ -788,11 +783,9 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	ta = run_var(&sa, &sb, &dfa, &fa) / (double)nra;
 	tb = run_var(&sb, &sa, &dfb, &fb) / (double)nrb;
 	se = sqrt(ta + tb);
-	/* One estimate in both terms: its df (two floors: too few runs) */
-	if ((nra == 1 || nrb == 1) && !fa && !fb)
-		df = nra > 1 ? dfa : dfb;
-	else
-		df = satterthwaite(ta, dfa, tb, dfb);
+	/* One estimate in both terms, dfa = dfb: its df (two floors: too few) */
+	df = (nra == 1 || nrb == 1) && !fa && !fb ? dfa :
+	     satterthwaite(ta, dfa, tb, dfb);
 	t_test(sb.mean, sa.mean, se, isfinite(df) && df >= 1 ? df : 1, alpha,
 	       false, out);
 	if (nra > 1 && nrb > 1)
