@@ -191,30 +191,27 @@ struct jp {
 /* Always false: "return jp_fail(...)" fails a step of the reader. */
 static bool __printf(3, 4) jp_fail(struct jp *p, size_t at, const char *fmt, ...)
 {
-	size_t i, line = 1, col = 1, n;
+	size_t i, line = 1, col = 1;
+	char msg[128];
 	va_list ap;
 
-	if (!p->err || !p->errlen)
-		return false;
 	for (i = 0; i < at && i < p->len; i++, col++) {
 		if (p->s[i] == '\n') {
 			line++;
 			col = 0;
 		}
 	}
-	n = (size_t)snprintf(p->err, p->errlen, "line %zu col %zu: ", line, col);
-	if (n >= p->errlen)
-		return false;
 	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	snprintf(p->err, p->errlen, "line %zu col %zu: %s", line, col, msg);
 	return false;
 }
 
 /* What is at pos instead of @expected (NULL: the end of the document). */
 static bool jp_unexpected(struct jp *p, const char *expected)
 {
-	unsigned char c = p->pos < p->len ? p->s[p->pos] : 0;
+	unsigned char c = (unsigned char)p->s[p->pos];
 	char got[16];
 
 	if (p->pos >= p->len)
@@ -240,18 +237,16 @@ static bool jp_eat(struct jp *p, const char *set)
 
 static void jp_ws(struct jp *p)
 {
-	while (jp_eat(p, " \t\n\r"))
-		;
+	p->pos += strspn(p->s + p->pos, " \t\n\r");	/* stops at s[len], a NUL */
 }
 
 /* One digit or more, else @expected is what is missing. */
 static bool jp_digits(struct jp *p, const char *expected)
 {
-	if (!jp_eat(p, "0123456789"))
-		return jp_unexpected(p, expected);
-	while (jp_eat(p, "0123456789"))
-		;
-	return true;
+	size_t n = strspn(p->s + p->pos, "0123456789");
+
+	p->pos += n;
+	return n || jp_unexpected(p, expected);
 }
 
 /* The 4 hex digits at @at, or -1 */
@@ -270,7 +265,7 @@ static int jp_escape(struct jp *p, size_t at)
 	static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
 	unsigned char c = (unsigned char)p->s[at + 1];
 	const char *e = c ? strchr(esc, c) : NULL;
-	int cp, lo;
+	int cp, lo = -1;
 
 	p->pos = at + 2;
 	if (e)
@@ -282,18 +277,14 @@ static int jp_escape(struct jp *p, size_t at)
 	if (cp < 0)
 		return jp_fail(p, at, "invalid \\u escape: expected 4 hex digits");
 	p->pos += 4;
-	if (cp >= 0xdc00 && cp <= 0xdfff)
-		return jp_fail(p, at, "unpaired low surrogate \\u%04x", cp);
-	if (cp >= 0xd800 && cp <= 0xdbff) {
-		if (p->pos + 6 > p->len || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
-			return jp_fail(p, at, "unpaired high surrogate \\u%04x", cp);
+	/* a high surrogate and a low one are one code point */
+	if (cp >= 0xd800 && cp <= 0xdbff && !strncmp(p->s + p->pos, "\\u", 2))
 		lo = jp_hex4(p, p->pos + 2);
-		if (lo < 0xdc00 || lo > 0xdfff)
-			return jp_fail(p, at,
-				       "high surrogate \\u%04x not followed by a low surrogate",
-				       cp);
+	if (lo >= 0xdc00 && lo <= 0xdfff) {
 		p->pos += 6;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	} else if (cp >= 0xd800 && cp <= 0xdfff) {
+		return jp_fail(p, at, "unpaired surrogate \\u%04x", cp);
 	}
 	if (!cp)
 		return jp_fail(p, at, "\\u0000 is not supported in strings");
@@ -304,49 +295,47 @@ static int jp_escape(struct jp *p, size_t at)
 static char *jp_string(struct jp *p)
 {
 	size_t start = p->pos, i = start + 1, n = 0;
-	bool ok = true;
 	char *out;
-	int cp;
+	int cp = 1;
 
 	/* every escape shrinks, so the raw span bounds the decoded size */
 	while (i < p->len && p->s[i] != '"')
 		i += p->s[i] == '\\' ? 2 : 1;
 	out = rp_xrealloc(NULL, (i < p->len ? i : p->len) - start + 1);
-	for (p->pos++; ok; ) {
+	for (p->pos++; cp && p->s[p->pos] != '"'; ) {
 		size_t at = p->pos;
 		unsigned char c = (unsigned char)p->s[at];	/* s[len] is a NUL */
 		size_t k = utf8_seq((const unsigned char *)p->s + at, p->len - at);
 
 		if (at >= p->len || (c == '\\' && at + 1 >= p->len)) {
-			ok = jp_fail(p, start, "unterminated string");
+			cp = jp_fail(p, start, "unterminated string");
 		} else if (c < 0x20) {
-			ok = jp_fail(p, at, "raw control character 0x%02x %s", c,
+			cp = jp_fail(p, at, "raw control character 0x%02x %s", c,
 				     "in string (must be escaped)");
 		} else if (!k) {
-			ok = jp_fail(p, at, "invalid UTF-8 in string");
-		} else if (c == '"') {
-			p->pos++;
-			out[n] = '\0';
-			return out;
-		} else if (c != '\\') {
+			cp = jp_fail(p, at, "invalid UTF-8 in string");
+		} else if (c == '\\') {
+			cp = jp_escape(p, at);
+			n += cp ? utf8_put(out + n, (unsigned int)cp) : 0;
+		} else {
 			memcpy(out + n, p->s + at, k);
 			n += k;
 			p->pos += k;
-		} else {
-			cp = jp_escape(p, at);
-			ok = cp;
-			n += ok ? utf8_put(out + n, (unsigned int)cp) : 0;
 		}
 	}
-	free(out);
-	return NULL;
+	if (!cp) {
+		free(out);
+		return NULL;
+	}
+	p->pos++;
+	out[n] = '\0';
+	return out;
 }
 
 /* RFC 8259: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)? */
 static bool jp_number(struct jp *p, double *out)
 {
 	size_t start = p->pos;
-	char *end;
 
 	jp_eat(p, "-");
 	if (!jp_eat(p, "0") && !jp_digits(p, "a digit in number"))
@@ -360,14 +349,9 @@ static bool jp_number(struct jp *p, double *out)
 		if (!jp_digits(p, "a digit in exponent"))
 			return false;
 	}
-	/*
-	 * strtod() reads the span checked, and more only where the text is
-	 * invalid anyway ("0x1p9": 'x' is an error after the number).
-	 */
-	*out = strtod(p->s + start, &end);
-	if (isinf(*out) && end == p->s + p->pos)
-		return jp_fail(p, start, "number out of range");
-	return true;
+	/* strtod() reads more than checked only where the text is invalid anyway (0x1p9) */
+	*out = strtod(p->s + start, NULL);
+	return !isinf(*out) || jp_fail(p, start, "number out of range");
 }
 
 static struct rp_jval *jp_value(struct jp *p);
@@ -388,13 +372,12 @@ static int jkey_cmp(const void *a, const void *b)
 /*
  * A key twice among the @n keys @k of one object: sorted, a key is next to its twin, O(n log n)
  * where comparing each key with all before it made a hostile large object quadratic. Reports
- * the first repeat in the text.
+ * the first repeat in the text, as a short printable copy.
  */
 static bool jp_unique_keys(struct jp *p, struct jkey *k, size_t n)
 {
 	size_t i, d = 0;	/* k[d]: the first repeat, if d */
-	const char *name;
-	char kbuf[48];
+	char name[48];
 
 	qsort(k, n, sizeof(*k), jkey_cmp);
 	for (i = 1; i < n; i++)
@@ -402,11 +385,10 @@ static bool jp_unique_keys(struct jp *p, struct jkey *k, size_t n)
 			d = i;
 	if (!d)
 		return true;
-	/* a short, printable copy */
-	for (name = k[d].key, i = 0; name[i] && i + 1 < sizeof(kbuf); i++)
-		kbuf[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
-	kbuf[i] = '\0';
-	return jp_fail(p, k[d].at, "duplicate key \"%s\"", kbuf);
+	for (i = 0; k[d].key[i] && i + 1 < sizeof(name); i++)
+		name[i] = k[d].key[i] >= 0x20 && k[d].key[i] < 0x7f ? k[d].key[i] : '?';
+	name[i] = '\0';
+	return jp_fail(p, k[d].at, "duplicate key \"%s\"", name);
 }
 
 /* The members of an object or the elements of an array, from its bracket. */
@@ -418,11 +400,15 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 	char *key = NULL;
 	struct rp_jval *v;
 
-	p->pos++;
-	jp_ws(p);
-	if (jp_eat(p, close))
-		return true;
-	for (;;) {
+	for (p->pos++; ; ) {	/* after the bracket or a ',' */
+		jp_ws(p);
+		if (!c->len && jp_eat(p, close))
+			return true;
+		if (jp_peek(p) == *close) {
+			jp_fail(p, p->pos, "expected %s, got '%s' (no trailing commas)",
+				obj ? "a string key" : "a value", close);
+			break;
+		}
 		if (obj && jp_peek(p) != '"') {
 			jp_unexpected(p, c->len ? "a string key" : "a string key or '}'");
 			break;
@@ -458,12 +444,6 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		if (!jp_eat(p, ",")) {
 			jp_unexpected(p, obj ? "',' or '}' after object member" :
 				      "',' or ']' after array element");
-			break;
-		}
-		jp_ws(p);
-		if (jp_peek(p) == *close) {
-			jp_fail(p, p->pos, "expected %s, got '%s' (no trailing commas)",
-				obj ? "a string key" : "a value", close);
 			break;
 		}
 	}
@@ -520,13 +500,9 @@ static struct rp_jval *jp_parse(const char *text, size_t len, char *err, size_t 
 	struct jp p = { .s = text, .len = len, .err = err, .errlen = errlen };
 	struct rp_jval *v;
 
-	if (err && errlen)
-		err[0] = '\0';
 	v = jp_value(&p);
-	if (!v)
-		return NULL;
 	jp_ws(&p);
-	if (p.pos < p.len) {
+	if (v && p.pos < p.len) {
 		jp_unexpected(&p, NULL);
 		rp_json_free(v);
 		return NULL;
@@ -567,9 +543,9 @@ struct rp_jval *rp_json_parse_file(const char *path, char *err, size_t errlen)
 		v = jp_parse(buf, len, msg, sizeof(msg));
 	}
 	free(buf);
-	if (e && err && errlen)
+	if (e)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
-	else if (!v && err && errlen)
+	else if (!v)
 		snprintf(err, errlen, "%s: %s", path, msg);
 	return v;
 }
