@@ -391,7 +391,7 @@ struct rp_results {
 	char kernel_release[RP_SIDES][128];	/* of a side's first file */
 };
 
-/* 0 with *doc; else why in @err: -1 not JSON, 1 other schema, 2 no object */
+/* 0 with *doc; else why in @err: -1 not JSON, 1 JSON but not results */
 int rp_results_open(const char *path, struct rp_jval **doc, char *err,
 		    size_t len);
 /* Its metrics and checks into @r on @side: 0, or -1 with why in @err. */

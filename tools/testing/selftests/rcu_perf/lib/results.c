@@ -112,8 +112,7 @@ static int add_metric(struct rp_results *r, struct rd *rd, int side,
 		sprintf(m->key, "%s.%s", test, name->str);
 	}
 	u = unit ? unit->str : "";
-	if (judged && !judged->b)
-		m->report_only = true;
+	m->report_only |= judged && !judged->b;
 	if (stat && m->stat == RP_CMP_NR)
 		m->stat = st;
 	if (!m->unit) {
@@ -187,7 +186,6 @@ int rp_results_open(const char *path, struct rp_jval **doc, char *err,
 		    size_t len)
 {
 	const struct rp_jval *schema;
-	int ret;
 
 	*doc = rp_json_parse_file(path, err, len);
 	if (!*doc)
@@ -196,13 +194,12 @@ int rp_results_open(const char *path, struct rp_jval **doc, char *err,
 	if (schema && schema->type == RP_JSTR &&
 	    !strcmp(schema->str, RP_RESULTS_SCHEMA))
 		return 0;
-	ret = (*doc)->type == RP_JOBJ ? 1 : 2;
 	snprintf(err, len, "%s: not an rcu_perf results file (%s)", path,
-		 ret == 1 ? "\"schema\" is not \"" RP_RESULTS_SCHEMA "\"" :
+		 (*doc)->type == RP_JOBJ ? "\"schema\" is not \"" RP_RESULTS_SCHEMA "\"" :
 		 "not a JSON object");
 	rp_json_free(*doc);
 	*doc = NULL;
-	return ret;
+	return 1;
 }
 
 int rp_results_add(struct rp_results *r, const char *path,
