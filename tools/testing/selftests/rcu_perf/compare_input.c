@@ -43,14 +43,6 @@ void load_file(struct compare *cmp, const char *path, int side, bool from_dir)
 		die("%s", err);	/* names the file */
 }
 
-static int filter_json(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return d->d_name[0] != '.' && n > 5 &&
-	       !strcmp(d->d_name + n - 5, ".json");
-}
-
 /* Files of a directory matching @prefix*.json, in name order. */
 int list_dir(const char *dir, const char *prefix, char ***out)
 {
@@ -58,16 +50,17 @@ int list_dir(const char *dir, const char *prefix, char ***out)
 	char **paths = NULL;
 	int n, i, k = 0;
 
-	n = scandir(dir, &ents, filter_json, alphasort);
+	n = scandir(dir, &ents, NULL, alphasort);
 	if (n < 0)
 		die("%s: %s", dir, strerror(errno));
 	for (i = 0; i < n; free(ents[i++])) {
-		const char *e = ents[i]->d_name;
+		const char *e = ents[i]->d_name, *dot = strrchr(e, '.');
 		size_t len = strlen(dir) + strlen(e) + 2;
 		char *p, why[PATH_MAX + 128];
 		struct stat st;
 
-		if (prefix && strncmp(e, prefix, strlen(prefix)))
+		if (e[0] == '.' || !dot || strcmp(dot, ".json") ||
+		    (prefix && strncmp(e, prefix, strlen(prefix))))
 			continue;
 		p = rp_xrealloc(NULL, len);
 		snprintf(p, len, "%s/%s", dir, e);

@@ -81,7 +81,6 @@ void repeat_until_conclusive(struct compare *cmp)
 	double budget = cmp->o.repeat_budget.value * 1000, t0 = rp_now_ms();
 	const char *dir = cmp->o.repeat.str;
 	int next[NR_SIDES], round, side, k, i, nn;
-	int *nr_files = cmp->r.nr_files;
 	double round_ms = 0;
 	struct tally t;
 	char **files, why[PATH_MAX + 96];
@@ -118,8 +117,8 @@ void repeat_until_conclusive(struct compare *cmp)
 				run_one(cmp, side, next[side]++);
 		}
 		round_ms = rp_now_ms() - r0;
-		side = nr_files[BASE] ? CAND : BASE;
-		if (!nr_files[side])
+		side = cmp->r.nr_files[BASE] ? CAND : BASE;
+		if (!cmp->r.nr_files[side])
 			die("--repeat: no %s input (give --%s or --%s-cmd)",
 			    side_name[side], side_file[side], side_file[side]);
 		compare_all(cmp, &t);
