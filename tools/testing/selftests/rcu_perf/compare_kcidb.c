@@ -48,26 +48,26 @@ static void kcidb_num(struct rp_jw *w, const char *key, double v)
 }
 
 /*
- * The path is "rcu_perf.<test>.<name>", a dot in a name would be a level
- * of the tree to a receiver: it becomes '_' like any other character
- * outside [a-zA-Z0-9_-], an empty name "_". The id keeps the names as
- * they are, so that two names made alike by the path stay two ids.
+ * The path is "rcu_perf.<test>.<name>" of a "<test>.<name>" @key (a test
+ * has no dot). A dot in the name would be a level of the tree to a
+ * receiver: it becomes '_' like any other character outside
+ * [a-zA-Z0-9_-], an empty name "_". The id keeps the key as it is, so
+ * that two names made alike by the path stay two ids.
  */
 static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 			     const char *run_id, const char *idpart,
-			     const char *test, const char *name,
-			     const char *status)
+			     const char *key, const char *status)
 {
-	size_t len = strlen(test) + strlen(name);
-	char *id, *p = rp_xrealloc(NULL, len + 16), *e;
-	int dot = sprintf(p, "rcu_perf.%s", *test ? test : "_");
+	size_t pfx = strlen("rcu_perf."), t = strcspn(key, ".");	/* t: the test's length */
+	char *id, *p = rp_xrealloc(NULL, strlen(key) + 16), *e;
 
-	sprintf(p + dot, ".%s", *name ? name : "_");
-	for (e = p + strlen("rcu_perf."); *e; e++)
-		if (e != p + dot && !strchr("_-", *e) && !isalnum((unsigned char)*e))
+	sprintf(p, "rcu_perf.%s%s", key, key[t + 1] ? "" : "_");
+	for (e = p + pfx; *e; e++)
+		if (e != p + pfx + t && !strchr("_-", *e) && !isalnum((unsigned char)*e))
 			*e = '_';
-	id = rp_xrealloc(NULL, strlen(o->origin.str) + strlen(run_id) + strlen(idpart) + len + 3);
-	sprintf(id, "%s:%s%s%s.%s", o->origin.str, run_id, idpart, test, name);
+	id = rp_xrealloc(NULL, strlen(o->origin.str) + strlen(run_id) + strlen(idpart) +
+			 strlen(key) + 2);
+	sprintf(id, "%s:%s%s%s", o->origin.str, run_id, idpart, key);
 	rp_jw_obj_begin(w, NULL);
 	rp_jw_str(w, "id", id);
 	rp_jw_str(w, "build_id", o->build_id.str);
@@ -137,7 +137,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 				 c->b.median, m->unit, c->a.median, m->unit,
 				 c->change_pct, c->p, verdict);
 		}
-		kcidb_test_begin(&w, o, run_id, ".", m->test, m->name,
+		kcidb_test_begin(&w, o, run_id, ".", m->key,
 				 !compared || m->report_only ||
 				 c->verdict == RP_CMP_INCONCLUSIVE ? "DONE" :
 				 c->verdict == RP_CMP_REGRESSED ? "FAIL" : "PASS");
@@ -181,7 +181,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			continue;
 		/* The same check in several runs: one test object each. */
 		snprintf(part, sizeof(part), ".%d.", c->file);
-		kcidb_test_begin(&w, o, run_id, part, c->test, c->name,
+		kcidb_test_begin(&w, o, run_id, part, c->key,
 				 !strcmp(c->verdict, "pass") ? "PASS" :
 				 !strcmp(c->verdict, "fail") ? "FAIL" :
 				 !strcmp(c->verdict, "skip") ? "SKIP" : "ERROR");

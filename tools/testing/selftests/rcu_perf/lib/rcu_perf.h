@@ -356,8 +356,8 @@ struct rp_jval *rp_json_get(const struct rp_jval *obj, const char *key);
 
 /* One metric of one test over the results files read. */
 struct rp_rmetric {
-	char *key;		/* "<test>.<metric>" */
-	char *test, *name, *unit;
+	char *key;		/* "<test>.<metric>": a test has no dot */
+	char *unit;
 	bool higher_is_better;
 	struct rp_samples v[RP_SIDES];
 	int runs[RP_SIDES];	/* results files that had it */
@@ -373,7 +373,6 @@ struct rp_rmetric {
 /* One KTAP check of one results file, for --kcidb without a baseline. */
 struct rp_rcheck {
 	char *key;		/* "<test>.<check>", as --metric matches it */
-	char *test, *name;
 	char *verdict;		/* "pass", "fail", "skip", "error" */
 	char *unit;
 	double measured;

@@ -63,11 +63,11 @@ static const struct rp_jval *get(struct rd *rd, const struct rp_jval *obj,
 const struct rp_rmetric *rp_results_find(const struct rp_results *r,
 					 const char *test, const char *name)
 {
-	size_t i;
+	size_t i, n = strlen(test);
 
 	for (i = 0; i < r->nr_metrics; i++)
-		if (!strcmp(r->metrics[i].test, test) &&
-		    !strcmp(r->metrics[i].name, name))
+		if (!strncmp(r->metrics[i].key, test, n) && r->metrics[i].key[n] == '.' &&
+		    !strcmp(r->metrics[i].key + n + 1, name))
 			return &r->metrics[i];
 	return NULL;
 }
@@ -106,8 +106,7 @@ static int add_metric(struct rp_results *r, struct rd *rd, int side,
 	if (!m) {
 		r->metrics = rp_xgrow(r->metrics, r->nr_metrics, sizeof(*m));
 		m = &r->metrics[r->nr_metrics++];
-		*m = (struct rp_rmetric){ .test = rp_xstrdup(test),
-			.name = rp_xstrdup(name->str), .stat = RP_CMP_NR };
+		*m = (struct rp_rmetric){ .stat = RP_CMP_NR };
 		m->key = rp_xrealloc(NULL, strlen(test) + strlen(name->str) + 2);
 		sprintf(m->key, "%s.%s", test, name->str);
 	}
@@ -165,20 +164,20 @@ static int add_check(struct rp_results *r, struct rd *rd, const char *test,
 		return -1;
 	r->checks = rp_xgrow(r->checks, r->nr_checks, sizeof(*c));
 	c = &r->checks[r->nr_checks++];
-	*c = (struct rp_rcheck){ .test = rp_xstrdup(test), .name = rp_xstrdup(name->str),
-		.verdict = rp_xstrdup(verdict->str), .unit = unit ? rp_xstrdup(unit->str) : NULL,
+	*c = (struct rp_rcheck){ .verdict = rp_xstrdup(verdict->str),
+		.unit = unit ? rp_xstrdup(unit->str) : NULL,
 		.measured = measured ? measured->num : NAN,
 		.file = r->nr_files[0] + r->nr_files[1],
 		.start_time = ts ? rp_xstrdup(ts->str) : NULL,
 		.duration = dur ? dur->num : NAN };
+	c->key = rp_xrealloc(NULL, strlen(test) + strlen(name->str) + 2);
+	sprintf(c->key, "%s.%s", test, name->str);
 	/*
 	 * Check names have no dots (KCIDB paths split at them); older
 	 * results have "membarrier.idle.latency_vs_baseline": today's name.
 	 */
-	for (p = c->name; (p = strchr(p, '.')); p++)
+	for (p = c->key + strlen(test) + 1; (p = strchr(p, '.')); p++)
 		*p = '_';
-	c->key = rp_xrealloc(NULL, strlen(test) + strlen(c->name) + 2);
-	sprintf(c->key, "%s.%s", test, c->name);
 	return 0;
 }
 
@@ -244,8 +243,6 @@ void rp_results_free(struct rp_results *r)
 		struct rp_rmetric *m = &r->metrics[i];
 
 		free(m->key);
-		free(m->test);
-		free(m->name);
 		free(m->unit);
 		for (s = 0; s < RP_SIDES; s++) {
 			rp_samples_free(&m->v[s]);
@@ -254,8 +251,6 @@ void rp_results_free(struct rp_results *r)
 	}
 	for (i = 0; i < r->nr_checks; i++) {
 		free(r->checks[i].key);
-		free(r->checks[i].test);
-		free(r->checks[i].name);
 		free(r->checks[i].verdict);
 		free(r->checks[i].unit);
 		free(r->checks[i].start_time);
