@@ -48,16 +48,11 @@ static const struct rp_jval *get(struct rd *rd, const struct rp_jval *obj,
 	};
 	const struct rp_jval *v = rp_json_get(obj, key);
 
-	if (!v || (v->type == RP_JNULL && !required)) {
-		if (required)
-			fail(rd, "missing \"%s\"", key);
-		return NULL;
-	}
-	if (v->type != type) {
+	if (!v && required)
+		fail(rd, "missing \"%s\"", key);
+	else if (v && v->type != type && (required || v->type != RP_JNULL))
 		fail(rd, "\"%s\" is not %s", key, tname[type]);
-		return NULL;
-	}
-	return v;
+	return v && v->type == type ? v : NULL;
 }
 
 const struct rp_rmetric *rp_results_find(const struct rp_results *r,
