@@ -7,9 +7,6 @@
 #ifndef RCU_PERF_COMPARE_H
 #define RCU_PERF_COMPARE_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
 #include "rcu_perf.h"
 
 #define PROG		"rcu_perf_compare"

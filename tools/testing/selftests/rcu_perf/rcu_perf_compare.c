@@ -214,10 +214,9 @@ static void parse_options(int argc, char **argv)
 		die("--repeat needs --base-cmd and/or --cand-cmd");
 	if (!o->repeat.str && (o->cmd[BASE].str || o->cmd[CAND].str))
 		die("--base-cmd/--cand-cmd need --repeat DIR");
-	if (!o->repeat.str && !o->nr_paths[BASE] && !o->nr_paths[CAND])
-		die("no input (see --help)");
 	if (!o->repeat.str && !o->nr_paths[BASE])
-		die("no baseline input (BASE... -- CAND..., or --base PATH)");
+		die("no %sinput (BASE... -- CAND..., or --base PATH)",
+		    o->nr_paths[CAND] ? "baseline " : "");
 }
 
 /* What the tool says of a compared metric. */
