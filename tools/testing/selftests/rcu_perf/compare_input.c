@@ -125,7 +125,6 @@ void compare_all(struct compare *cmp, struct tally *t)
 		enum rp_cmp_stat st = cmp->o.stat_set || m->stat == RP_CMP_NR ?
 				      cmp->o.stat : m->stat;
 
-		m->compared = false;
 		if (!selected(cmp, m->key) || !m->v[BASE].n)
 			continue;
 		if (!m->v[CAND].n) {
@@ -146,7 +145,6 @@ void compare_all(struct compare *cmp, struct tally *t)
 			rp_compare_stat(m->v[BASE].v, m->v[BASE].n, m->v[CAND].v,
 					m->v[CAND].n, st, m->higher_is_better,
 					m->allowed, alpha, &m->cmp);
-		m->compared = true;
 		if (m->report_only)
 			t->reported++;
 		else

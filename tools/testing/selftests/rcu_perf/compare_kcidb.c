@@ -124,7 +124,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 		struct rp_summary s = c->b;
 
 		if (!selected(cmp, m->key) || !m->v[BASE].n ||
-		    (compared && !m->compared))
+		    (compared && !m->v[CAND].n))
 			continue;
 		/* DONE: measured, but no verdict on the code */
 		if (!compared) {

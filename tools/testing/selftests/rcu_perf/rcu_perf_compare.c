@@ -340,20 +340,20 @@ static int report_compare(void)
 	for (i = 0; i < cmp.r.nr_metrics; i++) {
 		const struct rp_rmetric *m = &cmp.r.metrics[i];
 
-		if (!selected(&cmp, m->key))
+		if (!selected(&cmp, m->key) || (!m->v[BASE].n && !m->v[CAND].n))
 			continue;
-		if (m->compared && cmp.o.table.value) {
-			print_table_row(m, w);
-		} else if (m->compared) {
-			print_compared(m, &ktap_nr);
-		} else if (m->v[BASE].n) {
+		if (!m->v[CAND].n) {
 			printf("%s%s: no candidate samples\n", pfx(), m->key);
 			if (cmp.o.ktap.value)
 				printf("ok %d %s # SKIP no candidate samples\n",
 				       ++ktap_nr, ktap_name(m));
-		} else if (m->v[CAND].n) {
+		} else if (!m->v[BASE].n) {
 			printf("%s%s: only in the candidate (not compared)\n",
 			       pfx(), m->key);
+		} else if (cmp.o.table.value) {
+			print_table_row(m, w);
+		} else {
+			print_compared(m, &ktap_nr);
 		}
 	}
 	printf("%sverdict: %d regressed, %d improved, %d %s, %d inconclusive, %d missing",

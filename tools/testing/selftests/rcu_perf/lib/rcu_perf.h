@@ -366,8 +366,7 @@ struct rp_rmetric {
 	enum rp_cmp_stat stat;	/* a results file's "stat"; RP_CMP_NR: none */
 	/* rcu_perf_compare's comparison of the sides */
 	double allowed;		/* allowed change, % */
-	struct rp_cmp cmp;
-	bool compared;
+	struct rp_cmp cmp;	/* if both sides have samples */
 };
 
 /* One KTAP check of one results file, for --kcidb without a baseline. */
