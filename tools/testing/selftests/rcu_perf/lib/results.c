@@ -23,17 +23,15 @@ struct rd {
 
 static __printf(2, 3) int fail(struct rd *rd, const char *fmt, ...)
 {
+	char why[4096];
 	va_list ap;
-	int n;
 
-	if (rd->failed)
-		return -1;
-	rd->failed = true;
-	n = snprintf(rd->err, rd->len, "%s: ", rd->path);
 	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < rd->len)
-		vsnprintf(rd->err + n, rd->len - n, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	if (!rd->failed)
+		snprintf(rd->err, rd->len, "%s: %s", rd->path, why);
+	rd->failed = true;
 	return -1;
 }
 
