@@ -258,12 +258,12 @@ FIXTURE_TEARDOWN(bad)
 
 FIXTURE_VARIANT_ADD(bad, unknown_global_name) {
 	.conf = "nope = 1\n",
-	.msg = "c.conf:1: unknown parameter 'nope' for unit",
+	.msg = "c.conf:1: unknown parameter 'nope' (see --list)",
 };
 
 FIXTURE_VARIANT_ADD(bad, unknown_name_in_own_section) {
 	.conf = "[unit]\n\nnope = 1\n",
-	.msg = "c.conf:3: unknown parameter 'nope' for unit",
+	.msg = "c.conf:3: unknown parameter 'nope' (see --list)",
 };
 
 FIXTURE_VARIANT_ADD(bad, line_without_equals) {
@@ -403,7 +403,7 @@ FIXTURE_VARIANT_ADD(bad, knob_with_dotdot) {
 
 FIXTURE_VARIANT_ADD(bad, knob_outside_the_list) {
 	.cmd = "--knob /etc/shadow=x",
-	.msg = "--knob /etc/shadow: not a file rcu_perf may change",
+	.msg = "--knob /etc/shadow=x: not a file rcu_perf may change",
 };
 
 FIXTURE_VARIANT_ADD(bad, knob_of_another_tracefs_file) {
@@ -433,7 +433,7 @@ FIXTURE_VARIANT_ADD(bad, above_range_in_env) {
 
 FIXTURE_VARIANT_ADD(bad, above_range_on_cli) {
 	.cmd = "--set rounds=500",
-	.msg = "--set: bad value '500' for rounds: must be in 1..100",
+	.msg = "--set rounds=500: bad value '500' for rounds: must be in 1..100",
 };
 
 /* Within its range, still a whole number. */

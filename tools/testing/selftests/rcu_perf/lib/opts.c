@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -85,13 +86,13 @@ int rp_parse_double(const char *s, double *out)
 	return 0;
 }
 
-/* By name for the config file, the environment and --set: code holds handles. */
-static struct rp_param *find_param(const char *name)
+/* @name (@n chars) for the config file, the environment, --set: code holds handles */
+static struct rp_param *find_param(const char *name, size_t n)
 {
 	struct rp_param * const *pp;
 
 	for (pp = rp_current_test->params; pp && *pp; pp++)
-		if (!is_option(*pp) && !strcmp((*pp)->name, name))
+		if (!is_option(*pp) && !strncmp((*pp)->name, name, n) && !(*pp)->name[n])
 			return *pp;
 	return NULL;
 }
@@ -123,30 +124,40 @@ static const char *check_number(const struct rp_param *p, double v, char *buf, s
 	return NULL;
 }
 
-static int set_param(struct rp_param *p, const char *val, const char *source, const char *where)
-{
-	const char *why;
-	char buf[100];
-	double v = NAN;	/* if not a number */
-
-	rp_parse_double(val, &v);
-	why = check_number(p, v, buf, sizeof(buf));
-	if (why)
-		return rp_err("%s: bad value '%s' for %s: %s", where, val, p->name, why);
-	/* --set is read first: neither the config file nor the environment overrides it */
-	if (!strcmp(p->source, "cli") && strcmp(source, "cli"))
-		return 0;
-	p->value = v;
-	p->source = source;
-	free(p->origin);
-	p->origin = strdup(where);
-	return 0;
-}
-
 /* [a-z0-9_]+; an option's name may have '-' too */
 static bool valid_name(const char *s, size_t n, bool option)
 {
 	return n && strspn(s, option ? NAME_CHARS "-" : NAME_CHARS) >= n;
+}
+
+static char why_buf[PATH_MAX];	/* the reasons of set_param() and cli_knob() */
+#define why_fmt(...)	rp_why(why_buf, sizeof(why_buf), __VA_ARGS__)
+
+/* The one setter of the config file, the environment and --set: NULL, or why not */
+static const char *set_param(const char *name, size_t n, const char *val, const char *source,
+			     const char *where)
+{
+	struct rp_param *p = find_param(name, n);
+	const char *why;
+	char buf[100];
+	double v = NAN;	/* if not a number */
+
+	if (!valid_name(name, n, false))
+		return why_fmt("bad parameter name '%.*s'", (int)n, name);
+	if (!p)
+		return why_fmt("unknown parameter '%.*s' (see --list)", (int)n, name);
+	rp_parse_double(val, &v);
+	why = check_number(p, v, buf, sizeof(buf));
+	if (why)
+		return why_fmt("bad value '%s' for %s: %s", val, p->name, why);
+	/* --set is read first: neither the config file nor the environment overrides it */
+	if (!strcmp(p->source, "cli") && strcmp(source, "cli"))
+		return NULL;
+	p->value = v;
+	p->source = source;
+	free(p->origin);
+	p->origin = strdup(where);
+	return NULL;
 }
 
 /* The params table is code: complain loudly about mistakes in it. */
@@ -189,15 +200,14 @@ static char *trim(char *s)
 	return s;
 }
 
-/* One line of a config file, comment cut: 0, or -1 (error printed). */
-static int config_line(const char *path, char *s, const char *where, bool *ours)
+/* One line of a config file, comment cut: NULL, or why it is wrong. */
+static const char *config_line(const char *path, char *s, const char *where, bool *ours)
 {
 	char *eq, *key, *val;
-	struct rp_param *p;
 
 	s = trim(s);
 	if (!*s)
-		return 0;
+		return NULL;
 	if (*s == '[') {
 		size_t n = strlen(s);
 		bool closed = s[n - 1] == ']';
@@ -205,21 +215,20 @@ static int config_line(const char *path, char *s, const char *where, bool *ours)
 		s[n - 1] = '\0';
 		s = trim(s + 1);
 		if (!closed || !*s || strpbrk(s, " \t[]"))
-			return rp_err("%s: malformed section header", where);
+			return "malformed section header";
 		*ours = !strcmp(s, rp_current_test->name);
-		return 0;
+		return NULL;
 	}
 	eq = strchr(s, '=');
 	if (!eq)
-		return rp_err("%s: expected 'name = value'", where);
+		return "expected 'name = value'";
 	*eq = '\0';
 	key = trim(s);
 	val = trim(eq + 1);
-	if (!valid_name(key, strlen(key), false))
-		return rp_err("%s: bad parameter name '%s'", where, key);
-	if (!*ours)
-		return 0;
-	if (!strcmp(key, "baseline")) {
+	/* Another program's section: its names are checked for spelling alone */
+	if (!*ours && valid_name(key, strlen(key), false))
+		return NULL;
+	if (*ours && !strcmp(key, "baseline")) {
 		/* A relative DIR is relative to the config file's directory. */
 		const char *slash = strrchr(path, '/');
 		int n = slash && *val && *val != '/' && strcmp(val, "none") ? slash - path + 1 : 0;
@@ -227,22 +236,19 @@ static int config_line(const char *path, char *s, const char *where, bool *ours)
 		free(conf_baseline);
 		conf_baseline = rp_xrealloc(NULL, n + strlen(val) + 1);
 		sprintf(conf_baseline, "%.*s%s", n, path, val);
-		return 0;
+		return NULL;
 	}
-	p = find_param(key);
-	if (!p)
-		return rp_err("%s: unknown parameter '%s' for %s", where, key,
-			      rp_current_test->name);
-	return set_param(p, val, "config", where);
+	return set_param(key, strlen(key), val, "config", where);
 }
 
 static int load_config(const char *path)
 {
 	char where[PATH_MAX + 32];
 	bool ours = true;	/* global scope, or our own [section] */
+	const char *why = NULL;
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0, ret = 0;
+	int lineno = 0, ret;
 	FILE *f;
 
 	f = fopen(path, "re");
@@ -252,11 +258,12 @@ static int load_config(const char *path)
 		fclose(f);
 		return rp_err("config %s: %s", path, where);
 	}
-	while (!ret && getline(&line, &cap, f) > 0) {
+	while (!why && getline(&line, &cap, f) > 0) {
 		snprintf(where, sizeof(where), "%s:%d", path, ++lineno);
 		line[strcspn(line, "#")] = '\0';
-		ret = config_line(path, line, where, &ours);
+		why = config_line(path, line, where, &ours);
 	}
+	ret = why ? rp_err("%s: %s", where, why) : 0;
 	if (!ret && ferror(f))
 		ret = rp_err("config %s: read error", path);
 	free(line);
@@ -276,7 +283,7 @@ static bool others_write(const struct stat *st, gid_t gid)
 /* Root takes parameters and baselines only from files root's alone. */
 int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX], *d;
 	struct stat st;
 
 	if (geteuid() != 0)
@@ -287,24 +294,21 @@ int rp_check_trusted(const char *path, int fd, char *why, size_t len)
 		return refuse(why, len,
 			      "writable by others (owner %d, group %d, mode %04o): refused as root",
 			      (int)st.st_uid, (int)st.st_gid, (int)(st.st_mode & 07777));
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (S_ISDIR(st.st_mode) || !slash)
+	if (S_ISDIR(st.st_mode) || !strchr(path, '/'))
 		return 0;
-	if (slash == dir)
-		slash++;
-	*slash = '\0';
-	if (!stat(dir, &st) && !(st.st_mode & S_ISVTX) && (st.st_uid || others_write(&st, 0)))
+	snprintf(dir, sizeof(dir), "%s", path);
+	d = dirname(dir);
+	if (!stat(d, &st) && !(st.st_mode & S_ISVTX) && (st.st_uid || others_write(&st, 0)))
 		return refuse(why, len,
 			      "its directory %s is writable by others (owner %d, mode %04o): refused as root",
-			      dir, (int)st.st_uid, (int)(st.st_mode & 07777));
+			      d, (int)st.st_uid, (int)(st.st_mode & 07777));
 	return 0;
 }
 
 /* Else another user could plant a symlink or swap the directory (sticky /tmp: fine unless own) */
 int rp_check_dir(const char *path, bool own, char *why, size_t len)
 {
-	char real[PATH_MAX], *slash;
+	char real[PATH_MAX], *d;
 	struct stat st;
 
 	if (own && mkdir(path, 0755) && errno != EEXIST)
@@ -314,21 +318,15 @@ int rp_check_dir(const char *path, bool own, char *why, size_t len)
 	if (own && (st.st_uid != geteuid() || others_write(&st, getegid())))
 		return refuse(why, len, "not the caller's alone (owner %d, mode %04o): refused",
 			      (int)st.st_uid, (int)(st.st_mode & 07777));
-	for (slash = real + strlen(real); slash; slash = strrchr(real, '/')) {
-		if (slash == real)
-			slash++;
-		*slash = '\0';
-		if (stat(real, &st))
-			continue;
-		if ((st.st_uid && st.st_uid != geteuid()) ||
-		    (others_write(&st, getegid()) && !(st.st_mode & S_ISVTX)))
+	for (d = real;; d = dirname(d)) {
+		if (!stat(d, &st) && ((st.st_uid && st.st_uid != geteuid()) ||
+				      (others_write(&st, getegid()) && !(st.st_mode & S_ISVTX))))
 			return refuse(why, len,
 				      "%s can be changed by others (owner %d, mode %04o): refused",
-				      real, (int)st.st_uid, (int)(st.st_mode & 07777));
-		if (slash == real + 1)
-			break;
+				      d, (int)st.st_uid, (int)(st.st_mode & 07777));
+		if (!strcmp(d, "/"))
+			return 0;
 	}
-	return 0;
 }
 
 /* rcu_perf.conf beside the executable, when there is one. */
@@ -350,6 +348,7 @@ static int load_env(void)
 	static bool warned;
 	char name[64], list[256] = "", where[12 + 128];	/* "environment RCU_PERF_<NAME>" */
 	struct rp_param *p;
+	const char *why;
 	size_t i, n, len = 0;
 	char **e;
 
@@ -360,12 +359,13 @@ static int load_env(void)
 		for (i = 9; i < n && i < sizeof(name) - 1; i++)
 			name[i - 9] = tolower((unsigned char)(*e)[i]);
 		name[i - 9] = '\0';
-		p = find_param(name);
 		snprintf(where, sizeof(where), "environment %.*s", (int)n, *e);
 		/* RCU_PERF_SAMPLES sets samples; RCU_PERF_Samples neither sets nor warns */
-		if (p && strspn(*e + 9, ENV_CHARS) >= n - 9 &&
-		    set_param(p, *e + n + 1, "env", where))
-			return -1;
+		p = find_param(name, i - 9);
+		why = p && strspn(*e + 9, ENV_CHARS) >= n - 9 ?
+		      set_param(name, i - 9, *e + n + 1, "env", where) : NULL;
+		if (why)
+			return rp_err("%s: %s", where, why);
 		if (!p && !in(name, reserved, ARRAY_SIZE(reserved)) && len < sizeof(list))
 			len += snprintf(list + len, sizeof(list) - len, " %.*s", (int)n, *e);
 	}
@@ -376,82 +376,80 @@ static int load_env(void)
 	return 0;
 }
 
-static int cli_set(const char *arg)
+static const char *cli_set(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	struct rp_param *p;
-	char name[128];
 
-	if (!eq)
-		return rp_err("--set %s: expected NAME=VALUE", arg);
-	if (eq - arg >= (int)sizeof(name) || !valid_name(arg, eq - arg, false))
-		return rp_err("--set %s: bad parameter name", arg);
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-	p = find_param(name);
-	if (!p)
-		return rp_err("--set %s: unknown parameter '%s' (see --list)", arg, name);
-	return set_param(p, eq + 1, "cli", "--set");
+	return eq ? set_param(arg, eq - arg, eq + 1, "cli", "--set") : "expected NAME=VALUE";
 }
 
-static int cli_knob(const char *arg)
+static const char *cli_knob(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	char path[PATH_MAX];
 
 	if (!eq || arg[0] != '/' || eq == arg + 1)
-		return rp_err("--knob %s: expected /ABSOLUTE/PATH=VALUE", arg);
+		return "expected /ABSOLUTE/PATH=VALUE";
 	if (eq - arg >= PATH_MAX)
-		return rp_err("--knob %s: path too long", arg);
+		return "path too long";
 	snprintf(path, sizeof(path), "%.*s", (int)(eq - arg), arg);
 	if (rp_knob_allowed(path))
-		return rp_err("--knob %s: %s", path, rp_knob_refusal(-EPERM));
+		return rp_knob_refusal(-EPERM);
 	if (rp_opts.nr_knobs >= RP_MAX_KNOBS)
-		return rp_err("--knob %s: at most %d knobs", arg, RP_MAX_KNOBS);
+		return why_fmt("at most %d knobs", RP_MAX_KNOBS);
 	rp_opts.knobs[rp_opts.nr_knobs++] = arg;
-	return 0;
+	return NULL;
 }
 
-/* The common options: a flag, or a value kept or handed to a function. */
-static const struct common_opt {
-	const char *name;
-	char letter;
-	bool *flag;
-	const char **val;
-	int (*fn)(const char *val);
-} common_opts[] = {
-	{ "quick", 'q', .flag = &rp_opts.quick },
-	{ "verbose", 'v', .flag = &rp_opts.verbose },
-	{ "help", 'h', .flag = &rp_opts.help },
-	{ "list", 0, .flag = &rp_opts.list },
-	{ "json", 0, .val = &rp_opts.json_path },
-	{ "outdir", 0, .val = &rp_opts.outdir },
-	{ "config", 0, .val = &rp_opts.config_path },
-	{ "set", 's', .fn = cli_set },
-	{ "knob", 0, .fn = cli_knob },
-	{ "baseline", 0, .val = &rp_opts.baseline },
+/* The common options, after the program's own in --help; rp_parse() fills rp_opts from them. */
+static struct rp_param
+	o_quick = RP_FLAG("quick", "shorter runs (also RCU_PERF_QUICK=1)", .letter = 'q'),
+	o_verbose = RP_FLAG("verbose", "per-sample lines on stderr", .letter = 'v'),
+	o_json = RP_STRING("json", "FILE", "write the JSON results to FILE (RCU_PERF_JSON)"),
+	o_outdir = RP_STRING("outdir", "DIR", "write them to DIR/<test>.json (RCU_PERF_OUTDIR)"),
+	o_config = RP_STRING("config", "FILE",
+			     "read parameters from FILE (RCU_PERF_CONFIG; default:\n"
+			     "rcu_perf.conf beside the executable; \"\" for none)"),
+	o_set = RP_STRING("set", "NAME=VALUE", "set a parameter (also RCU_PERF_<NAME>=VALUE)",
+			  RP_EACH(cli_set), .letter = 's'),
+	o_baseline = RP_STRING("baseline", "DIR",
+			       "also judge the metrics against earlier results of\n"
+			       "this machine in DIR and DIR/*/ (RCU_PERF_BASELINE;\n"
+			       "\"baseline = DIR\" in the config; \"none\" for none)"),
+	o_knob = RP_STRING("knob", "PATH=VALUE",
+			   "write a sysfs knob for the run, restored at exit\n"
+			   "(repeatable, at most 16); PATH is one of\n"
+			   "/sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
+			   "/sys/module/{rcutree,rcupdate}/parameters/*,\n"
+			   "/sys/kernel/tracing/{current_tracer,tracing_on},\n"
+			   "/sys/devices/system/cpu/cpuN/online", RP_EACH(cli_knob)),
+	o_list = RP_FLAG("list", "list the parameters and exit"),
+	o_help = RP_FLAG("help", "this help", .letter = 'h');
+static struct rp_param * const common[] = {
+	&o_quick, &o_verbose, &o_json, &o_outdir, &o_config, &o_set, &o_baseline, &o_knob,
+	&o_list, &o_help, NULL
 };
 
 /*
- * Is argv[a] option --@name (or -@letter) as the usage spells it: "--NAME", or with a value
+ * Is argv[a] option @p as the usage spells it: "--NAME" (or "-LETTER"), or with a value
  * "--NAME=VALUE" or "--NAME VALUE"? Not an abbreviation, "-qv" or "-sNAME=VALUE": a typo stays
  * an error. The argv entries it takes, 0 if not it, -1 if its value is missing; a flag's
  * "=VALUE" comes back in *val, for the caller to refuse.
  */
-static int match(int argc, char **argv, int a, const char *name, char letter,
-		 bool has_val, const char **val)
+static int match(int argc, char **argv, int a, const struct rp_param *p, const char **val)
 {
 	const char *arg = argv[a];
-	size_t n = strlen(name);
+	size_t n = strlen(p->name);
 
 	*val = NULL;
-	if (!letter || arg[0] != '-' || arg[1] != letter || arg[2]) {
-		if (strncmp(arg, "--", 2) || strncmp(arg + 2, name, n) ||
+	if (!p->letter || arg[0] != '-' || arg[1] != p->letter || arg[2]) {
+		if (strncmp(arg, "--", 2) || strncmp(arg + 2, p->name, n) ||
 		    (arg[n + 2] && arg[n + 2] != '='))
 			return 0;
 		if (arg[n + 2])
 			*val = arg + n + 3;
 	}
-	if (!has_val || *val)
+	if (p->kind == RP_FLAG || *val)
 		return 1;
 	if (a + 1 >= argc)
 		return rp_err("option %s needs a value", arg);
@@ -465,6 +463,8 @@ static int set_option(struct rp_param *p, const char *val)
 	const char *why = NULL;
 	struct stat st;
 
+	if (p->kind == RP_FLAG && val)
+		return rp_err("option --%s takes no value", p->name);
 	if (p->kind == RP_PATH && !*val)
 		return rp_err("option --%s needs a value", p->name);
 	if (p->dir && (stat(val, &st) || !S_ISDIR(st.st_mode)))
@@ -482,67 +482,26 @@ static int set_option(struct rp_param *p, const char *val)
 /* The option at argv[a], the program's own first: argv entries taken, or -1 */
 static int cli_opt(int argc, char **argv, int a)
 {
-	struct rp_param * const *pp;
-	const struct common_opt *o;
+	struct rp_param * const *tables[] = { rp_current_test->params, common }, * const *pp;
 	const char *val;
+	size_t t;
 	int k;
 
-	for (pp = rp_current_test->params; pp && *pp; pp++) {
-		struct rp_param *p = *pp;
-
-		k = is_option(p) ? match(argc, argv, a, p->name, 0, p->kind != RP_FLAG, &val) : 0;
-		if (k > 0 && p->kind == RP_FLAG && val)
-			return rp_err("option --%s takes no value", p->name);
-		if (k)
-			return k < 0 || set_option(p, val) ? -1 : k;
-	}
-	for (o = common_opts; o < common_opts + ARRAY_SIZE(common_opts); o++) {
-		k = match(argc, argv, a, o->name, o->letter, !o->flag, &val);
-		if (!k || (o->flag && val))
-			continue;
-		if (k < 0 || (o->fn && o->fn(val)))
-			return -1;
-		if (o->flag)
-			*o->flag = true;
-		if (o->val)
-			*o->val = val;
-		return k;
+	for (t = 0; t < ARRAY_SIZE(tables); t++) {
+		for (pp = tables[t]; pp && *pp; pp++) {
+			k = is_option(*pp) ? match(argc, argv, a, *pp, &val) : 0;
+			if (k)
+				return k < 0 || set_option(*pp, val) ? -1 : k;
+		}
 	}
 	return rp_err("unknown option '%s' (see --help)", argv[a]);
 }
 
-int rp_parse(const struct rp_test *test, int argc, char **argv)
+/* The command line: options, operands (before and after "--"): 0, or -1 */
+static int parse_argv(const struct rp_test *test, int argc, char **argv)
 {
-	struct rp_param * const *pp;
-	const char *from, *why, *s;
 	bool dashdash = false;
 	int a, k;
-
-	rp_current_test = test;
-	memset(&rp_opts, 0, sizeof(rp_opts));
-	free(conf_baseline);
-	conf_baseline = NULL;
-	if (check_table(test))
-		return -1;
-
-	for (pp = test->params; pp && *pp; pp++) {
-		(*pp)->value = (*pp)->def;
-		(*pp)->source = "default";
-		(*pp)->str = NULL;
-		free((*pp)->origin);
-		(*pp)->origin = NULL;
-	}
-
-	/* The environment of the common options; the command line overrides. */
-	s = getenv("RCU_PERF_QUICK");
-	if (s && *s && strcmp(s, "0") && strcmp(s, "1"))
-		return rp_err("environment RCU_PERF_QUICK='%s': expected 0 or 1", s);
-	rp_opts.quick = s && *s == '1';
-	s = getenv("RCU_PERF_JSON");
-	rp_opts.json_path = s && *s ? s : NULL;
-	s = getenv("RCU_PERF_OUTDIR");
-	rp_opts.outdir = s && *s ? s : NULL;
-	rp_opts.config_path = getenv("RCU_PERF_CONFIG");	/* "": no config file at all */
 
 	for (a = 1; a < argc; a++) {
 		struct rp_param *op = dashdash ? test->operands_after : test->operands;
@@ -562,15 +521,53 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 			return -1;
 		a += k - 1;
 	}
+	return 0;
+}
 
-	s = rp_opts.config_path ?: default_config();
+int rp_parse(const struct rp_test *test, int argc, char **argv)
+{
+	struct rp_param * const *tables[] = { test->params, common }, * const *pp;
+	const char *quick = getenv("RCU_PERF_QUICK"), *from, *why, *s;
+	size_t t;
+	int r;
+
+	rp_current_test = test;
+	memset(&rp_opts, 0, sizeof(rp_opts));
+	free(conf_baseline);
+	conf_baseline = NULL;
+	if (check_table(test))
+		return -1;
+	for (t = 0; t < ARRAY_SIZE(tables); t++) {
+		for (pp = tables[t]; pp && *pp; pp++) {
+			(*pp)->value = (*pp)->def;
+			(*pp)->source = "default";
+			(*pp)->str = NULL;
+			free((*pp)->origin);
+			(*pp)->origin = NULL;
+		}
+	}
+	if (quick && *quick && strcmp(quick, "0") && strcmp(quick, "1"))
+		return rp_err("environment RCU_PERF_QUICK='%s': expected 0 or 1", quick);
+
+	/* The common options, the command line's else the environment's: --help even if bad */
+	r = parse_argv(test, argc, argv);
+	rp_opts.quick = o_quick.value || (quick && *quick == '1');
+	rp_opts.verbose = o_verbose.value;
+	rp_opts.help = o_help.value;
+	rp_opts.list = o_list.value;
+	s = getenv("RCU_PERF_JSON");
+	rp_opts.json_path = o_json.str ?: (s && *s ? s : NULL);
+	s = getenv("RCU_PERF_OUTDIR");
+	rp_opts.outdir = o_outdir.str ?: (s && *s ? s : NULL);
+	/* "": no config file at all */
+	s = o_config.str ?: getenv("RCU_PERF_CONFIG") ?: default_config();
 	rp_opts.config_path = s && *s ? s : NULL;
-	if ((s && *s && load_config(s)) || load_env())
+	if (r || (s && *s && load_config(s)) || load_env())
 		return -1;
 	/* cli > environment (set but empty: none) > config file */
 	s = getenv("RCU_PERF_BASELINE");
-	from = rp_opts.baseline ? "--baseline" : s ? "RCU_PERF_BASELINE" : rp_opts.config_path;
-	s = rp_opts.baseline ?: s ?: conf_baseline;
+	from = o_baseline.str ? "--baseline" : s ? "RCU_PERF_BASELINE" : rp_opts.config_path;
+	s = o_baseline.str ?: s ?: conf_baseline;
 	if (s) {
 		rp_opts.baseline = *s && strcmp(s, "none") ? s : NULL;
 		rp_opts.baseline_from = from;
@@ -586,26 +583,42 @@ int rp_parse(const struct rp_test *test, int argc, char **argv)
 	return why ? rp_err("%s", why) : 0;
 }
 
-/* "  --NAME VALUE" and the reason beside it, each line of it indented. */
-static void print_option(FILE *f, const struct rp_param *p)
+/* "  -L, --NAME VALUE" of each option and the reason beside it, each line of it indented. */
+static void print_options(FILE *f, struct rp_param * const *pp)
 {
-	const char *r = p->reason ?: "";
-	int n;
+	for (; pp && *pp; pp++) {
+		const struct rp_param *p = *pp;
+		const char *r = p->reason ?: "";
+		int n;
 
-	n = fprintf(f, "  --%s%s%s", p->name, p->unit ? " " : "", p->unit ?: "");
-	do {
-		size_t len = strcspn(r, "\n");
+		if (!is_option(p))
+			continue;
+		n = fprintf(f, "  ");
+		if (p->letter)
+			n += fprintf(f, "-%c, ", p->letter);
+		n += fprintf(f, "--%s%s%s", p->name, p->unit ? " " : "", p->unit ?: "");
+		do {
+			size_t len = strcspn(r, "\n");
 
-		fprintf(f, "%*s%.*s\n", n < 25 ? 25 - n : 1, "", (int)len, r);
-		r += len + !!r[len];
-		n = 0;
-	} while (*r);
+			fprintf(f, "%*s%.*s\n", n < 25 ? 25 - n : 1, "", (int)len, r);
+			r += len + !!r[len];
+			n = 0;
+		} while (*r);
+	}
+}
+
+/* The first of @pp that is an option (or that is not), or NULL */
+static const struct rp_param *first(struct rp_param * const *pp, bool option)
+{
+	for (; pp && *pp; pp++)
+		if (is_option(*pp) == option)
+			return *pp;
+	return NULL;
 }
 
 void rp_usage(FILE *f)
 {
 	const struct rp_test *t = rp_current_test;
-	struct rp_param * const *pp;
 
 	if (!t)
 		return;
@@ -613,38 +626,17 @@ void rp_usage(FILE *f)
 	if (t->summary)
 		fprintf(f, "%s\n", t->summary);
 	fputc('\n', f);
-	for (pp = t->params; pp && *pp && !is_option(*pp); pp++)
-		;
-	if (pp && *pp)
+	if (first(t->params, true))
 		fprintf(f, "Options of %s:\n", t->name);
-	for (; pp && *pp; pp++)
-		if (is_option(*pp))
-			print_option(f, *pp);
+	print_options(f, t->params);
 	if (t->extra_usage) {
 		fputs(t->extra_usage, f);
 		if (*t->extra_usage && t->extra_usage[strlen(t->extra_usage) - 1] != '\n')
 			fputc('\n', f);
 	}
-	fputs("Common options:\n"
-	      "  -q, --quick            shorter runs (also RCU_PERF_QUICK=1)\n"
-	      "  -v, --verbose          per-sample lines on stderr\n"
-	      "  --json FILE            write the JSON results to FILE (RCU_PERF_JSON)\n"
-	      "  --outdir DIR           write them to DIR/<test>.json (RCU_PERF_OUTDIR)\n"
-	      "  --config FILE          read parameters from FILE (RCU_PERF_CONFIG; default:\n"
-	      "                         rcu_perf.conf beside the executable; \"\" for none)\n"
-	      "  -s, --set NAME=VALUE   set a parameter (also RCU_PERF_<NAME>=VALUE)\n"
-	      "  --baseline DIR         also judge the metrics against earlier results of\n"
-	      "                         this machine in DIR and DIR/*/ (RCU_PERF_BASELINE;\n"
-	      "                         \"baseline = DIR\" in the config; \"none\" for none)\n"
-	      "  --knob PATH=VALUE      write a sysfs knob for the run, restored at exit\n"
-	      "                         (repeatable, at most 16); PATH is one of\n"
-	      "                         /sys/kernel/rcu_expedited, /sys/kernel/rcu_normal,\n"
-	      "                         /sys/module/{rcutree,rcupdate}/parameters/*,\n"
-	      "                         /sys/kernel/tracing/{current_tracer,tracing_on},\n"
-	      "                         /sys/devices/system/cpu/cpuN/online\n"
-	      "  --list                 list the parameters and exit\n"
-	      "  -h, --help             this help\n"
-	      "Precedence: --set > environment > config file > default.\n", f);
+	fputs("Common options:\n", f);
+	print_options(f, common);
+	fputs("Precedence: --set > environment > config file > default.\n", f);
 	/* rp_init()'s codes; rcu_perf_compare (no checks) states its own. */
 	if (t->nr_checks)
 		fputs("Exit: 0 pass, 1 fail or bad usage, 4 skip.\n", f);
@@ -682,19 +674,17 @@ static void list_row(FILE *f, const struct rp_param *p, int *w, bool print)
 
 void rp_list_params(FILE *f)
 {
-	const struct rp_test *t = rp_current_test;
+	struct rp_param * const *params = rp_current_test ? rp_current_test->params : NULL;
 	struct rp_param * const *pp;
 	int w[7] = { 0 }, print;
 
-	for (pp = t ? t->params : NULL; pp && *pp && is_option(*pp); pp++)
-		;
-	if (!pp || !*pp) {
+	if (!first(params, false)) {
 		fputs("(no parameters)\n", f);
 		return;
 	}
 	for (print = 0; print < 2; print++) {
 		list_row(f, NULL, w, print);
-		for (pp = t->params; *pp; pp++)
+		for (pp = params; *pp; pp++)
 			if (!is_option(*pp))
 				list_row(f, *pp, w, print);
 	}

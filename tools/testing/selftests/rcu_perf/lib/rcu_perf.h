@@ -100,6 +100,7 @@ struct rp_param {
 	double min, max;
 	const char *(*each)(const char *val);	/* NULL if fine, else why */
 	bool dir;
+	char letter;		/* an option's short form: -L */
 	/* filled in by rp_parse() */
 	double value;
 	const char *source;	/* "default", "quick", "config", "env", "cli" */
