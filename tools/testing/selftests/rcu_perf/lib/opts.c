@@ -431,10 +431,9 @@ static struct rp_param * const common[] = {
 };
 
 /*
- * Is argv[a] option @p as the usage spells it: "--NAME" (or "-LETTER"), or with a value
- * "--NAME=VALUE" or "--NAME VALUE"? Not an abbreviation, "-qv" or "-sNAME=VALUE": a typo stays
- * an error. The argv entries it takes, 0 if not it, -1 if its value is missing; a flag's
- * "=VALUE" comes back in *val, for the caller to refuse.
+ * Is argv[a] option @p as --help spells it: "--NAME" or "-L", with a value "--NAME=VALUE" or
+ * "--NAME VALUE"? Not an abbreviation, "-qv" or "-sNAME=VALUE": a typo stays an error. The argv
+ * entries it takes, 0 if not it, -1 if its value is missing; a flag's "=VALUE" is in *val.
  */
 static int match(int argc, char **argv, int a, const struct rp_param *p, const char **val)
 {
@@ -620,8 +619,6 @@ void rp_usage(FILE *f)
 {
 	const struct rp_test *t = rp_current_test;
 
-	if (!t)
-		return;
 	fprintf(f, "usage: %s [options]\n", t->name);
 	if (t->summary)
 		fprintf(f, "%s\n", t->summary);
@@ -693,12 +690,10 @@ void rp_list_params(FILE *f)
 int rp_opts_apply_knobs(void)
 {
 	char path[PATH_MAX];
-	int i;
+	int i, r;
 
 	for (i = 0; i < rp_opts.nr_knobs; i++) {
-		const char *k = rp_opts.knobs[i];
-		const char *eq = strchr(k, '=');
-		int r;
+		const char *k = rp_opts.knobs[i], *eq = strchr(k, '=');
 
 		/* cli_knob() checked its length. */
 		snprintf(path, sizeof(path), "%.*s", (int)(eq - k), k);
@@ -715,11 +710,10 @@ int rp_opts_apply_knobs(void)
 
 void rp_opts_print(void)
 {
-	const struct rp_test *test = rp_current_test;
 	struct rp_param * const *pp;
 	int i;
 
-	for (pp = test->params; pp && *pp; pp++) {
+	for (pp = rp_current_test->params; pp && *pp; pp++) {
 		const struct rp_param *p = *pp;
 
 		if (!strcmp(p->source, "default") || is_option(p))
