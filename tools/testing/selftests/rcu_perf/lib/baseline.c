@@ -45,31 +45,6 @@ static __printf(1, 2) void unusable(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void baseline_free(void)
-{
-	size_t i;
-
-	for (i = 0; i < bl.nr; i++)
-		free(bl.check[i]);
-	free(bl.check);
-	rp_results_free(&bl.res);
-	for (i = 0; i < bl.nr_boots; i++)
-		free(bl.boots[i]);
-	free(bl.boots);
-	free(bl.why);
-	memset(&bl, 0, sizeof(bl));
-}
-
-size_t rp_baseline_nr_checks(void)
-{
-	return bl.nr;
-}
-
-const char *rp_baseline_check_name(size_t i)
-{
-	return i < bl.nr ? bl.check[i] : NULL;
-}
-
 /* ---- what must match ---- */
 
 static const char *jstr(const struct rp_jval *obj, const char *key)
@@ -275,6 +250,7 @@ static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 	return ret;
 }
 
+/* Called once, by rp_init(): it plans the checks, which it returns. */
 int rp_baseline_load(void)
 {
 	const struct rp_test *t = rp_current_test;
@@ -287,7 +263,6 @@ int rp_baseline_load(void)
 	const char *e;
 	int ret;
 
-	baseline_free();
 	if (!t || !t->baseline || !dir)
 		return 0;
 	for (pp = t->params; pp && *pp; pp++) {
@@ -316,6 +291,7 @@ int rp_baseline_load(void)
 				return rp_err("bug: %s and %s are both %s",
 					      t->baseline[j], t->baseline[i],
 					      bl.check[i]);
+		rp_ktap_plan_check(bl.check[i]);
 	}
 	cur = rp_system_facts();
 	if (!cur)
@@ -327,7 +303,7 @@ int rp_baseline_load(void)
 			 bl.same_boot, t->name, "a boot baseline needs other boots");
 	else if (!ret && !bl.res.nr_files[0])
 		unusable("no %s results in %s", t->name, dir);
-	return ret;
+	return ret ? ret : (int)bl.nr;
 }
 
 void rp_baseline_describe(void)

@@ -118,10 +118,8 @@ int rp_sweep_points(int max, int *pts, int cap);
 
 /* baseline.c: earlier results of the same machine (--baseline DIR) */
 
-int rp_baseline_load(void);	/* rp_init(): 0, or -1 on bad input */
+int rp_baseline_load(void);	/* the checks it planned, or -1 on bad input */
 void rp_baseline_describe(void);	/* "# baseline: ..." */
-size_t rp_baseline_nr_checks(void);	/* checks it adds to the plan */
-const char *rp_baseline_check_name(size_t i);
 void rp_baseline_report(void);	/* rp_finish(): every check reported */
 /*
  * Why results @base_doc cannot be a baseline on a machine with facts @cur

@@ -16,8 +16,7 @@ static bool whole_skip;		/* rp_exit_skip() or rp_fatal() */
 
 void rp_init(const struct rp_test *test, int argc, char **argv)
 {
-	size_t i;
-	int r;
+	int r, nr_baseline;
 
 	r = rp_parse(test, argc, argv);
 	if (rp_opts.help) {
@@ -30,7 +29,8 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		rp_list_params(stdout);
 		exit(0);
 	}
-	if (rp_baseline_load())
+	nr_baseline = rp_baseline_load();
+	if (nr_baseline < 0)
 		exit(KSFT_FAIL);
 
 	/*
@@ -53,9 +53,7 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		exit(KSFT_FAIL);
 	}
 	rp_system_snapshot();
-	rp_report_begin(rp_baseline_nr_checks() ? rp_opts.baseline : NULL);
-	for (i = 0; i < rp_baseline_nr_checks(); i++)
-		rp_ktap_plan_check(rp_baseline_check_name(i));
+	rp_report_begin(nr_baseline ? rp_opts.baseline : NULL);
 	rp_ktap_plan();
 	begun = true;
 	rp_opts_print();
