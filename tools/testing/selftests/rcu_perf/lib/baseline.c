@@ -214,12 +214,7 @@ static int load_run(const char *path, const struct rp_jval *cur)
 	return ret;
 }
 
-static int visible(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
-
-/* The *.json files of @dir and of its subdirectories, in name order. */
+/* The *.json files of @dir and of its subdirectories, in name order; no dot files. */
 static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 {
 	char path[PATH_MAX], why[PATH_MAX + 128];
@@ -229,15 +224,16 @@ static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 
 	if (rp_check_trusted(dir, -1, why, sizeof(why)))
 		return rp_err("baseline %s: %s", dir, why);
-	n = scandir(dir, &ents, visible, alphasort);
+	n = scandir(dir, &ents, NULL, alphasort);
 	if (n < 0)
 		return rp_err("baseline %s: %s", dir, strerror(errno));
 	for (i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
 		size_t len = strlen(e);
 
-		if (!ret && snprintf(path, sizeof(path), "%s/%s", dir, e) <
-		    (int)sizeof(path) && !stat(path, &st)) {
+		if (!ret && *e != '.' &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, e) < (int)sizeof(path) &&
+		    !stat(path, &st)) {
 			if (S_ISDIR(st.st_mode) && depth == 0)
 				ret = load_dir(path, 1, cur);
 			else if (S_ISREG(st.st_mode) && len > 5 &&
@@ -343,45 +339,53 @@ static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st,
 	return spread;
 }
 
+/* One look at the baseline: its comparison, and the limit it judged by. */
+struct look {
+	struct rp_cmp c;
+	double limit;
+	const char *widened;	/* what widened the limit */
+	char buf[256];
+};
+
+static void widen(struct look *l, double limit, const char *why)
+{
+	if (limit > l->limit) {
+		l->limit = limit;
+		l->widened = why;
+	}
+}
+
 /*
  * One comparison in the statistic @st, the run as the unit: the limit
  * @lim widened to how far the baseline's own runs spread in @st (a change
  * within the machine's drift from run to run is no regression,
  * rp_run_spread_pct()), or in another metric whose runs drift with it
  * (bl.drift), or to @step as a share of their mean @st (@why) if that is
- * more. Returns the limit, *@widened what widened it.
+ * more.
  */
-static double look(const struct rp_rmetric *b, const struct rp_metric *m,
-		   enum rp_cmp_stat st, double lim, double step,
-		   const char *why, double alpha, const char **widened,
-		   char *buf, size_t len, struct rp_cmp *c)
+static void look(struct look *l, const struct rp_rmetric *b,
+		 const struct rp_metric *m, enum rp_cmp_stat st, double lim,
+		 double step, const char *why, double alpha)
 {
 	size_t n = b->runs[0];
-	double sum, spread = spread_of(b, st, &sum), limit, r = 0;
+	double sum;
 
-	limit = spread > lim ? spread : lim;
-	*widened = "the spread of the baseline's runs";
-	if (bl.drift > limit) {
-		limit = bl.drift;
-		*widened = bl.drift_why;
-	}
+	*l = (struct look){ .limit = lim };
+	widen(l, spread_of(b, st, &sum), "the spread of the baseline's runs");
+	widen(l, bl.drift, bl.drift_why);
 	if (step > 0 && n && sum > 0)
-		r = 100 * step * n / sum;
-	if (r > limit) {
-		limit = r;
-		*widened = why;
-	}
+		widen(l, 100 * step * n / sum, why);
 	/* On top of the rest: the host took that much from every metric. */
 	if (bl.host > 0) {
-		snprintf(buf, len, "%s%s%.3g %% that %s lost in this run",
-			 limit > lim ? *widened : "", limit > lim ? " + the " : "the ",
-			 bl.host, rp_current_test->baseline_control);
-		limit += bl.host;
-		*widened = buf;
+		snprintf(l->buf, sizeof(l->buf), "%s%s%.3g %% that %s lost in this run",
+			 l->limit > lim ? l->widened : "",
+			 l->limit > lim ? " + the " : "the ", bl.host,
+			 rp_current_test->baseline_control);
+		l->limit += bl.host;
+		l->widened = l->buf;
 	}
 	rp_compare_runs(b->v[0].v, b->run_n[0], n, m->samples, &m->n, 1, st,
-			m->higher_is_better, limit, alpha, c);
-	return limit;
+			m->higher_is_better, l->limit, alpha, &l->c);
 }
 
 /* The check of metric @i, its baseline @b and its samples of this run @m. */
@@ -389,16 +393,12 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 		  const char *vs)
 {
 	const struct rp_param *lim = bl.change;
-	char buf[2][256];
-	const char *widened, *mw;
-	struct rp_cmp c, cm;
-	double limit, ml;
+	struct look own, mean, *l = &own;
 
 	if (rp_current_test->baseline_limit && rp_current_test->baseline_limit[i])
 		lim = rp_current_test->baseline_limit[i];
-	limit = look(b, m, m->stat, lim->value, m->resolution,
-		     "what the host moves between sessions (resolution)",
-		     bl.alpha->value, &widened, buf[0], sizeof(buf[0]), &c);
+	look(&own, b, m, m->stat, lim->value, m->resolution,
+	     "what the host moves between sessions (resolution)", bl.alpha->value);
 	/*
 	 * A second look, on the mean: a regression of some ops (a
 	 * throttled idle CPU delays one GP in five) moves the mean, not
@@ -409,16 +409,14 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 	 * (healthy idle GP means moved +16..21%, a fifth of a jiffy;
 	 * the c229828ca6bc62d class adds jiffies: +150%).
 	 */
-	if (c.verdict != RP_CMP_REGRESSED && !m->median_only && b->runs[0] >= 2) {
-		ml = look(b, m, RP_CMP_MEAN, lim->value, m->quantum, "one quantum per op",
-			  bl.alpha->value / 10, &mw, buf[1], sizeof(buf[1]), &cm);
-		if (cm.verdict == RP_CMP_REGRESSED) {
-			c = cm;
-			limit = ml;
-			widened = mw;
-		}
+	if (own.c.verdict != RP_CMP_REGRESSED && !m->median_only && b->runs[0] >= 2) {
+		look(&mean, b, m, RP_CMP_MEAN, lim->value, m->quantum,
+		     "one quantum per op", bl.alpha->value / 10);
+		if (mean.c.verdict == RP_CMP_REGRESSED)
+			l = &mean;
 	}
-	rp_check_cmp(bl.check[i], &c, m->higher_is_better, m->unit, lim, limit, widened, vs);
+	rp_check_cmp(bl.check[i], &l->c, m->higher_is_better, m->unit, lim,
+		     l->limit, l->widened, vs);
 }
 
 /*
