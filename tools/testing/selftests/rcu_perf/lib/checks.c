@@ -18,17 +18,26 @@ static char **more;		/* checks planned beside the program's own */
 static size_t nr_more;
 static unsigned int totals[4];	/* by enum rp_verdict */
 
-/* ~4 significant digits, without exponents for everyday magnitudes. */
-static void fmt_num(char *buf, size_t len, double v)
+#define NUM_LEN	64
+
+/*
+ * @v to ~4 significant digits, without exponents for everyday magnitudes,
+ * and its @unit if it has one; into @buf, which it returns.
+ */
+static char *num(char buf[NUM_LEN], double v, const char *unit)
 {
 	double a = fabs(v);
+	int n;
 
 	if (isnan(v))
-		snprintf(buf, len, "nan");
+		n = snprintf(buf, NUM_LEN, "nan");
 	else if (a >= 1e4 && a < 1e9)
-		snprintf(buf, len, "%.0f", v);
+		n = snprintf(buf, NUM_LEN, "%.0f", v);
 	else
-		snprintf(buf, len, "%.4g", v);
+		n = snprintf(buf, NUM_LEN, "%.4g", v);
+	if (unit && *unit)
+		snprintf(buf + n, NUM_LEN - n, " %s", unit);
+	return buf;
 }
 
 /* A KTAP description/directive must stay on one line. */
@@ -135,7 +144,7 @@ static bool bad_param(const char *check, const struct rp_param *p, bool max)
 enum rp_verdict rp_check(const char *check, double measured,
 			 const struct rp_param *p)
 {
-	char m[32], l[32];
+	char m[NUM_LEN], l[NUM_LEN];
 	const char *unit, *op;
 	enum rp_verdict v;
 
@@ -143,11 +152,8 @@ enum rp_verdict rp_check(const char *check, double measured,
 		return RP_ERROR;
 	unit = p->unit ? p->unit : "";
 	op = p->kind == RP_LIMIT_MAX ? "<=" : ">=";
-	fmt_num(m, sizeof(m), measured);
-	fmt_num(l, sizeof(l), p->value);
-	printf("# %s: measured %s%s%s vs limit %s %s%s%s (%s)\n", check,
-	       m, *unit ? " " : "", unit, op, l, *unit ? " " : "", unit,
-	       p->name);
+	printf("# %s: measured %s vs limit %s %s (%s)\n", check,
+	       num(m, measured, unit), op, num(l, p->value, unit), p->name);
 	/* not finite: written as null, like NAN */
 	v = !isfinite(measured) ? RP_SKIP : (p->kind == RP_LIMIT_MAX ?
 	    measured <= p->value : measured >= p->value) ? RP_PASS : RP_FAIL;
@@ -204,25 +210,22 @@ bool rp_bound_settled(const struct rp_bound *b)
 enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 {
 	const char *unit = b->unit ? b->unit : "", *op = b->is_min ? ">=" : "<=";
-	char m[32], lo[32], hi[32], l[32];
-	enum rp_verdict v;
+	char m[NUM_LEN], lo[NUM_LEN], hi[NUM_LEN], l[NUM_LEN];
+	enum rp_verdict v = bound_verdict(b);
 	struct rp_check_rec *c;
 
 	if (bad_name(check))
 		return RP_ERROR;
-	fmt_num(m, sizeof(m), b->est.value);
-	fmt_num(lo, sizeof(lo), b->est.lo);
-	fmt_num(hi, sizeof(hi), b->est.hi);
-	fmt_num(l, sizeof(l), b->limit);
-	printf("# %s: measured %s%s%s (90%% CI %s..%s) vs limit %s %s%s%s (%s%s%s)\n",
-	       check, m, *unit ? " " : "", unit, lo, hi, op, l,
-	       *unit ? " " : "", unit, b->how ? b->how : "",
-	       b->how && b->param ? "; " : "", b->param ? b->param->name : "");
-	v = bound_verdict(b);
+	printf("# %s: measured %s (90%% CI %s..%s) vs limit %s %s (%s%s%s)\n",
+	       check, num(m, b->est.value, unit), num(lo, b->est.lo, NULL),
+	       num(hi, b->est.hi, NULL), op, num(l, b->limit, unit),
+	       b->how ? b->how : "", b->how && b->param ? "; " : "",
+	       b->param ? b->param->name : "");
 	if (v == RP_SKIP && !isfinite(b->est.value))
 		c = record(check, v, rp_xstrdup("no valid measurement"));
 	else if (v == RP_SKIP)
-		c = record(check, v, format_line(NOISY, m, unit, l, lo, hi));
+		c = record(check, v, format_line(NOISY, num(m, b->est.value, NULL),
+						 unit, num(l, b->limit, NULL), lo, hi));
 	else
 		c = record(check, v, b->how ? rp_xstrdup(b->how) : NULL);
 	c->ci_lo = b->est.lo;
@@ -265,7 +268,7 @@ bool rp_check_reported(const char *name)
 }
 
 #define CMP_LINE \
-	"# %s: measured %s%s %% worse (%s %s%s%s vs %s%s%s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s%s)\n"
+	"# %s: measured %s%s %% worse (%s %s vs %s of %s; p %s, MDE %s %%) vs limit <= %s %% (%s%s%s)\n"
 #define CMP_NOISY \
 	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
 
@@ -275,23 +278,17 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 			     const char *widened, const char *vs)
 {
 	double worse = higher_is_better ? -c->change_pct : c->change_pct;
-	char m[32], l[32], ma[32], mb[32], mde[32], pv[32];
-	const char *sp, *w;
+	char m[NUM_LEN], l[NUM_LEN], ma[NUM_LEN], mb[NUM_LEN], mde[NUM_LEN], pv[32];
+	const char *w;
 	struct rp_check_rec *rec;
 
 	if (bad_name(check) || bad_param(check, p, true))
 		return RP_ERROR;
-	unit = unit ? unit : "";
-	sp = *unit ? " " : "";
 	w = limit > p->value ? widened : NULL;	/* what widened it */
-	fmt_num(m, sizeof(m), worse);
-	fmt_num(l, sizeof(l), limit);
-	fmt_num(ma, sizeof(ma), c->va);
-	fmt_num(mb, sizeof(mb), c->vb);
-	fmt_num(mde, sizeof(mde), c->mde_pct);
 	snprintf(pv, sizeof(pv), "%.2g", c->p);
-	printf(CMP_LINE, check, worse > 0 ? "+" : "", m, rp_cmp_stat_name(c->stat),
-	       mb, sp, unit, ma, sp, unit, vs, pv, mde, l, p->name,
+	printf(CMP_LINE, check, worse > 0 ? "+" : "", num(m, worse, NULL),
+	       rp_cmp_stat_name(c->stat), num(mb, c->vb, unit), num(ma, c->va, unit),
+	       vs, pv, num(mde, c->mde_pct, NULL), num(l, limit, NULL), p->name,
 	       w ? ", widened to " : "", w ? w : "");
 	if (c->verdict == RP_CMP_REGRESSED)
 		rec = record(check, RP_FAIL,
