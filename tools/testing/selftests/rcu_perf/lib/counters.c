@@ -45,9 +45,6 @@ static const struct {
 	/* one "end" event per completed grace period (CONFIG_RCU_TRACE) */
 	[RP_CTR_RCU_GP] = CTR_TP("rcu_gp", "rcu/rcu_grace_period",
 				 "gpevent == \"end\""),
-#undef SW
-#undef HW
-#undef CTR_TP
 };
 
 struct ctr_priv {

@@ -104,7 +104,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 
 /* report.c, system.c, kmsg.c, results.c, scaling.c */
 
-void rp_report_begin(const char *baseline);	/* the run's start */
+void rp_report_begin(void);	/* the run's start */
 int rp_report_save(int code);	/* to --json or --outdir: 0, or -1 */
 const struct rp_metric *rp_metric_find(const char *name);	/* or NULL */
 void rp_system_snapshot(void);	/* "rcu_sysfs" as the run starts */
@@ -118,7 +118,7 @@ int rp_sweep_points(int max, int *pts, int cap);
 
 /* baseline.c: earlier results of the same machine (--baseline DIR) */
 
-int rp_baseline_load(void);	/* the checks it planned, or -1 on bad input */
+int rp_baseline_load(void);	/* rp_init(): 0, or -1 on bad input */
 void rp_baseline_describe(void);	/* "# baseline: ..." */
 void rp_baseline_report(void);	/* rp_finish(): every check reported */
 /*

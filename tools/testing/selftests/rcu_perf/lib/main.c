@@ -16,7 +16,7 @@ static bool whole_skip;		/* rp_exit_skip() or rp_fatal() */
 
 void rp_init(const struct rp_test *test, int argc, char **argv)
 {
-	int r, nr_baseline;
+	int r;
 
 	r = rp_parse(test, argc, argv);
 	if (rp_opts.help) {
@@ -29,8 +29,7 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		rp_list_params(stdout);
 		exit(0);
 	}
-	nr_baseline = rp_baseline_load();
-	if (nr_baseline < 0)
+	if (rp_baseline_load())
 		exit(KSFT_FAIL);
 
 	/*
@@ -53,7 +52,7 @@ void rp_init(const struct rp_test *test, int argc, char **argv)
 		exit(KSFT_FAIL);
 	}
 	rp_system_snapshot();
-	rp_report_begin(nr_baseline ? rp_opts.baseline : NULL);
+	rp_report_begin();
 	rp_ktap_plan();
 	begun = true;
 	rp_opts_print();

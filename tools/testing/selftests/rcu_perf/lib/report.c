@@ -23,11 +23,9 @@ static struct info_rec *infos;
 static size_t nr_infos;
 static double start_ms;
 static time_t start_time;	/* 0: not begun */
-static const char *baseline;	/* the baseline judged against, or NULL */
 
-void rp_report_begin(const char *baseline_dir)
+void rp_report_begin(void)
 {
-	baseline = baseline_dir;
 	start_ms = rp_now_ms();
 	start_time = time(NULL);
 }
@@ -186,7 +184,7 @@ static int results_write(FILE *f, int code)
 	rp_jw_obj_begin(&w, "options");
 	rp_jw_bool(&w, "quick", rp_opts.quick);
 	rp_jw_str(&w, "config", rp_opts.config_path);
-	rp_jw_str(&w, "baseline", baseline);
+	rp_jw_str(&w, "baseline", t && t->baseline && *t->baseline ? rp_opts.baseline : NULL);
 	rp_jw_arr_begin(&w, "knobs");
 	for (i = 0; i < rp_opts.nr_knobs; i++)
 		rp_jw_str(&w, NULL, rp_opts.knobs[i]);
