@@ -139,7 +139,8 @@ static const char *tp_open(struct ctr_priv *p, int i,
 	return why;
 }
 
-static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
+/* Counter @i, into @p: NULL, or why not. */
+static const char *open_one(struct ctr_priv *p, int i)
 {
 	/* libperf copies its (newer uapi's) sizeof(attr): room for it, 0 */
 	union {
@@ -157,11 +158,8 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 	struct perf_evsel *ev;
 	int err;
 
-	if (ctr_def[i].type == PERF_TYPE_TRACEPOINT) {
-		c->why[i] = tp_open(p, i, attr);
-		c->supported[i] = !c->why[i];
-		return;
-	}
+	if (ctr_def[i].type == PERF_TYPE_TRACEPOINT)
+		return tp_open(p, i, attr);
 	ev = perf_evsel__new(attr);
 	err = ev ? perf_evsel__open(ev, NULL, p->self) : 0;
 	/* Switches and migrations would count 0 with exclude_kernel. */
@@ -174,15 +172,14 @@ static void open_one(struct rp_counters *c, struct ctr_priv *p, int i)
 		ev = perf_evsel__new(attr);
 		err = ev ? perf_evsel__open(ev, NULL, p->self) : 0;
 	}
-	if (!ev || err) {
-		c->why[i] = !ev ? "out of memory" :
-			    why_errno(-err, ctr_def[i].type == PERF_TYPE_HARDWARE);
-		if (ev)	/* newer libperf's delete reads the event first */
-			perf_evsel__delete(ev);
-		return;
+	if (!ev)	/* newer libperf's delete reads the event first */
+		return "out of memory";
+	if (err) {
+		perf_evsel__delete(ev);
+		return why_errno(-err, ctr_def[i].type == PERF_TYPE_HARDWARE);
 	}
 	p->ev[i] = ev;
-	c->supported[i] = true;
+	return NULL;
 }
 
 int rp_counters_open(struct rp_counters *c)
@@ -203,8 +200,10 @@ int rp_counters_open(struct rp_counters *c)
 		rp_counters_close(c);
 		return -ENOMEM;
 	}
-	for (i = 0; i < RP_CTR_NR; i++)
-		open_one(c, p, i);
+	for (i = 0; i < RP_CTR_NR; i++) {
+		c->why[i] = open_one(p, i);
+		c->supported[i] = !c->why[i];
+	}
 	return 0;
 }
 
