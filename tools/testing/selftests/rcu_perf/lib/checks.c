@@ -252,11 +252,6 @@ void rp_ktap_plan(void)
 	ksft_set_plan(rp_ktap_planned());
 }
 
-bool rp_ktap_all_reported(void)
-{
-	return (int)ksft_test_num() >= rp_ktap_planned();
-}
-
 bool rp_check_reported(const char *name)
 {
 	size_t i;
@@ -308,10 +303,11 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
  * Under the program's check names, the first not yet reported, then the
  * baseline's: KTAP parsers look results up by name.
  */
-void rp_ktap_fill(enum rp_verdict v, const char *reason)
+bool rp_ktap_fill(enum rp_verdict v, const char *reason)
 {
 	const char * const *names = rp_current_test ?
 				    rp_current_test->checks : NULL;
+	bool any = (int)ksft_test_num() < rp_ktap_planned();
 	char buf[32];
 	size_t i;
 
@@ -329,6 +325,7 @@ void rp_ktap_fill(enum rp_verdict v, const char *reason)
 		}
 		record(name, v, rp_xstrdup(reason));
 	}
+	return any;
 }
 
 void rp_skip_rest(const char *fmt, ...)

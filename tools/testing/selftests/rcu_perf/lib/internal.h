@@ -87,8 +87,7 @@ char *rp_vformat_line(const char *fmt, va_list ap);	/* one line */
 void rp_ktap_plan_check(const char *name);	/* a baseline check */
 void rp_ktap_plan(void);
 int rp_ktap_planned(void);
-bool rp_ktap_all_reported(void);
-void rp_ktap_fill(enum rp_verdict v, const char *reason);
+bool rp_ktap_fill(enum rp_verdict v, const char *reason);	/* any filled? */
 void rp_ktap_close(void);	/* unreported and extra checks: errors */
 void rp_ktap_count_error(void);		/* a failure outside any check */
 unsigned int rp_ktap_total(enum rp_verdict v);
