@@ -415,8 +415,7 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 		if (mean.c.verdict == RP_CMP_REGRESSED)
 			l = &mean;
 	}
-	rp_check_cmp(bl.check[i], &l->c, m->higher_is_better, m->unit, lim,
-		     l->limit, l->widened, vs);
+	rp_check_cmp(bl.check[i], &l->c, m, lim, l->limit, l->widened, vs);
 }
 
 /*

@@ -268,12 +268,11 @@ bool rp_check_reported(const char *name)
 	"too noisy to compare with %s: a change of %s %% could be missed, the limit is %s %%; more runs in the baseline or a quieter machine"
 
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
-			     bool higher_is_better, const char *unit,
-			     const struct rp_param *p, double limit,
-			     const char *widened, const char *vs)
+			     const struct rp_metric *m, const struct rp_param *p,
+			     double limit, const char *widened, const char *vs)
 {
-	double worse = higher_is_better ? -c->change_pct : c->change_pct;
-	char m[NUM_LEN], l[NUM_LEN], ma[NUM_LEN], mb[NUM_LEN], mde[NUM_LEN], pv[32];
+	double worse = m->higher_is_better ? -c->change_pct : c->change_pct;
+	char pct[NUM_LEN], l[NUM_LEN], ma[NUM_LEN], mb[NUM_LEN], mde[NUM_LEN], pv[32];
 	const char *w;
 	struct rp_check_rec *rec;
 
@@ -281,8 +280,8 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 		return RP_ERROR;
 	w = limit > p->value ? widened : NULL;	/* what widened it */
 	snprintf(pv, sizeof(pv), "%.2g", c->p);
-	printf(CMP_LINE, check, worse > 0 ? "+" : "", num(m, worse, NULL),
-	       rp_cmp_stat_name(c->stat), num(mb, c->vb, unit), num(ma, c->va, unit),
+	printf(CMP_LINE, check, worse > 0 ? "+" : "", num(pct, worse, NULL),
+	       rp_cmp_stat_name(c->stat), num(mb, c->vb, m->unit), num(ma, c->va, m->unit),
 	       vs, pv, num(mde, c->mde_pct, NULL), num(l, limit, NULL), p->name,
 	       w ? ", widened to " : "", w ? w : "");
 	if (c->verdict == RP_CMP_REGRESSED)

@@ -95,11 +95,10 @@ void rp_ktap_print_totals(void);	/* kselftest's "# Totals:" line */
 const struct rp_check_rec *rp_check_records(size_t *n);
 bool rp_check_reported(const char *check);
 bool rp_bound_settled(const struct rp_bound *b); /* wholly on one side */
-/* rp_compare_runs()'s verdict as a check against @limit (>= @p's value) */
+/* rp_compare_runs()'s verdict on @m as a check against @limit (>= @p's value) */
 enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
-			     bool higher_is_better, const char *unit,
-			     const struct rp_param *p, double limit,
-			     const char *widened, const char *vs);
+			     const struct rp_metric *m, const struct rp_param *p,
+			     double limit, const char *widened, const char *vs);
 
 /* report.c, system.c, kmsg.c, results.c, scaling.c */
 

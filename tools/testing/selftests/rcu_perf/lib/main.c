@@ -81,14 +81,12 @@ int rp_finish(void)
 	rp_baseline_report();
 	rp_ktap_close();
 	code = exit_code();
-	if (rp_report_save(code) && code == KSFT_PASS) {
+	if (rp_report_save(code) && code == KSFT_PASS)
 		rp_ktap_count_error();
-		code = exit_code();
-	}
 	rp_guard_restore();
 	rp_ktap_print_totals();
 	fflush(stdout);
-	return code;
+	return exit_code();
 }
 
 /* rp_exit_skip() and rp_fatal(): the rest skipped with reason @fmt. */
