@@ -119,9 +119,7 @@ static const char *tp_open(struct ctr_priv *p, int i,
 	if (!p->all_cpus)
 		return "cannot read the online CPUs";
 	n = perf_cpu_map__nr(p->all_cpus);
-	p->tp_fd[i] = malloc(n * sizeof(*p->tp_fd[i]));
-	if (!p->tp_fd[i])
-		return "out of memory";
+	p->tp_fd[i] = rp_xrealloc(NULL, n * sizeof(*p->tp_fd[i]));
 	memset(p->tp_fd[i], -1, n * sizeof(*p->tp_fd[i]));
 	for (idx = 0; idx < n && !why; idx++) {
 		fd = syscall(__NR_perf_event_open, attr, -1,
@@ -190,9 +188,8 @@ int rp_counters_open(struct rp_counters *c)
 
 	memset(c, 0, sizeof(*c));
 	libperf_init(quiet);
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
+	p = rp_xrealloc(NULL, sizeof(*p));
+	*p = (struct ctr_priv){ 0 };
 	p->self = perf_thread_map__new_array(1, &self);
 	p->all_cpus = perf_cpu_map__new_online_cpus();
 	c->priv = p;
