@@ -33,15 +33,13 @@ void rp_report_begin(void)
 struct rp_metric *rp_metric_add(const char *name, const char *unit, const double *v, size_t n)
 {
 	struct rp_metric *m = rp_xrealloc(NULL, sizeof(*m));
-	int i;
 
 	*m = (struct rp_metric){ .name = rp_xstrdup(name), .unit = rp_xstrdup(unit), .n = n,
 		.samples = rp_xrealloc(NULL, n * sizeof(double)) };
 	if (n)
 		memcpy(m->samples, v, n * sizeof(double));
 	rp_summarize(m->samples, n, &m->sum);	/* n = 0: every one NAN */
-	for (i = 0; i < RP_CTR_NR; i++)
-		m->per_op[i] = NAN;
+	rp_metric_counters(m, &(struct rp_counters){ 0 }, 0);	/* none: NAN */
 	metrics = rp_xgrow(metrics, nr_metrics, sizeof(*metrics));
 	metrics[nr_metrics++] = m;
 	return m;
