@@ -430,7 +430,6 @@ static void shared_drift(void)
 	double sum, x;
 	size_t i;
 
-	bl.drift = 0;
 	for (i = 0; t->baseline_shared_drift && !bl.why && i < bl.nr; i++) {
 		const struct rp_metric *m = rp_metric_find(t->baseline[i]);
 		const struct rp_rmetric *b = rp_results_find(&bl.res, t->name,
@@ -463,7 +462,6 @@ static void host_loss(void)
 		rp_results_find(&bl.res, rp_current_test->name, name) : NULL;
 	double sum, base, now;
 
-	bl.host = 0;
 	if (bl.why || !b || !b->runs[0])
 		return;
 	spread_of(b, m->stat, &sum);
