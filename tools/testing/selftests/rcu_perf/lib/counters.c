@@ -240,7 +240,6 @@ void rp_counters_start(struct rp_counters *c)
 	int i;
 
 	for (i = 0; p && i < RP_CTR_NR; i++) {
-		c->delta[i] = 0;
 		p->start[i] = read_sum(p, i);
 		set_enabled(p, i, true);
 	}
