@@ -102,7 +102,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 
 /* report.c, system.c, kmsg.c, results.c, scaling.c */
 
-void rp_report_begin(void);	/* the run's start */
+void rp_report_begin(void);	/* the run's start, before any results are written */
 int rp_report_save(int code);	/* to --json or --outdir: 0, or -1 */
 const struct rp_metric *rp_metric_find(const char *name);	/* or NULL */
 void rp_system_snapshot(void);	/* "rcu_sysfs" as the run starts */
