@@ -495,28 +495,23 @@ static int setup_state_dir(void)
 	return 0;
 }
 
+/* rp_guard_init()'s repair, counted, in a process without the guard */
 int rp_guard_repair(void)
 {
-	int fd, count;
+	int fd = setup_state_dir() ?: take_lock(), count = 0;
 
-	if (!state_dir[0] && setup_state_dir())
-		return 0;
-	fd = lock_fd < 0 ? take_lock() : lock_fd;
-	if (fd < 0)
-		return 0;
-	count = guard_err ? 0 : repair_locked();
-	if (fd != lock_fd)
+	if (fd >= 0) {
+		count = repair_locked();
 		close(fd);
+	}
 	return count;
 }
 
 static void install_handlers(void)
 {
-	struct sigaction sa, old;
+	struct sigaction sa = { .sa_handler = guard_signal }, old;
 	size_t i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = guard_signal;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NR_BLOCKED; i++)
 		sigaddset(&sa.sa_mask, guard_signals[i]);
@@ -528,34 +523,33 @@ static void install_handlers(void)
 	atexit(guard_atexit);
 }
 
-static void set_paths(pid_t self)
+/*
+ * The guard is this process's: a forked child's entries are its parent's
+ * to restore, and its mutex may have been copied locked.
+ */
+static void new_owner(void)
 {
+	pid_t self = getpid();
+
+	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
+	pthread_mutex_init(&guard_mutex, NULL);
+	state_created = false;
 	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir,
 		 (int)self);
 	snprintf(private_tracefs, sizeof(private_tracefs), "%s/tracefs.%d",
 		 state_dir, (int)self);
-}
-
-/* A forked child's: the parent restores its changes; the mutex is reset */
-static void new_owner(void)
-{
-	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
-	pthread_mutex_init(&guard_mutex, NULL);
-	state_created = false;
-	owner_pid = getpid();
+	owner_pid = self;
 }
 
 int rp_guard_init(void)
 {
-	pid_t self = getpid();
 	int err;
 
-	if (owner_pid == self)
+	if (owner_pid == getpid())
 		return init_err;
 	if (owner_pid) {
 		/* A forked child: it shares the parent's lock (same file). */
 		new_owner();
-		set_paths(self);
 		return guard_err;
 	}
 	install_handlers();	/* once: owner_pid is set below */
@@ -566,7 +560,6 @@ int rp_guard_init(void)
 		       state_dir[0] ? state_dir : RP_STATE_DIR_DEFAULT,
 		       strerror(-err));
 	} else {
-		set_paths(self);
 		lock_fd = take_lock();	/* or -errno */
 		err = lock_fd < 0 ? lock_fd : 0;
 		/* A timeout or a bad RCU_PERF_LOCK_TIMEOUT: the caller's. */
@@ -580,7 +573,7 @@ int rp_guard_init(void)
 			       strerror(-err));
 	}
 	guard_err = err;
-	owner_pid = self;	/* set up: rp_guard_get() answers now */
+	new_owner();	/* set up: rp_guard_get() answers now */
 	if (!err)
 		repair_locked();
 	return init_err;
