@@ -204,7 +204,7 @@ static void scan_line(const char *line, struct marker_seen *seen,
 {
 	const char *d = line + strspn(line, DIGITS);	/* a /dev/kmsg record? */
 	const char *semi = d > line && *d == ',' ? strchr(d, ';') : NULL;
-	const char *p = semi ? NULL : strchr(line, '[');
+	const char *msg = semi ? semi + 1 : line, *p = strchr(line, '[');
 	char why[128] = "";
 	enum occ o = OCC_OK;
 	double t = 0;
@@ -217,17 +217,13 @@ static void scan_line(const char *line, struct marker_seen *seen,
 			     !parse_time_bracket(p, strchr(p, ']') + 1, &t)))
 		*first_t = t;
 	for (i = 0; i < NR_MARKERS; i++) {
-		if (semi) {
-			if (!marker_at(markers[i], semi + 1))
-				continue;
-			record(&seen[i], o, t, why, lineno);
-			return;
-		}
 		n = strcspn(markers[i], "%");
-		for (p = line; (p = memmem(p, strlen(p), markers[i], n)); p++) {
-			if (!marker_at(markers[i], p))
+		for (p = msg; (p = memmem(p, strlen(p), markers[i], n)); p++) {
+			/* a record's message starts with it, dmesg's has a time */
+			if (!marker_at(markers[i], p) || (semi && p != msg))
 				continue;
-			o = dmesg_time(line, p, &t, why, sizeof(why));
+			if (!semi)
+				o = dmesg_time(line, p, &t, why, sizeof(why));
 			if (o == OCC_NONE)
 				continue;
 			record(&seen[i], o, t, why, lineno);

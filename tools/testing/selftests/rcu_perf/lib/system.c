@@ -136,12 +136,9 @@ static int nr_possible_cpus(void)
 int rp_default_fqs_jiffies(void)
 {
 	int hz = rp_hz();
-	int ids = nr_possible_cpus();
 
-	if (!hz)
-		return 0;
 	/* RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids / RCU_JIFFIES_FQS_DIV */
-	return 1 + (hz > 250) + (hz > 500) + (ids > 0 ? ids : 1) / 256;
+	return hz ? 1 + (hz > 250) + (hz > 500) + nr_possible_cpus() / 256 : 0;
 }
 
 int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
@@ -371,20 +368,20 @@ static const char *preempt_model(void)
 	};
 	static char mode[32];
 	char cmd[4096] = "", *p;
-	bool dyn;
 	size_t i;
 
 	rp_knob_read("/proc/cmdline", cmd, sizeof(cmd));
 	p = strstr(cmd, "preempt=");
-	dyn = p && (p == cmd || p[-1] == ' ') &&
-	      config_yes("CONFIG_PREEMPT_DYNAMIC");
-	if (dyn)
+	if (p && (p == cmd || p[-1] == ' ') &&
+	    config_yes("CONFIG_PREEMPT_DYNAMIC")) {
 		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"),
 			 p + 8);
-	for (i = 0; !dyn && i < ARRAY_SIZE(models); i++)
+		return mode;
+	}
+	for (i = 0; i < ARRAY_SIZE(models); i++)
 		if (config_yes(models[i][0]))
 			return models[i][1];
-	return dyn ? mode : "unknown";
+	return "unknown";
 }
 
 int rp_machine_key(char *buf, size_t len)
