@@ -263,7 +263,7 @@ static char *cpu_model(void)
 	};
 	char *text = read_text_file("/proc/cpuinfo"), *found = NULL;
 	char *line, *end, *v;
-	size_t k, n, len;
+	size_t k, n;
 
 	for (k = 0; text && !found && k < ARRAY_SIZE(keys); k++) {
 		n = strlen(keys[k]);
@@ -274,9 +274,8 @@ static char *cpu_model(void)
 			    (line[n] != '\t' && line[n] != ' ' && line[n] != ':'))
 				continue;
 			v += 1 + strspn(v + 1, " \t");
-			len = end ? (size_t)(end - v) : strlen(v);
-			if (len)
-				found = strndup(v, len);
+			if (*v && *v != '\n')
+				found = strndup(v, strcspn(v, "\n"));
 		}
 	}
 	free(text);
