@@ -556,8 +556,7 @@ int rp_guard_init(void)
 	err = setup_state_dir();
 	if (err) {
 		/* Not root: nothing can be changed anyway; say why once. */
-		printf("# guard: cannot use state dir %s: %s\n",
-		       state_dir[0] ? state_dir : RP_STATE_DIR_DEFAULT,
+		printf("# guard: cannot use state dir %s: %s\n", state_dir,
 		       strerror(-err));
 	} else {
 		lock_fd = take_lock();	/* or -errno */
