@@ -160,44 +160,6 @@ static double norm_sf(double z)
 	return 0.5 * erfc(z / M_SQRT2);
 }
 
-/* Inverse normal CDF: Acklam's and one Halley step, on the lower tail */
-static double norm_ppf(double p)
-{
-	static const double a[] = { -39.69683028665376, 220.9460984245205,
-		-275.9285104469687, 138.3577518672690, -30.66479806614716,
-		2.506628277459239 };
-	static const double b[] = { -54.47609879822406, 161.5858368580409,
-		-155.6989798598866, 66.80131188771972, -13.28068155288572 };
-	static const double c[] = { -0.007784894002430293,
-		-0.3223964580411365, -2.400758277161838, -2.549732539343734,
-		4.374664141464968, 2.938163982698783 };
-	static const double d[] = { 0.007784695709041462, 0.3224671290700398,
-		2.445134137142996, 3.754408661907416 };
-	double q, r, x, e, u;
-
-	if (isnan(p) || p < 0 || p > 1)
-		return NAN;
-	if (p > 0.5)
-		return -norm_ppf(1 - p);
-	if (p == 0)
-		return -INFINITY;
-	if (p < 0.02425) {
-		q = sqrt(-2 * log(p));
-		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q +
-		     c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-	} else {
-		q = p - 0.5;
-		r = q * q;
-		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r +
-		     a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r +
-				   b[4]) * r + 1);
-	}
-	/* Halley step on CDF(x) - p, x <= 0: no cancellation */
-	e = norm_sf(-x) - p;
-	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
-	return x - u / (1 + x * u / 2);
-}
-
 /* Modified Lentz: no denominator is let near zero. */
 static double nonzero(double v)
 {
@@ -247,9 +209,11 @@ static double betai(double a, double b, double x)
 	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
 }
 
-/* Two-sided p-value of Student's t with df degrees of freedom. */
+/* Two-sided p-value of Student's t with df degrees of freedom (inf: Z) */
 static double student_t_p2(double t, double df)
 {
+	if (isinf(df))
+		return 2 * norm_sf(fabs(t));
 	return isnan(t) ? 1 : isinf(t) ? 0 : betai(df / 2, 0.5, df / (df + t * t));
 }
 
@@ -369,10 +333,11 @@ static double pct_of(double d, double ref)
 	return 100 * d / fabs(ref);
 }
 
-/* z(1 - alpha / 2) + z(power): the MDE of a test in standard errors */
-static double mde_z(double alpha)
+/* t(alpha / 2) + t(1 - power) at @df: the MDE in standard errors */
+static double mde_z(double alpha, double df)
 {
-	return norm_ppf(1 - alpha / 2) + norm_ppf(CMP_POWER);
+	return student_t_quantile(alpha / 2, df) +
+	       student_t_quantile(1 - CMP_POWER, df);
 }
 
 /*
@@ -383,9 +348,7 @@ static double mde_z(double alpha)
 static void t_test(double x, double y, double se, double df, double alpha,
 		   bool welch, struct rp_cmp *out)
 {
-	double z = !welch ? mde_z(alpha) : se == 0 ? 0 :
-		   student_t_quantile(alpha / 2, df) +
-		   student_t_quantile(1 - CMP_POWER, df);
+	double z = se == 0 ? 0 : mde_z(alpha, welch ? df : INFINITY);
 
 	out->p = se == 0 || isnan(se) ? x == y : student_t_p2((x - y) / se, df);
 	out->mde_pct = pct_of(z * se, out->va);
@@ -456,7 +419,7 @@ static bool rank_test(const double *a, size_t na, const double *b,
 	    !isfinite(sb[0]) || !isfinite(sb[nb - 1]))
 		goto out;
 	/* in standard deviations of U / (na nb) */
-	need = mde_z(alpha) * sqrt(v12 / (12 * nn));
+	need = mde_z(alpha, INFINITY) * sqrt(v12 / (12 * nn));
 	span = fmax(sa[na - 1], sb[nb - 1]) - fmin(sa[0], sb[0]);
 	centre(sa, na);
 	centre(sb, nb);
@@ -604,7 +567,7 @@ static void quantile_test(const double *a, size_t na, const double *b,
 	free(d);
 	out->p = fmin(2.0 * (le < ge ? le : ge) / BOOT_ROUNDS, 1);
 	var = sum2 / BOOT_ROUNDS - (sum / BOOT_ROUNDS) * (sum / BOOT_ROUNDS);
-	out->mde_pct = pct_of(mde_z(alpha) * sqrt(var > 0 ? var : 0), out->va);
+	out->mde_pct = pct_of(mde_z(alpha, INFINITY) * sqrt(var > 0 ? var : 0), out->va);
 }
 
 /*
