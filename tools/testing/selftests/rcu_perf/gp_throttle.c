@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gp_throttle: do idle CPUs delay normal grace periods?
- *
- * After commit c229828ca6bc62d ("rcu: Throttle rcu_try_advance_all_cbs()
- * execution") a loop of ftrace tracer switches took 49 s instead of 35 s
- * on an idle 2-CPU machine, and 20 s on both kernels with both CPUs busy:
- * a busy CPU reports its quiescent states from its tick, an idle one is
- * only noticed by the FQS scans. This program times grace-period-bound
- * operations idle and with CPUs busy, and judges what idle adds against
- * the kernel's default FQS interval. Checks and settings:
- * Documentation/dev-tools/rcu_perf.rst; each limit with its reason: --list.
+ * gp_throttle: do idle CPUs delay normal grace periods? A busy CPU reports
+ * its quiescent states from its tick, an idle one is noticed only by the
+ * FQS scans: after commit c229828ca6bc62d a loop of tracer switches took
+ * 49 s instead of 35 s idle, 20 s on both kernels busy. Grace-period-bound
+ * operations are timed idle and with CPUs busy, and what idle adds is
+ * judged against the kernel's default FQS interval.
  */
 #include <errno.h>
 #include <math.h>
@@ -71,7 +67,6 @@ static struct rp_param *params[] = {
 
 /* Per workload: idle minus busy (mean, tail); membarrier also its pace. */
 enum { C_MEAN, C_TAIL, C_PACE, NR_KINDS };
-/* Each check kind's slack; at one busy CPU the mean takes the tail's. */
 static struct rp_param * const slack_param[NR_KINDS] = {
 	&p_mean_slack, &p_fqs_slack, &p_pace_slack,
 };
@@ -274,10 +269,9 @@ static double jiffy;		/* in ms */
 static int fqs;			/* the default FQS interval, in jiffies */
 
 /*
- * The timer control: how late a one-jiffy sleep wakes, in jiffies, in the
- * blocks kept. Idle GPs wait for the FQS timer, so a host that delivers
- * timers late widens each GP's limit by it (its mean for the mean, its p90
- * for the tail); a slow RCU path does not. A quiet VM: ~0.05 jiffy.
+ * The timer control: how late a one-jiffy sleep wakes, in jiffies (a quiet
+ * VM: ~0.05), in the blocks kept. Idle GPs wait for the FQS timer: its mean
+ * widens the mean's limit per GP, its p90 the tail's.
  */
 static struct rp_samples timer_late[NR_LEVELS];
 #define TIMER_PROBES	5	/* per idle block: ~7% of its 300 ms at HZ=250 */
@@ -302,10 +296,7 @@ static int judged_level(const struct workload *w)
 	return d->rejected >= 3 && d->rejected > 2 * d->blocks ? L_ONE : L_IDLE;
 }
 
-/*
- * One block of ops at one load level. An idle block is kept only if the
- * CPUs were idle but for us: all busy time minus our task clock.
- */
+/* An idle block is kept only if the CPUs were idle but for our task clock. */
 static int run_block(struct workload *w, int lvl, double deadline)
 {
 	struct level_data *d = &w->lv[lvl];
@@ -377,10 +368,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	return 0;
 }
 
-/*
- * Interleave the levels' blocks until each has what it wants or the
- * deadline passes; one busy CPU, unless judged, gets the time left.
- */
+/* Levels interleaved; one busy CPU, unless judged, only gets the time left. */
 static int collect(struct workload *w, double deadline)
 {
 	bool more = true;
@@ -510,10 +498,7 @@ static double allowance(const struct workload *w, int lvl, int kind,
 	return w->gps_per_op * (gp + slack + timer);
 }
 
-/*
- * Idle mean and p90 minus the all-busy median (a busy tail swells on an
- * overcommitted host), and the idle p25, in jiffies.
- */
+/* Against the all-busy median: a busy tail swells on an overcommitted host. */
 static void estimate(struct workload *w, struct rp_bound *b)
 {
 	static const enum rp_cmp_stat stat[NR_KINDS] = {
