@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gp_expedited: are expedited grace periods still much faster than normal
- * ones on the running kernel?
- *
- * Expediting grace periods during boot (rcupdate.rcu_expedited=1) cut the
- * time to "Write protecting the kernel read-only data" by 18% in a KVM
- * guest. boot_marker measures the boot; this program checks the
- * mechanism against controls with no RCU in them, timed in the same run.
- * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
- * with its reason: --list.
+ * ones? Expediting them during boot (rcupdate.rcu_expedited=1) cut a KVM
+ * guest's boot by 18%; boot_marker times the boot, this program the
+ * mechanism, against controls with no RCU in them timed in the same run.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -238,10 +233,7 @@ static void set_spinning(int on)
 	pthread_mutex_unlock(&spin_lock);
 }
 
-/*
- * The partners (SKIP without them), then the spinner: why the busy level
- * cannot be measured here, or NULL.
- */
+/* The partners (else SKIP), then the spinner: why no busy level, or NULL. */
 static const char *start_threads(void)
 {
 	struct partner *p[] = { &idle_partner, &busy_partner };
@@ -267,7 +259,6 @@ static const char *start_threads(void)
 	return NULL;
 }
 
-/* One block of @n timed GPs in mode @m, after a warm-up GP. */
 static void run_block(enum mode m, size_t n)
 {
 	int err = rp_knob_write(EXPEDITED, m == NORMAL_GP ? "0" : "1");
@@ -314,10 +305,7 @@ static void ipi_block(size_t n)
 	}
 }
 
-/*
- * Beside an expedited block, from control_cpu (best effort, as the
- * partner): the wake-up control, then where @busy the busy level.
- */
+/* Beside an expedited block, pinned to control_cpu where allowed. */
 static void controls(size_t n, bool busy, bool ipi_first)
 {
 	cpu_set_t own;
@@ -353,10 +341,7 @@ static void controls(size_t n, bool busy, bool ipi_first)
 		sched_setaffinity(0, sizeof(own), &own);
 }
 
-/*
- * ABBA blocks until each mode has @want or the deadline; the controls
- * beside each expedited block share its drift.
- */
+/* ABBA blocks; the controls beside each expedited block share its drift. */
 static void collect(size_t want, size_t block, double deadline, bool busy)
 {
 	size_t k;
@@ -398,11 +383,10 @@ static const char *host_overcommitted(struct rp_samples *busy,
 }
 
 /*
- * The IPI check compares fast quartiles: beside the busy CPU 3% of GPs
- * wait a tick for the GP kthread to get that CPU (the mean doubled), and
- * 10-50% take a slower way that moved the median to 1.80 controls in one
- * healthy run of 60: the scheduler's. A slower expedited path moves every
- * GP.
+ * The IPI check compares fast quartiles: beside the busy CPU 3% of GPs wait
+ * a tick for the GP kthread to get that CPU (the mean doubled), and 10-50%
+ * take a slower way that moved the median to 1.80 controls in one healthy
+ * run of 60: the scheduler's. A slower expedited path moves every GP.
  */
 static void estimate(struct rp_bound *b, int nr)
 {
