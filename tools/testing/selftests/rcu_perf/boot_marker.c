@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * boot_marker: how long did this boot take to reach user space?
- *
- * Expediting grace periods during boot cut the time to "Write protecting
- * the kernel read-only data" by 18%; the RCU maintainer asked for boot
- * times. How long a boot should take depends on the machine, so the one
- * check is against earlier boots (--baseline); without them it SKIPs and
- * the time is kept in the JSON to become a baseline.
+ * boot_marker: how long did this boot take to reach user space? Expediting
+ * grace periods during boot cut it by 18%. How long a boot should take
+ * depends on the machine, so the one check is against earlier boots
+ * (--baseline); without them it SKIPs and the JSON keeps the time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,12 +30,10 @@ static struct rp_param *params[] = {
 	&p_parse, NULL
 };
 
-/* the library's check of boot.time_to_user against --baseline */
+/* The library's --baseline check; without a baseline, planned here to SKIP. */
 #define CHECK	"boot_time_to_user_vs_baseline"
 
-/* Without a baseline the program plans the check itself, to SKIP it. */
 static const char * const check_names[] = { CHECK, NULL };
-/* With --baseline: earlier boots, one sample each. */
 static const char * const baseline_metrics[] = { "boot.time_to_user", NULL };
 
 static struct rp_test test = {
