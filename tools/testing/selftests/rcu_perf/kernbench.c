@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernbench: "make -jN" of a generated header-heavy tree (or a kernel
- * tree, --tree) on N CPUs, timed as GNU time does (wait4()'s rusage), in
- * the format of dcache_rcu's evidence (Linux 2.5.62: "make -j" on UP, 2,
- * 4 and 16 CPUs): a build's kernel part is mostly path lookups, the
- * compiler searching every -I directory for every #include. The check:
- * the build's Karp-Flatt serial fraction relative to a parallel control's
- * on the same CPUs. Too long for the default run: "make kernbench".
- *
- * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
- * with its reason: --list.
+ * kernbench: "make -jN" of a generated header-heavy tree (or a kernel tree)
+ * on N CPUs, reported as dcache_rcu's evidence was (Linux 2.5.62: UP, 2, 4
+ * and 16 CPUs): a build's kernel part is mostly path lookups, the compiler
+ * searching every -I directory for every #include. Too long for the
+ * default run: "make kernbench".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -265,18 +260,14 @@ static void show_log(void)
 	}
 }
 
-/* Give up on a failed make, its log's last lines first. */
 #define build_failed(...)	do { show_log(); rp_fatal(__VA_ARGS__); } while (0)
 
 static struct rp_sweep sw;
 static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
 
 /*
- * "make -s -C srcdir [O=outdir] [-j@jobs] [@target]" on @ncpus CPUs (0:
- * any), its output appended to the log, timed into @t as GNU time does:
- * wait4() gives make's rusage with that of every descendant it waited
- * for. The make of "make kernbench" must not hand its jobserver to ours.
- * A failed make ends the run.
+ * make on @ncpus CPUs (0: any), timed into @t as GNU time does: wait4()
+ * gives make's rusage with that of every descendant it waited for.
  */
 static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
 {
@@ -308,6 +299,7 @@ static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
 			dup2(fd, 0);
 		/* The compilers' temporary files go with the tree. */
 		setenv("TMPDIR", workdir, 1);
+		/* No jobserver from the make of "make kernbench". */
 		unsetenv("MAKEFLAGS");
 		unsetenv("MFLAGS");
 		unsetenv("MAKELEVEL");
@@ -534,11 +526,7 @@ static void report_point(struct point *p)
 		add_metric(p->n, what[m], m < 3 ? "s" : "ratio", v[m], m < 3 ? nr : k, busy);
 }
 
-/*
- * The parallel control's efficiency at each CPU count, then the build's
- * serial fraction at each count the control allows, its speedup taken
- * relative to the control's; the highest is judged.
- */
+/* The highest serial fraction, relative to the control's, is judged. */
 static void judge(void)
 {
 	double hi = NAN, min = p_parallel_efficiency_min.value, speedup, rel, e;
