@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dcache_scaling: does path lookup scale with CPUs?
- *
- * dcache_rcu (Linux 2.5.62) made dcache lookups lock-free, on the evidence
- * of kernbench from UP to 16 CPUs. Lookup workloads run on N pinned
- * workers, N = 1, 2, 4, ... all online CPUs, each judged by its serial
- * share between a parallel and a serial (one global lock) control timed
- * in the same run. Lookups that all drop to ref-walk take a lockref per
- * dentry: their 1-CPU rates against a baseline show that cost.
- *
- * Checks and settings: Documentation/dev-tools/rcu_perf.rst; each limit
- * with its reason: --list.
+ * dcache_scaling: does path lookup scale with CPUs, as dcache_rcu (Linux
+ * 2.5.62) made it? Each lookup workload is judged by its serial share
+ * between a parallel and a serial (one global lock) control timed in the
+ * same run. Lookups that all drop to ref-walk take a lockref per dentry:
+ * their 1-CPU rates against a baseline show that cost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -441,11 +435,9 @@ static void sleep_ms(double ms)
 }
 
 /*
- * One sample of workload @w on the first N CPUs of the sweep (point @p).
- * Returns false, recording the rejection only, when other tasks took more
- * than max_disturbance of the workers' CPUs. Time the workers spend
- * blocked, or throttled with the CPU idle, is no disturbance: it is what
- * is measured.
+ * Returns false, recording only the rejection, when other tasks took more
+ * than max_disturbance of the workers' CPUs. Time spent blocked, or
+ * throttled with the CPU idle, is no disturbance: it is what is measured.
  */
 static bool sample(int w, int p, int rep)
 {
@@ -543,10 +535,7 @@ static bool sample(int w, int p, int rep)
 	return true;
 }
 
-/*
- * A sample, re-taken while disturbed (after a pause that lets a short
- * burst of other work pass), until the time budget runs out.
- */
+/* A sample, re-taken while disturbed after a pause that lets a burst pass. */
 static void sample_retry(int w, int p, int rep)
 {
 	int a;
@@ -694,9 +683,8 @@ static struct rp_metric *add_rate(int w, int p)
 }
 
 /*
- * Per point: a diagnostic line and the metrics. Returns the reason the
- * workload cannot be judged (a point without an undisturbed sample), or
- * NULL.
+ * Per point: a diagnostic line and the metrics. Returns why the workload
+ * cannot be judged (a point without an undisturbed sample), or NULL.
  */
 static const char *summarize(int w, char *why, size_t len)
 {
@@ -780,10 +768,7 @@ static const char *judge_controls(const char *ctl, bool *judged)
 	return nr ? NULL : why;
 }
 
-/*
- * The verdict of lookup workload @w: its highest serial share over the N
- * the controls allow, unless it is to SKIP for @skip.
- */
+/* The highest serial share over the N the controls allow, or SKIP @skip. */
 static void workload_check(int w, const bool *judged, const char *skip)
 {
 	const char *check = checks[w - W_STAT_PRIVATE];
