@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Summaries of samples and two-sample tests. NaNs sort last, never crash.
- * Degenerate inputs give no surprise NaN: too few samples give p = 1 and an
- * infinite MDE, no spread p = 1 for equal means and 0 for different ones.
+ * Summaries of samples and two-sample tests. No surprise NaN: too few samples
+ * give p = 1 and an infinite MDE, no spread p = 1 if equal and 0 if not.
  */
 #include <errno.h>
 #include <float.h>
@@ -43,7 +42,6 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Sorted malloc'd copy, NULL if n == 0. */
 static double *sorted_copy(const double *v, size_t n)
 {
 	double *c = n ? rp_xrealloc(NULL, n * sizeof(*c)) : NULL;
@@ -174,7 +172,6 @@ static double lentz_step(double aa, double *c, double *d)
 	return *d * *c;
 }
 
-/* Continued fraction of the incomplete beta function. */
 static double betacf(double a, double b, double x)
 {
 	double c = 1, d = 1 / nonzero(1 - (a + b) * x / (a + 1)), h = d, del;
@@ -325,7 +322,7 @@ static double mw_exact_cdf(size_t m, size_t n, size_t u)
 #define CMP_MIN_RANK_N	5
 #define CMP_POWER	0.8
 
-/* 100 * d / |ref|; a zero reference makes any non-zero d infinite. */
+/* A zero reference makes any non-zero d infinite. */
 static double pct_of(double d, double ref)
 {
 	if (ref == 0)
@@ -742,7 +739,6 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	if (nothing_to_test(a, sa.n, b, sb.n, nra, nrb, st, sa.mean, sb.mean,
 			    "none: too few runs", out))
 		return;
-	/* Welch's t, with Satterthwaite's degrees of freedom */
 	ta = run_var(&sa, &sb, &dfa, &fa) / (double)nra;
 	tb = run_var(&sb, &sa, &dfb, &fb) / (double)nrb;
 	se = sqrt(ta + tb);
