@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Checks against a baseline: earlier results of known-good kernels on the
- * same machine (rcu_perf.rst, "Results and baselines"). A limit derived
- * from the kernel's own parameters must hold on every machine, so a
- * regression of a few percent hides in its room; earlier runs of the same
- * machine leave it none. RCU's own tunables and sysfs knobs are the
- * behaviour under test: they are not compared.
+ * Checks against earlier results of known-good kernels on the same machine:
+ * a limit that must hold on every machine has room in which a regression of
+ * a few percent hides; earlier runs of this machine leave it none.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,8 +41,6 @@ static __printf(1, 2) void unusable(const char *fmt, ...)
 	bl.why = rp_vformat_line(fmt, ap);
 	va_end(ap);
 }
-
-/* ---- what must match ---- */
 
 static const char *jstr(const struct rp_jval *obj, const char *key)
 {
@@ -160,12 +155,7 @@ const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 	return t ? rp_why(why, len, "booted without %s, this kernel with", t) : NULL;
 }
 
-/* ---- loading ---- */
-
-/*
- * With baseline_per_boot: has this boot been seen (or is it this one)?
- * Remembers it if not. Files without a boot id count as boots of their own.
- */
+/* Has this boot been seen, or is it this one? Remembers it if not. */
 static bool boot_seen(const struct rp_jval *doc, const struct rp_jval *cur)
 {
 	const char *id = jstr(rp_json_get(doc, "system"), "boot_id");
@@ -246,7 +236,6 @@ static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 	return ret;
 }
 
-/* Called once, by rp_init(): it plans the checks. */
 int rp_baseline_load(void)
 {
 	const struct rp_test *t = rp_current_test;
@@ -339,7 +328,6 @@ static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st,
 	return spread;
 }
 
-/* One look at the baseline: its comparison, and the limit it judged by. */
 struct look {
 	struct rp_cmp c;
 	double limit;
@@ -356,12 +344,10 @@ static void widen(struct look *l, double limit, const char *why)
 }
 
 /*
- * One comparison in the statistic @st, the run as the unit: the limit
- * @lim widened to how far the baseline's own runs spread in @st (a change
- * within the machine's drift from run to run is no regression,
- * rp_run_spread_pct()), or in another metric whose runs drift with it
- * (bl.drift), or to @step as a share of their mean @st (@why) if that is
- * more.
+ * One comparison in statistic @st, the run as the unit: @lim widened to the
+ * spread of the baseline's runs in @st (a change within the machine's drift
+ * from run to run is no regression), to another metric's (bl.drift), or to
+ * @step as a share of their mean @st (@why).
  */
 static void look(struct look *l, const struct rp_rmetric *b,
 		 const struct rp_metric *m, enum rp_cmp_stat st, double lim,
@@ -400,14 +386,13 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 	look(&own, b, m, m->stat, lim->value, m->resolution,
 	     "what the host moves between sessions (resolution)", bl.alpha->value);
 	/*
-	 * A second look, on the mean: a regression of some ops (a
-	 * throttled idle CPU delays one GP in five) moves the mean, not
-	 * the median. A mean moves with a run's few longest ops, which
-	 * three runs underestimate (idle: 8.5-10.3 ms over 13 runs; one
-	 * at +21%, p 0.012, against three tight ones): a tenth of
-	 * alpha, and at least one quantum per op past the baseline's
-	 * (healthy idle GP means moved +16..21%, a fifth of a jiffy;
-	 * the c229828ca6bc62d class adds jiffies: +150%).
+	 * A second look, on the mean: a regression of some ops (a throttled
+	 * idle CPU delays one GP in five) moves the mean, not the median. A
+	 * mean moves with a run's few longest ops, which three runs
+	 * underestimate (idle: 8.5-10.3 ms over 13 runs; one at +21%, p 0.012,
+	 * against three tight ones): a tenth of alpha, and at least one quantum
+	 * per op past the baseline's (healthy idle GP means moved +16..21%, a
+	 * fifth of a jiffy; the c229828ca6bc62d class adds jiffies: +150%).
 	 */
 	if (own.c.verdict != RP_CMP_REGRESSED && !m->median_only && b->runs[0] >= 2) {
 		look(&mean, b, m, RP_CMP_MEAN, lim->value, m->quantum,
@@ -419,10 +404,9 @@ static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *
 }
 
 /*
- * baseline_shared_drift: the largest spread of the baseline's runs among
- * the program's metrics. A host that slows one metric's runs slows the
- * others', by amounts of their own, and three runs that happened to agree
- * in one metric say less of that drift than another metric's spread.
+ * A host that slows one metric's runs slows the others', by amounts of their
+ * own: three runs that happened to agree in one metric say less of that drift
+ * than another metric's spread.
  */
 static void shared_drift(void)
 {
@@ -448,11 +432,9 @@ static void shared_drift(void)
 }
 
 /*
- * baseline_control: a metric of the program that no RCU path is in, timed
- * beside the judged ones. A host that gives this run less (a busy core
- * under one vCPU, which steal time does not show) slows it as it slows
- * them; a slower lookup does not. What it lost against its baseline runs,
- * in its own statistic, is added to every limit.
+ * What baseline_control lost against its baseline runs, in its own statistic,
+ * widens every limit: a host that gives the run less (a busy core under one
+ * vCPU, which steal time does not show) slows it and the judged metrics alike.
  */
 static void host_loss(void)
 {

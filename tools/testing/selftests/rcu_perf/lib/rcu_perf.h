@@ -141,7 +141,7 @@ struct rp_test {
 	struct rp_param * const *baseline_limit;	/* NULL: baseline_change */
 	bool baseline_per_boot;	/* a boot's files count once */
 	bool baseline_shared_drift;	/* metrics whose runs drift together */
-	/* a metric of no RCU beside them: what it lost in this run widens every limit */
+	/* a metric no RCU path is in, timed beside the judged ones */
 	const char *baseline_control;
 	bool reads_only;	/* takes the lock only if free */
 };
