@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KTAP checks, recorded for the results document. kselftest.h keeps its
- * counters per translation unit: every KTAP line that counts is printed
- * here.
+ * KTAP checks, recorded for the results document. kselftest.h's counters
+ * are per translation unit: every KTAP line that counts is printed here.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,10 +18,7 @@ static unsigned int totals[4];	/* by enum rp_verdict */
 
 #define NUM_LEN	64
 
-/*
- * @v to ~4 significant digits, without exponents for everyday magnitudes,
- * and its @unit if it has one; into @buf, which it returns.
- */
+/* ~4 significant digits, no exponent for everyday magnitudes, and @unit */
 static char *num(char buf[NUM_LEN], double v, const char *unit)
 {
 	double a = fabs(v);
@@ -65,10 +61,7 @@ static char *format_line(const char *fmt, ...)
 	return s;
 }
 
-/*
- * A check's record and its KTAP result line (@reason shown with a SKIP or
- * an error); the counters live in this file's kselftest copy.
- */
+/* A check's record and its KTAP line (@reason shown with a SKIP or error) */
 static struct rp_check_rec *record(const char *name, enum rp_verdict v,
 				   char *reason)
 {
@@ -106,7 +99,6 @@ static bool bad_name(const char *check)
 	return true;
 }
 
-/* What a check measured and the limit it was judged against. */
 static enum rp_verdict judged(struct rp_check_rec *c, double measured,
 			      double limit, const char *unit, const char *op,
 			      const char *param)
@@ -231,7 +223,6 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 		      b->param ? b->param->name : NULL);
 }
 
-/* The program's checks, then those against a baseline (when given). */
 int rp_ktap_planned(void)
 {
 	return (rp_current_test && rp_current_test->nr_checks > 0 ?

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * rcu_perf: what the library's files tell each other, not the programs.
- * checks.c alone prints KTAP (kselftest.h's counters are per file).
- */
+/* What the library's files tell each other; checks.c alone prints KTAP. */
 #ifndef RCU_PERF_INTERNAL_H
 #define RCU_PERF_INTERNAL_H
 
@@ -119,10 +116,7 @@ int rp_sweep_points(int max, int *pts, int cap);
 int rp_baseline_load(void);	/* rp_init(): 0, or -1 on bad input */
 void rp_baseline_describe(void);	/* "# baseline: ..." */
 void rp_baseline_report(void);	/* rp_finish(): every check reported */
-/*
- * Why results @base_doc cannot be a baseline on a machine with facts @cur
- * (rp_system_facts()): NULL if they can, else the first difference.
- */
+/* NULL if @base_doc can be a baseline where @cur are the facts, else why */
 const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
 				 const struct rp_jval *cur, char *why,
 				 size_t len);
