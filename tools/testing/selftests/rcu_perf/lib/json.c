@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A small JSON writer and a strict RFC 8259 reader. The writer pretty-prints for people (arrays
- * of scalars stay on one line), writes the shortest number that reads back bit-exact and never
- * an invalid document: NaN/Inf become null, invalid UTF-8 U+FFFD; up to 31 levels deep.
- * The reader takes exactly RFC 8259 JSON in UTF-8 (no BOM), with limits of its own:
- * RP_JSON_MAX_DEPTH levels, no "\u0000" (values are C strings), no duplicate keys, no number
- * that overflows a double. Every error is one line; out of memory ends the program.
+ * A small JSON writer and a strict RFC 8259 reader. The writer pretty-prints,
+ * writes the shortest number that reads back bit-exact and never an invalid
+ * document (NaN/Inf become null, invalid UTF-8 U+FFFD). The reader refuses
+ * a BOM, "\u0000" (values are C strings), duplicate keys and numbers past a
+ * double. Every error is one line; out of memory ends the program.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -84,10 +83,7 @@ static void jw_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/*
- * Separator, indentation and key before a value. In arrays, scalars stay on the line of the
- * previous item until a container is written; objects put each member on its own line.
- */
+/* Separator, indentation and key; arrays of scalars share a line */
 static void jw_prefix(struct rp_jw *w, const char *key, bool container)
 {
 	int d = jw_level(w);
@@ -249,7 +245,6 @@ static bool jp_digits(struct jp *p, const char *expected)
 	return n || jp_unexpected(p, expected);
 }
 
-/* The 4 hex digits at @at, or -1 */
 static int jp_hex4(struct jp *p, size_t at)
 {
 	char hex[5] = "";

@@ -154,7 +154,7 @@ static void write_checks(struct rp_jw *w)
 	rp_jw_arr_end(w);
 }
 
-/* Schema "rcu_perf-results" version 1; null: not measured, or none. */
+/* null in the document: not measured, or none */
 static int results_write(FILE *f, int code)
 {
 	const struct rp_test *t = rp_current_test;
@@ -227,7 +227,6 @@ static int results_write(FILE *f, int code)
 	return ferror(f) ? -1 : 0;
 }
 
-/* mkdir -p of the directory of @path */
 static int mkdir_parents(const char *path)
 {
 	char buf[PATH_MAX], *p;

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading results files (what --json and --outdir write), for both of
- * their readers: a program's --baseline DIR (baseline.c) and
- * rcu_perf_compare. Each metric's samples are merged over the files of a
- * side, run by run; each check is kept per file (for --kcidb). A
- * malformed file is an error naming it and its first fault, on one line.
+ * Reading results files for --baseline DIR and rcu_perf_compare: a metric's
+ * samples merged over a side's files, run by run; each check kept per file
+ * (--kcidb). A malformed file is one error line: its name and first fault.
  */
 #include <math.h>
 #include <stdarg.h>

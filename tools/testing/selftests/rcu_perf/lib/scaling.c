@@ -2,7 +2,6 @@
 /*
  * CPU-count sweeps, scaling efficiency against a parallel and a serial
  * control, and build times: dcache_scaling's and kernbench's.
- * rp_time_format() averages print as the dcache_rcu evidence's did.
  */
 #include <math.h>
 #include <stdio.h>
