@@ -204,10 +204,7 @@ int rp_counters_open(struct rp_counters *c)
 	return 0;
 }
 
-/*
- * Counter i now, 0 if it is not open: a per-thread event has one fd, a
- * tracepoint one a CPU.
- */
+/* Counter i now, 0 if not open; a tracepoint's is summed over its CPUs. */
 static __u64 read_sum(struct ctr_priv *p, int i)
 {
 	struct perf_counts_values v = { 0 };

@@ -59,10 +59,7 @@ int rp_cpus_set_online(const int *cpus, int n, int nr)
 	return 0;
 }
 
-/*
- * libperf's map of /sys/devices/system/cpu/online (else CPUs 0..N-1 of
- * sysconf()), read afresh: the hotplug sweeps change it.
- */
+/* Read afresh: hotplug sweeps change it (libperf: else 0..N-1 of sysconf()) */
 int rp_online_cpus(int *cpus, int max)
 {
 	struct perf_cpu_map *map = perf_cpu_map__new_online_cpus();

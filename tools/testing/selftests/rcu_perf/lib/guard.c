@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guard: every change of rcu_perf is recorded here first (in the
- * fsync'ed <state dir>/state.<pid>), and undone in reverse at exit, on a
- * fatal signal, or after a SIGKILL by the next run. One program at a time
- * changes knobs (flock on <state dir>/lock). The signal path uses only
- * buffers built before the change; a mutex orders changes and restores.
+ * The guard: a change is first recorded in the fsync'ed <state dir>/state.<pid>
+ * and undone in reverse; flock on <state dir>/lock lets one program at a time
+ * change knobs. The signal path uses only buffers built before the change; a
+ * mutex orders changes and restores.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -155,7 +154,7 @@ static int undo_entry(struct rp_entry *e)
 	return err;
 }
 
-/* The restore itself; async-signal-safe. */
+/* async-signal-safe */
 static void do_restore(void)
 {
 	int i, failed = 0;
@@ -184,10 +183,7 @@ static void guard_signal(int sig)
 	sigset_t set;
 	int i;
 
-	/*
-	 * Another thread (signals are blocked in a restoring thread) may be
-	 * restoring: let it finish before the process dies.
-	 */
+	/* Another thread may be restoring (signals blocked): let it end first. */
 	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 5000 && (__atomic_load_n(&restoring, __ATOMIC_ACQUIRE) ||
@@ -205,8 +201,7 @@ static void guard_signal(int sig)
 
 /*
  * Signals that end the program by default: restore, then die of them.
- * Blocked while restoring; faults (the last NR_FAULTS) cannot be, and are
- * restored after too.
+ * All but the faults (the last NR_FAULTS) are blocked while restoring.
  */
 static const int guard_signals[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
@@ -276,7 +271,7 @@ static const char *restore_value(char *read)
 	return lb + 1;
 }
 
-/* rp_guard_nowait(): do not wait for the lock (-EBUSY instead). */
+/* -EBUSY instead of waiting for the lock */
 static bool lock_nowait;
 
 void rp_guard_nowait(void)
@@ -559,7 +554,7 @@ int rp_guard_init(void)
 		printf("# guard: cannot use state dir %s: %s\n", state_dir,
 		       strerror(-err));
 	} else {
-		lock_fd = take_lock();	/* or -errno */
+		lock_fd = take_lock();
 		err = lock_fd < 0 ? lock_fd : 0;
 		/* A timeout or a bad RCU_PERF_LOCK_TIMEOUT: the caller's. */
 		if (err == -ETIMEDOUT || err == -EINVAL)

@@ -17,10 +17,7 @@
 
 #include "internal.h"
 
-/*
- * Most preferred first: the first one present in the log wins. A "%s"
- * stands for any text between the two parts.
- */
+/* The first present in the log wins; a "%s" is any text between parts. */
 static const char * const markers[] = {
 	/* mark_rodata_ro(): x86_64 and parisc (the report's), x86_32, s390 */
 	"Write protecting the kernel read-only data",
@@ -69,10 +66,7 @@ static enum occ malformed(char *bad, size_t len, const char *what,
 	return OCC_BAD;
 }
 
-/*
- * Copy one line without ANSI escape sequences and control characters
- * (serial consoles are full of both); trailing blanks dropped.
- */
+/* Without ANSI escapes, control characters (serial consoles) or end blanks */
 static void clean_line(char *dst, const char *s, const char *e)
 {
 	size_t n = 0;
@@ -198,7 +192,6 @@ static void record(struct marker_seen *ms, enum occ o, double t,
 		ms->t[ms->nr++] = t;
 }
 
-/* Look for every marker in one cleaned line. */
 static void scan_line(const char *line, struct marker_seen *seen,
 		      size_t lineno, double *first_t)
 {

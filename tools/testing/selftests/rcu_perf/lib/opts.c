@@ -30,7 +30,6 @@ static const char * const reserved[] = {
 	"lock_timeout", "baseline", "tracepoints",
 };
 
-/* Is @s one of the @n strings of @list? */
 static bool in(const char *s, const char * const *list, size_t n)
 {
 	while (s && n--)
@@ -606,7 +605,6 @@ static void print_options(FILE *f, struct rp_param * const *pp)
 	}
 }
 
-/* The first of @pp that is an option (or that is not), or NULL */
 static const struct rp_param *first(struct rp_param * const *pp, bool option)
 {
 	for (; pp && *pp; pp++)

@@ -18,11 +18,10 @@ static char tracefs_dir[RP_PATH_LEN + 16];
 static pid_t looked;		/* the process that looked, or 0 */
 
 /*
- * Tracefs as /proc/mounts lists it (the standard place if it is mounted
- * twice). Not libapi's tracefs__mountpoint(): its statfs() of
- * /sys/kernel/debug/tracing makes debugfs automount tracefs there, behind
- * the guard; its tracefs__mount() mounts before the guard records it.
- * Reading /proc/mounts changes nothing.
+ * Tracefs as /proc/mounts lists it (the standard place if mounted twice),
+ * which changes nothing. Not libapi's tracefs__mountpoint(): its statfs()
+ * of /sys/kernel/debug/tracing makes debugfs automount tracefs there,
+ * behind the guard; its tracefs__mount() mounts before the guard records it.
  */
 const char *rp_tracefs(void)
 {

@@ -122,7 +122,6 @@ struct rp_dirent64 {
 
 #define RP_RMTREE_DEPTH		64
 
-/* rp_rm_tree() of @name in @dfd, @depth directories down */
 static int rm_tree_at(int dfd, const char *name, int depth)
 {
 	char buf[4096];
