@@ -131,7 +131,6 @@ void compare_all(struct compare *cmp, struct tally *t)
 			t->missing++;
 			continue;
 		}
-		/* --allow: the last match wins */
 		m->allowed = cmp->o.allowed_change.value;
 		for (k = 0; k < cmp->o.nr_allows; k++)
 			if (!fnmatch(cmp->o.allows[k].glob, m->key, 0))

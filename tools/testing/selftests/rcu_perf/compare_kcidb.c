@@ -48,11 +48,10 @@ static void kcidb_num(struct rp_jw *w, const char *key, double v)
 }
 
 /*
- * The path is "rcu_perf.<test>.<name>" of a "<test>.<name>" @key (a test
- * has no dot). A dot in the name would be a level of the tree to a
- * receiver: it becomes '_' like any other character outside
- * [a-zA-Z0-9_-], an empty name "_". The id keeps the key as it is, so
- * that two names made alike by the path stay two ids.
+ * The path "rcu_perf.<test>.<name>" of @key "<test>.<name>" (a test has no
+ * dot). A dot in the name would be a level of the receiver's tree: it becomes
+ * '_' like any character outside [a-zA-Z0-9_-]; an empty name "_". The id
+ * keeps the key as is: two names made alike in the path stay two ids.
  */
 static void kcidb_test_begin(struct rp_jw *w, const struct compare_opts *o,
 			     const char *run_id, const char *idpart,

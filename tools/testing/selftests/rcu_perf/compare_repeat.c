@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * rcu_perf_compare --repeat DIR: run the baseline and candidate commands
- * until no metric is inconclusive or the round limit or budget is reached.
- */
+/* rcu_perf_compare --repeat DIR: rounds of both commands until conclusive */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,7 +28,7 @@ static __printf(2, 3) void progress(const struct compare *cmp,
 	fflush(f);
 }
 
-/* Run one measurement; the command's output goes to a log beside it. */
+/* The command's output goes to a log beside its results file. */
 static void run_one(struct compare *cmp, int side, int nn)
 {
 	const char *dir = cmp->o.repeat.str;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rcu_perf_compare: is the candidate kernel worse than the baseline? A
- * verdict a bot can act on (Documentation/dev-tools/rcu_perf.rst). Here:
+ * rcu_perf_compare: is the candidate kernel worse than the baseline? Here:
  * main, the options and the report; compare.h lists the other files.
  */
 #include <math.h>
@@ -163,10 +162,7 @@ static const struct rp_test test = {
 	"      3 inconclusive, 4 a --repeat command skipped.\n",
 };
 
-/*
- * KCIDB's origin names are [a-z0-9_]+, its ids "<origin>:<local id>" (an
- * empty local id is of no use).
- */
+/* KCIDB: an origin is [a-z0-9_]+, an id "<origin>:<non-empty local id>" */
 static bool kcidb_name(const char *s, bool id)
 {
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
@@ -219,7 +215,6 @@ static void parse_options(int argc, char **argv)
 		    o->nr_paths[CAND] ? "baseline " : "");
 }
 
-/* What the tool says of a compared metric. */
 static const char *verdict_of(const struct rp_rmetric *m)
 {
 	const struct rp_cmp *c = &m->cmp;
@@ -265,7 +260,6 @@ static void print_table_row(const struct rp_rmetric *m, int w)
 	       c->change_pct, m->allowed, n, c->p, verdict_of(m));
 }
 
-/* A KTAP result name: "<test>.<metric>" with every dot as '_'. */
 static const char *ktap_name(const struct rp_rmetric *m)
 {
 	static char n[256];
