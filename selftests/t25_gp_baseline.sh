@@ -8,11 +8,11 @@
 # guard: idle GPs ~+50%) FAILs membarrier_idle_latency_vs_baseline and
 # tracer_idle_latency_vs_baseline in one default run (gp_throttle's own
 # checks, derived from the default FQS pace, FAIL it too: t20 proves
-# that). The proofs are strict (t_prove): a run the
-# machine was too busy for (gp_throttle skips "machine busy" or "too
-# noisy", or a baseline check is too noisy) is run again, and a proof
-# still unjudged after three runs FAILs; so does a baseline that three
-# healthy runs could not be collected for in five.
+# that). The proofs are strict (t_prove): a run the machine was too busy
+# for (gp_throttle skips "machine busy" or "too noisy", or a baseline
+# check is too noisy: then the baseline is taken again) is run again, and
+# a proof still unjudged after three runs FAILs; so does a baseline that
+# three healthy runs could not be collected for in five.
 # Five default runs: ~2 minutes, more while other suite programs hold the
 # lock.
 source "$(dirname "$0")/../tests/lib.sh"
@@ -42,11 +42,25 @@ if [ "$(id -u)" != 0 ] || [ "$(nproc)" -lt 2 ] ||
 	exit 0
 fi
 
+# A healthy run "too noisy" to judge against the baseline: the baseline
+# is taken again before the next try. Idle membarrier GPs take 2 jiffies
+# or 4; in runs where a quarter or more take 4, the median of 50 may be 4
+# (+100%) with a small chance, which its sampling variance counts: MDE
+# 10-21% against the usual 0.1-0.8% (2026-12-06, a clean clone whose
+# baseline runs had 21-34% of them; three tries against that baseline
+# all SKIPped and the proof FAILed).
+rebase() {
+	grep -qE "^ok [0-9]+ [a-z_]+_vs_baseline # SKIP too noisy" "$1" || return 0
+	rm -rf "$tmp/base"
+	(t_baseline "baseline taken again" "$tmp/base" busy "$prog") | sed 's/^/# /'
+}
+
 # 1. The baseline: three runs, none of them busy, five tries at most.
 if t_baseline "baseline: three healthy runs" "$tmp/base" busy "$prog"; then
 	# 2. The same kernel again: judged, no FAIL; the plan is the program's
 	# own checks (a baseline run's plan) and the baseline's four.
-	t_prove "healthy run vs baseline: ${check/ / and } judged and pass, no check fails" \
+	T_PROVE_AGAIN=rebase t_prove \
+		"healthy run vs baseline: ${check/ / and } judged and pass, no check fails" \
 		"$check" pass "$tmp/ok.log" "$prog" --baseline "$tmp/base"
 	own=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tmp/base.1.log")
 	t_check "healthy run vs baseline: its ${own:-?} checks and the baseline's 4" \

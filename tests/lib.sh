@@ -59,7 +59,8 @@ ktap_result() {
 # evidence either way: CMD runs again, T_PROVE_TRIES runs at most
 # (default 3), and then the proof FAILs, saying so: a broken check cannot
 # hide behind a busy machine. A run that judged one the other way, or
-# left it out, fails the proof at once. LOG holds the last run.
+# left it out, fails the proof at once. LOG holds the last run. Between
+# tries, T_PROVE_AGAIN (a function, if set) is called with LOG.
 t_prove() {
 	local d=$1 checks=$2 want=$3 log=$4 try got check start=$SECONDS
 	shift 4
@@ -83,6 +84,7 @@ t_prove() {
 			return 0
 		fi
 		t_note "run $try: $check not judged:$(grep -m1 -oE "^ok [0-9]+ $check # SKIP.*" "$log" | sed 's/.*# SKIP//')"
+		[ -z "${T_PROVE_AGAIN:-}" ] || "$T_PROVE_AGAIN" "$log"
 	done
 	t_note "could not prove it: $check not judged in $try runs ($((SECONDS - start)) s)"
 	t_fail "$d"
