@@ -268,10 +268,9 @@ measured as the time of "Write protecting the kernel read-only data"
 in the kernel log, and the RCU maintainer asked for measurements of
 actual boot time.
 
-boot_marker reads this boot's kernel log (/dev/kmsg, or syslog(2) like
-dmesg), finds that marker or the fallback of other architectures and
-configurations, and reports its time and the RCU boot parameters in
-effect. How long a boot should take depends on the machine, so the one
+boot_marker reads this boot's kernel log (/dev/kmsg), finds that marker
+or the fallback of other architectures and configurations, and reports
+its time and the RCU boot parameters in effect. How long a boot should take depends on the machine, so the one
 check judges the time against earlier boots of it (--baseline; a kernel
 that boots 3% slower fails it); without a baseline it skips, and the
 time goes to the JSON results, a baseline's run. "--parse" prints only

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -293,20 +292,17 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 	return -1;
 }
 
-/*
- * /dev/kmsg from its first record on (one record per read()), else
- * syslog(2), what dmesg falls back to: "<6>[    0.445800] msg" lines.
- */
+/* /dev/kmsg from its first record on (one record per read()) */
 char *rp_read_kmsg(void)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *p;
-	int fd, saved, size;
 	ssize_t n;
+	int fd, err;
 
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		goto klog;
+		return NULL;
 	for (;;) {
 		if (cap - len <= 16384) {	/* room for a whole record */
 			cap = cap ? cap * 2 : 65536;
@@ -328,20 +324,11 @@ char *rp_read_kmsg(void)
 		return buf;
 	}
 fail:
+	err = errno;
 	close(fd);
 	free(buf);
-klog:
-	saved = errno;
-	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	buf = size > 0 ? malloc(size + 1) : NULL;
-	n = buf ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size) : -1;
-	if (n < 0) {
-		free(buf);
-		errno = saved;
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
+	errno = err;
+	return NULL;
 }
 
 char *rp_read_log(const char *path)

@@ -408,7 +408,7 @@ struct rp_marker {
 /* 0 found, -1 not found, -2 malformed (err set) */
 int rp_find_boot_marker(const char *log, struct rp_marker *m,
 			char *err, size_t errlen);
-char *rp_read_kmsg(void);	/* this boot's log; malloc'd */
+char *rp_read_kmsg(void);	/* this boot's log; NULL with errno */
 char *rp_read_log(const char *path);	/* "-": stdin; NULL with errno */
 int rp_log_cmdline(const char *log, char *buf, size_t len);	/* 0 or -1 */
 /* The RCU tokens of a command line, space-separated into buf; how many. */
