@@ -240,11 +240,7 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 		rp_why(err, errlen, "empty kernel log");
 		return -1;
 	}
-	line = malloc(strlen(log) + 1);
-	if (!line) {
-		rp_why(err, errlen, "out of memory");
-		return -2;
-	}
+	line = rp_xrealloc(NULL, strlen(log) + 1);
 	/*
 	 * A bare CR also ends a line: serial consoles send CRLF or CRCRLF and
 	 * whatever follows a bare CR overwrote the start of the line.
@@ -296,7 +292,7 @@ int rp_find_boot_marker(const char *log, struct rp_marker *m,
 char *rp_read_kmsg(void)
 {
 	size_t len = 0, cap = 0;
-	char *buf = NULL, *p;
+	char *buf = NULL;
 	ssize_t n;
 	int fd, err;
 
@@ -306,10 +302,7 @@ char *rp_read_kmsg(void)
 	for (;;) {
 		if (cap - len <= 16384) {	/* room for a whole record */
 			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap);
-			if (!p)
-				goto fail;
-			buf = p;
+			buf = rp_xrealloc(buf, cap);
 		}
 		n = read(fd, buf + len, 16384);
 		if (n < 0 && (errno == EINTR || errno == EPIPE))
@@ -318,17 +311,15 @@ char *rp_read_kmsg(void)
 			break;
 		len += n;
 	}
-	if (n >= 0 || errno == EAGAIN) {
-		close(fd);
-		buf[len] = '\0';
-		return buf;
-	}
-fail:
-	err = errno;
+	err = n < 0 && errno != EAGAIN ? errno : 0;
 	close(fd);
-	free(buf);
-	errno = err;
-	return NULL;
+	buf[len] = '\0';
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	return buf;
 }
 
 char *rp_read_log(const char *path)
