@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,9 +44,6 @@ static struct rp_param p_time_budget =
 static struct rp_param p_block =
 	RP_SETTING("block", "ms", 300,
 		   "of one level before the next: interleaves levels, /proc/stat resolves it");
-static struct rp_param p_op_timeout =
-	RP_SETTING("op_timeout", "s", 10,
-		   "one op that has not returned by then (~1000 healthy GPs) is a FAIL");
 static struct rp_param p_confidence =
 	RP_SETTING("confidence", "ratio", 0.9,
 		   "two-sided interval: each end is a one-sided 95% bound");
@@ -61,7 +57,7 @@ static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 
 static struct rp_param *params[] = {
 	&p_mean_slack, &p_fqs_slack, &p_pace_slack, &p_idle_busy_max, &p_samples,
-	&p_min_samples, &p_time_budget, &p_block, &p_op_timeout, &p_confidence,
+	&p_min_samples, &p_time_budget, &p_block, &p_confidence,
 	&p_baseline_change, &p_baseline_busy_change, &p_baseline_alpha, NULL
 };
 
@@ -213,56 +209,6 @@ static struct workload workloads[] = {
 
 #define NR_WORKLOADS	ARRAY_SIZE(workloads)
 
-/*
- * No signal ends the uninterruptible sleep of synchronize_rcu(): a second
- * thread watches the op in flight and after op_timeout reports the FAIL,
- * restores and exits (the exit completes once the op returns).
- */
-static struct {
-	pthread_mutex_t lock;
-	struct workload *w;		/* in flight, or NULL */
-	int lvl;
-	double since;			/* rp_now_ms() at its start */
-} watch = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static void watch_op(struct workload *w, int lvl)
-{
-	pthread_mutex_lock(&watch.lock);
-	watch.w = w;
-	watch.lvl = lvl;
-	watch.since = rp_now_ms();
-	pthread_mutex_unlock(&watch.lock);
-}
-
-static void *watchdog(void *arg)
-{
-	double timeout_ms = 1000 * p_op_timeout.value;
-	/* Every 0.5 s, or a quarter of a shorter timeout: it must see one. */
-	useconds_t tick_us = fmin(timeout_ms / 4, 500) * 1e3 + 1;
-	struct workload *w;
-	double ran;
-	int i;
-
-	for (;;) {
-		usleep(tick_us);
-		pthread_mutex_lock(&watch.lock);
-		w = watch.w;
-		ran = rp_now_ms() - watch.since;
-		if (w && ran >= timeout_ms)
-			break;
-		pthread_mutex_unlock(&watch.lock);
-	}
-	/* keeps the lock: nothing else is timed from here on */
-	printf("# %s: one op at %s has not returned after %.1f s\n",
-	       w->name, level_name[watch.lvl], ran / 1000);
-	for (i = 0; i < w->nr_checks; i++)
-		rp_check_fail(w->checks[i],
-			      "one %s op (%s) took more than %.1f s (op_timeout): a GP that takes seconds",
-			      w->name, level_name[watch.lvl], ran / 1000);
-	rp_skip_rest("not run: the %s op before it did not return", w->name);
-	exit(rp_finish());
-}
-
 static struct rp_counters ctr;
 static size_t target, min_n;	/* samples, min_samples */
 static double jiffy;		/* in ms */
@@ -326,11 +272,9 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	rp_counters_start(&ctr);
 	t0 = rp_now_ms();
 	do {
-		watch_op(w, lvl);
 		a = rp_now_ms();
 		err = w->op();
 		b = rp_now_ms();
-		watch_op(NULL, 0);
 		if (err)
 			break;
 		rp_sample(&d->lat, b - a);
@@ -650,7 +594,6 @@ int main(int argc, char **argv)
 {
 	char first[32] = "?", next[32] = "?", buf[32];
 	struct workload *w;
-	pthread_t wd;
 	int hz, err;
 
 	rp_init(&test, argc, argv);
@@ -702,9 +645,6 @@ int main(int argc, char **argv)
 	err = rp_pin_self(cpus[0]);
 	if (err)
 		rp_fatal("cannot pin to CPU %d: %s", cpus[0], strerror(-err));
-	err = pthread_create(&wd, NULL, watchdog, NULL);
-	if (err)
-		rp_fatal("cannot start the watchdog: %s", strerror(err));
 
 	for (w = workloads; w < workloads + NR_WORKLOADS; w++)
 		run_workload(w);
