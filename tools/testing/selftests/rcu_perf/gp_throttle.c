@@ -335,14 +335,10 @@ static int collect(struct workload *w, double deadline)
 
 static void report_level(struct workload *w, int lvl)
 {
-	static const enum rp_ctr shown[] = {
-		RP_CTR_CTX_SWITCHES, RP_CTR_CPU_IDLE, RP_CTR_SOFTIRQ,
-	};
 	struct level_data *d = &w->lv[lvl], *idle = &w->lv[L_IDLE];
 	bool tracer_idle = w->op == tracer_op && lvl == L_IDLE;
-	char name[64], per_op[256] = "";
+	char name[64];
 	struct rp_metric *m;
-	size_t i, n = 0;
 
 	if (!d->lat.n) {
 		printf("# %s %s: no samples in the budget, %d blocks too busy (up to %.0f%% CPU)\n",
@@ -372,29 +368,15 @@ static void report_level(struct workload *w, int lvl)
 			 idle->rejected, w->name, idle->worst_bg);
 		m->disturbed = w->busy_why;
 	}
-	if (!isnan(m->per_op[RP_CTR_TASK_CLOCK]))
-		n = snprintf(per_op, sizeof(per_op), " cpu %.3f ms",
-			     m->per_op[RP_CTR_TASK_CLOCK] / 1e6);
-	for (i = 0; i < ARRAY_SIZE(shown); i++)	/* 256 bytes hold them all */
-		if (!isnan(m->per_op[shown[i]]))
-			n += snprintf(per_op + n, sizeof(per_op) - n, " %s %.2f",
-				      rp_ctr_name(shown[i]), m->per_op[shown[i]]);
-	printf("# %s %s: %zu ops, ms: median %.2f mean %.2f p90 %.2f max %.2f, %.1f ops/s%s%s",
+	printf("# %s %s: %zu ops, ms: median %.2f mean %.2f p90 %.2f max %.2f, %.1f ops/s",
 	       w->name, level_name[lvl], d->lat.n, m->sum.median, m->sum.mean,
-	       m->sum.p90, m->sum.max, 1000.0 / m->sum.mean,
-	       per_op[0] ? ", per op:" : "", per_op);
+	       m->sum.p90, m->sum.max, 1000.0 / m->sum.mean);
 	if (lvl == L_IDLE)
 		printf(", background CPU %.1f%%", d->blocks ? d->bg_sum / d->blocks : 0);
 	if (d->rejected)
 		printf(", %d blocks thrown away (up to %.0f%%)", d->rejected,
 		       d->worst_bg);
 	printf("\n");
-	/* Tell a kernel that is slow only sometimes from one that is slow. */
-	if (lvl == L_IDLE && m->sum.p90 > 3 * m->sum.median &&
-	    m->sum.mean > 1.5 * m->sum.median)
-		printf("# %s idle: wide distribution: the mean is %.1fx the median, p90 %.1fx\n",
-		       w->name, m->sum.mean / m->sum.median,
-		       m->sum.p90 / m->sum.median);
 }
 
 static void skip_workload(struct workload *w, const char *why)
