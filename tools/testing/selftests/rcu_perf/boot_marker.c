@@ -149,17 +149,15 @@ int main(int argc, char **argv)
 		rp_exit_skip("%s: %s", src, err);
 	else if (r == -2)
 		rp_check_skip(CHECK, "%s: %s", src, err);
-	if (r) {
-		free(log);
-		return rp_finish();
+	if (!r) {
+		rp_info("marker", "%s", m.name);
+		rp_info("marker_time_s", "%.6f", m.t);
+		report_rcu_params(log);
+		rp_metric_add("boot.time_to_user", "s", &m.t, 1);
+		if (!rp_opts.baseline)
+			rp_check_skip(CHECK,
+				      "no baseline: judged against earlier boots (--baseline DIR)");
 	}
-	rp_info("marker", "%s", m.name);
-	rp_info("marker_time_s", "%.6f", m.t);
-	report_rcu_params(log);
 	free(log);
-
-	rp_metric_add("boot.time_to_user", "s", &m.t, 1);
-	if (!rp_opts.baseline)
-		rp_check_skip(CHECK, "no baseline: judged against earlier boots (--baseline DIR)");
 	return rp_finish();
 }
