@@ -163,9 +163,9 @@ static void setup(void)
 }
 
 /*
- * The wake-up control's partner, on another CPU, sends back each byte.
- * A second one, on a third CPU where there is one, is woken beside the
- * busy CPU (ipi_block()).
+ * The wake-up control's partner, on another CPU, sends back each byte;
+ * an 's' makes it the busy level's spinner instead. A second one, on a
+ * third CPU where there is one, is woken beside the busy CPU (ipi_block()).
  */
 struct partner {
 	int to[2], from[2], cpu;
@@ -173,6 +173,7 @@ struct partner {
 
 static struct partner idle_partner, busy_partner;
 static int control_cpu;
+static int spinning;		/* __atomic: idle_partner spins while set */
 
 static void *partner(void *arg)
 {
@@ -181,9 +182,12 @@ static void *partner(void *arg)
 
 	/* unpinned, where a CPU set forbids it: still a round trip */
 	rp_pin_self(p->cpu);
-	while (read(p->to[0], &c, 1) == 1)
-		if (write(p->from[1], &c, 1) != 1)
+	while (read(p->to[0], &c, 1) == 1) {
+		while (c == 's' && __atomic_load_n(&spinning, __ATOMIC_RELAXED))
+			;
+		if (c != 's' && write(p->from[1], &c, 1) != 1)
 			break;
+	}
 	return NULL;
 }
 
@@ -199,41 +203,24 @@ static double round_trip(struct partner *p)
 }
 
 /*
- * The busy level: a thread spinning in user space on idle_partner.cpu. An
+ * The busy level: idle_partner spinning in user space on its CPU. An
  * expedited GP must then interrupt it (idle CPUs need no IPI), and so
  * does membarrier's private expedited command, with no RCU in it: the
  * IPI control. One CPU, so that both send one IPI however many there are.
  */
-static pthread_mutex_t spin_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t spin_cond = PTHREAD_COND_INITIALIZER;
-static int spinning;
 static struct rp_samples no_ipi;	/* the IPI control, spinner asleep */
 static struct rp_samples busy_rt;	/* round trips beside the busy CPU */
 static size_t ipi_dropped;		/* IPI controls that interrupted nothing */
 
-static void *spinner(void *arg)
-{
-	rp_pin_self(idle_partner.cpu);
-	for (;;) {
-		pthread_mutex_lock(&spin_lock);
-		while (!spinning)
-			pthread_cond_wait(&spin_cond, &spin_lock);
-		pthread_mutex_unlock(&spin_lock);
-		while (__atomic_load_n(&spinning, __ATOMIC_RELAXED))
-			;
-	}
-	return NULL;
-}
-
 static void set_spinning(int on)
 {
-	pthread_mutex_lock(&spin_lock);
 	__atomic_store_n(&spinning, on, __ATOMIC_RELAXED);
-	pthread_cond_broadcast(&spin_cond);
-	pthread_mutex_unlock(&spin_lock);
+	if (on && write(idle_partner.to[1], "s", 1) != 1)
+		rp_fatal("cannot start the busy thread: %s", strerror(errno));
+	usleep(1000);		/* the spinner is running, or back in read() */
 }
 
-/* The partners (else SKIP), then the spinner: why no busy level, or NULL. */
+/* The partners, else SKIP: why no busy level, or NULL. */
 static const char *start_threads(void)
 {
 	struct partner *p[] = { &idle_partner, &busy_partner };
@@ -254,8 +241,6 @@ static const char *start_threads(void)
 	control_cpu = cpus[0];
 	if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		return "membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) failed";
-	if (pthread_create(&t, NULL, spinner, NULL) || pthread_detach(t))
-		return "cannot start the busy thread";
 	return NULL;
 }
 
@@ -324,14 +309,12 @@ static void controls(size_t n, bool busy, bool ipi_first)
 	}
 	if (busy) {
 		set_spinning(1);
-		usleep(1000);		/* the spinner is running */
 		if (ipi_first)
 			ipi_block(n);
 		run_block(BUSY_GP, n);
 		if (!ipi_first)
 			ipi_block(n);
 		set_spinning(0);
-		usleep(1000);		/* the spinner sleeps */
 		/* the same call with no thread of ours to interrupt: no IPI */
 		for (i = 0; i < n; i++)
 			rp_sample(&no_ipi,
