@@ -61,8 +61,7 @@ static int find_marker(char **log, const char **src, struct rp_marker *m,
 		       char *err, size_t len)
 {
 	*log = p_log.str ? rp_read_log(p_log.str) : rp_read_kmsg();
-	/* /dev/kmsg records start with the priority, syslog(2) with '<' */
-	*src = p_log.str ?: *log && **log == '<' ? "syslog(2)" : "/dev/kmsg";
+	*src = p_log.str ?: "/dev/kmsg";
 	return *log ? rp_find_boot_marker(*log, m, err, len) : -3;
 }
 
@@ -141,7 +140,7 @@ int main(int argc, char **argv)
 	if (r == -3 && p_log.str)
 		rp_check_skip(CHECK, "cannot read %s: %s", src, strerror(errno));
 	else if (r == -3)
-		rp_exit_skip("cannot read the kernel log (/dev/kmsg, syslog(2)): %s",
+		rp_exit_skip("cannot read the kernel log (/dev/kmsg): %s",
 			     strerror(errno));
 	else
 		rp_info("log_source", "%s", src);
