@@ -379,7 +379,6 @@ TEST_F(json, reader_malformed_corpus)
 		{ "\"\xed\xa0\x80\"", "UTF-8" },
 		{ "\"\xf4\x90\x80\x80\"", "UTF-8" },
 		{ "\xef\xbb\xbf{}", "value" },
-		{ "{\"a\":1,\"a\":2}", "duplicate key" },
 		{ "{} {}", "after the JSON value" },
 		{ "[]]", "after the JSON value" },
 		{ "{]", "string key or '}'" },
@@ -626,8 +625,8 @@ TEST_F(json, parse_file)
 	rmdir(dir);
 }
 
-/* 50000 keys: sorted, not compared pairwise (10^9 strcmp()s). */
-TEST(json_many_keys_linear)
+/* 50000 keys in well under a second; of a repeated key, the first is read. */
+TEST(json_many_keys)
 {
 	size_t n = 50000, i, len = 0;
 	char *text = malloc(n * 16 + 32), err[256];
@@ -638,17 +637,15 @@ TEST(json_many_keys_linear)
 	text[len++] = '{';
 	for (i = 0; i < n; i++)
 		len += sprintf(text + len, "%s\"k%zu\":%zu", i ? "," : "", i, i);
-	sprintf(text + len, "}");
+	sprintf(text + len, ",\"k7\":-1,\"k3\":-1}");
 	t0 = rp_now_ms();
 	v = rp_json_parse(text, err, sizeof(err));
-	EXPECT_NE(NULL, v) TH_LOG("%s", err);
 	EXPECT_GT(1000, rp_now_ms() - t0);
+	ASSERT_NE(NULL, v) TH_LOG("%s", err);
+	EXPECT_EQ(n + 2, v->len);
+	EXPECT_EQ(7, rp_json_get(v, "k7")->num);
+	EXPECT_EQ(3, rp_json_get(v, "k3")->num);
 	rp_json_free(v);
-	/* the first repeat in the text is the one named */
-	sprintf(text + len, ",\"k7\":0,\"k3\":0}");
-	v = rp_json_parse(text, err, sizeof(err));
-	EXPECT_TRUE(!v);
-	EXPECT_HAS(err, "duplicate key \"k7\"");
 	free(text);
 }
 

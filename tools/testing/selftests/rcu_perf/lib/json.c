@@ -3,8 +3,9 @@
  * A small JSON writer and a strict RFC 8259 reader. The writer pretty-prints,
  * writes the shortest number that reads back bit-exact and never an invalid
  * document (NaN/Inf become null, invalid UTF-8 U+FFFD). The reader refuses
- * a BOM, "\u0000" (values are C strings), duplicate keys and numbers past a
- * double. Every error is one line; out of memory ends the program.
+ * a BOM, "\u0000" (values are C strings) and numbers past a double; of a
+ * repeated key, rp_json_get() finds the first. Every error is one line; out
+ * of memory ends the program.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -351,47 +352,11 @@ static bool jp_number(struct jp *p, double *out)
 
 static struct rp_jval *jp_value(struct jp *p);
 
-struct jkey {
-	const char *key;
-	size_t at;
-};
-
-static int jkey_cmp(const void *a, const void *b)
-{
-	const struct jkey *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-/*
- * A key twice among the @n keys @k of one object: sorted, a key is next to its twin, O(n log n)
- * where comparing each key with all before it made a hostile large object quadratic. Reports
- * the first repeat in the text, as a short printable copy.
- */
-static bool jp_unique_keys(struct jp *p, struct jkey *k, size_t n)
-{
-	size_t i, d = 0;	/* k[d]: the first repeat, if d */
-	char name[48];
-
-	qsort(k, n, sizeof(*k), jkey_cmp);
-	for (i = 1; i < n; i++)
-		if (!strcmp(k[i - 1].key, k[i].key) && (!d || k[i].at < k[d].at))
-			d = i;
-	if (!d)
-		return true;
-	for (i = 0; k[d].key[i] && i + 1 < sizeof(name); i++)
-		name[i] = k[d].key[i] >= 0x20 && k[d].key[i] < 0x7f ? k[d].key[i] : '?';
-	name[i] = '\0';
-	return jp_fail(p, k[d].at, "duplicate key \"%s\"", name);
-}
-
 /* The members of an object or the elements of an array, from its bracket. */
 static bool jp_container(struct jp *p, struct rp_jval *c)
 {
-	bool obj = c->type == RP_JOBJ, ok = false;
+	bool obj = c->type == RP_JOBJ;
 	const char *close = obj ? "}" : "]";
-	struct jkey *k = NULL;	/* the keys, where each began */
 	char *key = NULL;
 	struct rp_jval *v;
 
@@ -409,8 +374,6 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 			break;
 		}
 		if (obj) {
-			k = rp_xgrow(k, c->len, sizeof(*k));
-			k[c->len].at = p->pos;
 			key = jp_string(p);
 			if (!key)
 				break;
@@ -427,15 +390,12 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		if (obj) {
 			c->keys = rp_xgrow(c->keys, c->len, sizeof(*c->keys));
 			c->keys[c->len] = key;
-			k[c->len].key = key;
 			key = NULL;
 		}
 		c->items[c->len++] = v;
 		jp_ws(p);
-		if (jp_eat(p, close)) {
-			ok = !obj || jp_unique_keys(p, k, c->len);
-			break;
-		}
+		if (jp_eat(p, close))
+			return true;
 		if (!jp_eat(p, ",")) {
 			jp_unexpected(p, obj ? "',' or '}' after object member" :
 				      "',' or ']' after array element");
@@ -443,8 +403,7 @@ static bool jp_container(struct jp *p, struct rp_jval *c)
 		}
 	}
 	free(key);
-	free(k);
-	return ok;
+	return false;
 }
 
 /* One value with its leading whitespace; recursion bounded by depth. */
