@@ -352,58 +352,47 @@ static bool jp_number(struct jp *p, double *out)
 
 static struct rp_jval *jp_value(struct jp *p);
 
-/* The members of an object or the elements of an array, from its bracket. */
+/*
+ * The members of an object or the elements of an array, from its bracket.
+ * An item is in @c before it is read, so that freeing @c frees what it got.
+ */
 static bool jp_container(struct jp *p, struct rp_jval *c)
 {
 	bool obj = c->type == RP_JOBJ;
 	const char *close = obj ? "}" : "]";
-	char *key = NULL;
-	struct rp_jval *v;
+	size_t n;
 
 	for (p->pos++; ; ) {	/* after the bracket or a ',' */
 		jp_ws(p);
 		if (!c->len && jp_eat(p, close))
 			return true;
-		if (jp_peek(p) == *close) {
-			jp_fail(p, p->pos, "expected %s, got '%s' (no trailing commas)",
-				obj ? "a string key" : "a value", close);
-			break;
-		}
-		if (obj && jp_peek(p) != '"') {
-			jp_unexpected(p, c->len ? "a string key" : "a string key or '}'");
-			break;
-		}
+		if (jp_peek(p) == *close)
+			return jp_fail(p, p->pos, "expected %s, got '%s' (no trailing commas)",
+				       obj ? "a string key" : "a value", close);
+		if (obj && jp_peek(p) != '"')
+			return jp_unexpected(p, c->len ? "a string key" : "a string key or '}'");
+		n = c->len++;
+		c->items = rp_xgrow(c->items, n, sizeof(*c->items));
+		c->items[n] = NULL;
 		if (obj) {
-			key = jp_string(p);
-			if (!key)
-				break;
+			c->keys = rp_xgrow(c->keys, n, sizeof(*c->keys));
+			c->keys[n] = jp_string(p);
+			if (!c->keys[n])
+				return false;
 			jp_ws(p);
-			if (!jp_eat(p, ":")) {
-				jp_unexpected(p, "':' after key");
-				break;
-			}
+			if (!jp_eat(p, ":"))
+				return jp_unexpected(p, "':' after key");
 		}
-		v = jp_value(p);
-		if (!v)
-			break;
-		c->items = rp_xgrow(c->items, c->len, sizeof(*c->items));
-		if (obj) {
-			c->keys = rp_xgrow(c->keys, c->len, sizeof(*c->keys));
-			c->keys[c->len] = key;
-			key = NULL;
-		}
-		c->items[c->len++] = v;
+		c->items[n] = jp_value(p);
+		if (!c->items[n])
+			return false;
 		jp_ws(p);
 		if (jp_eat(p, close))
 			return true;
-		if (!jp_eat(p, ",")) {
-			jp_unexpected(p, obj ? "',' or '}' after object member" :
-				      "',' or ']' after array element");
-			break;
-		}
+		if (!jp_eat(p, ","))
+			return jp_unexpected(p, obj ? "',' or '}' after object member" :
+					     "',' or ']' after array element");
 	}
-	free(key);
-	return false;
 }
 
 /* One value with its leading whitespace; recursion bounded by depth. */
