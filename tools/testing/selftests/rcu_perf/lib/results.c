@@ -93,28 +93,25 @@ static int add_metric(struct rp_results *r, struct rd *rd, int side,
 		return fail(rd, "metric %s: \"better\" is '%s', not lower/higher",
 			    name->str, better->str);
 
+	u = unit ? unit->str : "";
 	m = (struct rp_rmetric *)rp_results_find(r, test, name->str);
-	if (!m) {
+	if (!m) {	/* its first file sets its unit and direction */
 		r->metrics = rp_xgrow(r->metrics, r->nr_metrics, sizeof(*m));
 		m = &r->metrics[r->nr_metrics++];
-		*m = (struct rp_rmetric){ .stat = RP_CMP_NR };
+		*m = (struct rp_rmetric){ .stat = RP_CMP_NR, .unit = rp_xstrdup(u),
+					  .higher_is_better = higher };
 		m->key = rp_xrealloc(NULL, strlen(test) + strlen(name->str) + 2);
 		sprintf(m->key, "%s.%s", test, name->str);
 	}
-	u = unit ? unit->str : "";
 	m->report_only |= judged && !judged->b;
 	if (stat && m->stat == RP_CMP_NR)
 		m->stat = st;
-	if (!m->unit) {
-		m->unit = rp_xstrdup(u);
-		m->higher_is_better = higher;
-	} else if (strcmp(m->unit, u)) {
+	if (strcmp(m->unit, u))
 		return fail(rd, "metric %s in '%s', elsewhere in '%s'", m->key,
 			    u, m->unit);
-	} else if (m->higher_is_better != higher) {
+	if (m->higher_is_better != higher)
 		return fail(rd, "metric %s: \"better\" differs from other files",
 			    m->key);
-	}
 	for (i = 0; i < samples->len; i++) {
 		const struct rp_jval *s = samples->items[i];
 
