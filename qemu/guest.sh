@@ -209,9 +209,6 @@ truncate -s $(( (mib > 1 ? mib : 1) * 1048576 )) "$blob" ||
 	#!/bin/busybox sh
 	/bin/busybox --install -s /bin
 	export PATH=/bin
-	# No tracepoint counters: their jump-label patching can crash a
-	# multi-threaded TCG guest (an int3 Oops, QEMU's cross-modifying code).
-	export RCU_PERF_TRACEPOINTS=0
 	mount -t devtmpfs dev /dev
 	exec </dev/console >/dev/console 2>&1
 	mkdir -p /proc /sys /tmp /run

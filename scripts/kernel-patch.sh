@@ -131,8 +131,7 @@ trees and child process groups, tracefs.c the tracefs mount and cpus.c
 CPU hotplug, each recording its changes through the guard first.
 MSG
 
-defpatch lib/load.c lib/counters.c lib/stats.c lib/scaling.c lib/sampler.c \
-	lib/kmsg.c <<'MSG'
+defpatch lib/load.c lib/stats.c lib/scaling.c lib/sampler.c lib/kmsg.c <<'MSG'
 selftests/rcu_perf: Add the library's measurements and statistics
 
 Add what the tests measure with and how they judge it:
@@ -140,12 +139,6 @@ Add what the tests measure with and how they judge it:
 - load.c: busy threads pinned to chosen CPUs, a loop without system
   calls, so that RCU must force their quiescent states: the "busy CPU"
   of the regressions checked here;
-- counters.c: per-thread software counters through libperf's public
-  API and system-wide tracepoints (grace periods, RCU softirqs, idle
-  entries) through perf_event_open(2), two of them filtered with
-  PERF_EVENT_IOC_SET_FILTER, one per online CPU; a counter that cannot
-  be opened (no PMU in a VM, a missing tracepoint) is reported as
-  unsupported, never a failure;
 - stats.c: summaries of samples, block-bootstrap confidence intervals
   that stay honest for skewed and bimodal latencies, Mann-Whitney and
   Welch tests and the minimum detectable effect, and rp_compare_stat()
@@ -178,8 +171,7 @@ they were measured on. Add:
   tells whether a baseline was recorded on the same machine;
 - report.c: the results document of a run, written with --json FILE
   or --outdir DIR: kernel release and configuration, per metric the
-  samples, summary, unit and counters per operation, and each check's
-  threshold and verdict (schema "rcu_perf-results", version 1);
+  samples, summary and unit, and each check's threshold and verdict (schema "rcu_perf-results", version 1);
 - json.c: a small JSON writer and a strict RFC 8259 reader;
 - results.c: the one reader of results files, for baselines and for
   before/after comparisons: each metric's samples merged over the runs
@@ -609,7 +601,7 @@ judged on a machine is a SKIP with the reason.
 
 The series first adds the tests' shared library (options and limits,
 KTAP checks, the guard that restores every knob a test changes,
-counters, statistics, JSON results and baselines) with the Makefile and
+statistics, JSON results and baselines) with the Makefile and
 a MAINTAINERS entry, then one program per patch, each commit message
 naming the regression it checks and how to make its checks fail, then
 the maintainer's tools (rcu_perf_compare, bisect.sh). The last two

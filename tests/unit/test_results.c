@@ -480,7 +480,6 @@ TEST_F(results, fatal)
 static void sc_json(void)
 {
 	double s[] = { 5, 1, 4, 2, 3 };
-	struct rp_counters c;
 	struct rp_metric *m;
 	char buf[64];
 
@@ -491,11 +490,6 @@ static void sc_json(void)
 	rp_info("answer", "%d", 42);
 	rp_info("note", "two\nlines");
 	m = rp_metric_add("unit.latency", "ms", s, 5);
-	memset(&c, 0, sizeof(c));
-	c.supported[RP_CTR_CTX_SWITCHES] = true;
-	c.delta[RP_CTR_CTX_SWITCHES] = 10;
-	c.delta[RP_CTR_MIGRATIONS] = 7;	/* unsupported: not reported */
-	rp_metric_counters(m, &c, 5);
 	m = rp_metric_add("unit.rate", "ops/s", s, 0);
 	m->higher_is_better = true;
 	rp_check("lat", 3, &p_max_lat);
@@ -556,14 +550,12 @@ TEST_F(results, knob_restored_at_the_end)
 /* The results file has the documented fields. */
 TEST_F(results, results_file_fields)
 {
-	char sub[400], e[512], ctx[128];
+	char sub[400], e[512];
 	struct rp_jval *v;
 
 	run_json(sub, sizeof(sub));
 	v = rp_json_parse_file(json, e, sizeof(e));
 	ASSERT_NE(NULL, v) TH_LOG("%s", e);
-	snprintf(ctx, sizeof(ctx), "metrics.0.counters_per_op.%s",
-		 rp_ctr_name(RP_CTR_CTX_SWITCHES));
 	EXPECT_TRUE(jstr(v, "schema", RP_RESULTS_SCHEMA));
 	EXPECT_TRUE(jnum(v, "version", RP_RESULTS_VERSION));
 	EXPECT_TRUE(jstr(v, "test", "unit_results"));
@@ -622,8 +614,7 @@ TEST_F(results, results_file_fields)
 	EXPECT_TRUE(jnum(v, "metrics.0.summary.mad", 1));
 	EXPECT_TRUE(jnum(v, "metrics.0.summary.ci_lo", NAN));
 	EXPECT_TRUE(jnum(v, "metrics.0.summary.ci_hi", NAN));
-	EXPECT_TRUE(jtype(v, "metrics.0.counters_per_op", RP_JOBJ, 1));
-	EXPECT_TRUE(jnum(v, ctx, 2));
+	EXPECT_EQ(NULL, path(v, "metrics.0.counters_per_op"));
 	EXPECT_TRUE(jstr(v, "metrics.1.better", "higher"));
 	EXPECT_TRUE(jtype(v, "metrics.1.samples", RP_JARR, 0));
 	EXPECT_TRUE(jnum(v, "metrics.1.summary.n", 0));

@@ -320,7 +320,6 @@ struct point {
 	double best;		/* the best of them; NAN: none yet */
 	double ops, secs;	/* totals over the accepted samples */
 	double user, sys;	/* CPU seconds, totals */
-	struct rp_counters ctr;	/* deltas over the accepted samples */
 	int rejected;
 	double least_busy;	/* lowest disturbance of a rejected sample */
 };
@@ -334,8 +333,6 @@ static struct rp_sweep sw;	/* the CPUs of the sweep, in order of use */
 /* Per CPU id: CPU time before and after a sample. */
 static struct rp_cpu_time *ct0, *ct1;
 static int nr_cpu_ids, reps;
-/* Reopened with each hotplug: the system-wide ones cover the CPUs online. */
-static struct rp_counters ctr;
 static double deadline_ms;
 /* The serial control's lock, and the lookups' with serialize_lookups=1. */
 static pthread_spinlock_t big_lock;
@@ -479,13 +476,11 @@ static bool sample(int w, int p, int rep)
 	if (rp_cpu_times(ct0, nr_cpu_ids, NULL))
 		rp_fatal("cannot read /proc/stat: %s", strerror(errno));
 	thread_times(n, false);
-	rp_counters_start(&ctr);
 	o0 = ops_now(n);
 	t0 = rp_now_ms();
 	sleep_ms(p_sample_ms.value);
 	o1 = ops_now(n);
 	t1 = rp_now_ms();
-	rp_counters_stop(&ctr);
 	thread_times(n, true);
 	if (rp_cpu_times(ct1, nr_cpu_ids, NULL))
 		rp_fatal("cannot read /proc/stat: %s", strerror(errno));
@@ -531,7 +526,6 @@ static bool sample(int w, int p, int rep)
 	pt->secs += secs;
 	pt->user += tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
 	pt->sys += tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime);
-	rp_counters_add(&pt->ctr, &ctr);
 	return true;
 }
 
@@ -551,8 +545,6 @@ static void set_online(int n)
 {
 	rp_sweep_online(&sw, n);
 	printf("# hotplug: %d CPU(s) online\n", rp_nr_online_cpus());
-	rp_counters_close(&ctr);
-	rp_counters_open(&ctr);
 }
 
 /* A point's repetitions: reps, up to whole rounds of the CPUs (add_rate()) */
@@ -578,7 +570,6 @@ static void measure(void)
 		set_online(sw.max);
 		return;
 	}
-	rp_counters_open(&ctr);
 	/*
 	 * Interleave workloads and points, repetition by repetition, so that
 	 * drift and disturbances hit the controls and the workloads alike.
@@ -654,13 +645,12 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
  * CPU's samples in two, and the spread within a run then says nothing of
  * its rate, which the rounds measure.
  */
-static struct rp_metric *add_rate(int w, int p)
+static void add_rate(int w, int p)
 {
 	const struct point *pt = &res[w][p];
 	int span = rp_sweep_round(&sw, sw.pts[p]);
 	double *v = rp_xrealloc(NULL, (pt->rate.n + 1) * sizeof(*v));
 	size_t i, j, n = 0;
-	struct rp_metric *m;
 
 	for (i = 0; i < pt->rate.n; i++) {
 		int first = (int)pt->turn.v[i], got = 0;
@@ -677,9 +667,8 @@ static struct rp_metric *add_rate(int w, int p)
 		if (got == span)
 			v[n++] = sum / span;
 	}
-	m = add_metric(w, p, "ops", "ops/s", v, n, true);
+	add_metric(w, p, "ops", "ops/s", v, n, true);
 	free(v);
-	return m;
 }
 
 /*
@@ -689,9 +678,8 @@ static struct rp_metric *add_rate(int w, int p)
 static const char *summarize(int w, char *why, size_t len)
 {
 	const char *name = wls[w].name;
-	struct rp_metric *m;
 	double e, user, sys;
-	int p, i;
+	int p;
 
 	why[0] = '\0';
 	for (p = 0; p < sw.nr_pts; p++) {
@@ -700,7 +688,7 @@ static const char *summarize(int w, char *why, size_t len)
 		if (pt->rejected)
 			printf("# %s N=%d: %d sample(s) rejected, others used >= %.0f%%\n",
 			       name, sw.pts[p], pt->rejected, 100 * pt->least_busy);
-		m = add_rate(w, p);
+		add_rate(w, p);
 		if (!pt->rate.n) {
 			if (!why[0])
 				snprintf(why, len,
@@ -714,18 +702,8 @@ static const char *summarize(int w, char *why, size_t len)
 		sys = 1e6 * pt->sys / pt->ops;
 		printf("# %s N=%d: %.4g ops/s (best of %zu), efficiency %.3f,",
 		       name, sw.pts[p], pt->best, pt->rate.n, e);
-		printf(" user %.2f sys %.2f us/op, %.2f of %d CPUs busy", user,
+		printf(" user %.2f sys %.2f us/op, %.2f of %d CPUs busy\n", user,
 		       sys, (pt->user + pt->sys) / pt->secs, sw.pts[p]);
-		if (ctr.supported[RP_CTR_SCHED_SWITCH])
-			printf(", %.3g switches/op",
-			       pt->ctr.delta[RP_CTR_SCHED_SWITCH] / pt->ops);
-		printf("\n");
-
-		/* The per-thread counters would count this sleeping thread. */
-		for (i = 0; i < RP_CTR_NR; i++)
-			pt->ctr.supported[i] = i >= RP_CTR_RCU_UTIL &&
-					       ctr.supported[i];
-		rp_metric_counters(m, &pt->ctr, pt->ops);
 		add_metric(w, p, "efficiency", "ratio", &e, 1, true);
 		add_metric(w, p, "user_per_op", "us", &user, 1, false);
 		add_metric(w, p, "sys_per_op", "us", &sys, 1, false);
@@ -861,6 +839,5 @@ int main(int argc, char **argv)
 		       neg_skip : ctl ?: disturbed[w];
 		workload_check(w, judged, skip);
 	}
-	rp_counters_close(&ctr);
 	return rp_finish();
 }

@@ -87,10 +87,7 @@ static const char * const mode_name[NR_MODES] = {
 
 static struct mode_data {
 	struct rp_samples lat;		/* ms per GP */
-	struct rp_counters ctr;		/* deltas summed over the blocks */
 } timed[NR_MODES];
-
-static struct rp_counters ctr;		/* around each block of GPs */
 
 static double median(const struct rp_samples *s)
 {
@@ -254,15 +251,12 @@ static void run_block(enum mode m, size_t n)
 		rp_exit_skip("cannot write %s: %s", EXPEDITED, strerror(-err));
 	/* the first GP after a switch pays for waking the other machinery */
 	timed_membarrier(MEMBARRIER_CMD_GLOBAL);
-	rp_counters_start(&ctr);
 	for (i = 0; i < n; i++) {
 		t = timed_membarrier(MEMBARRIER_CMD_GLOBAL);
 		rp_sample(&timed[m].lat, t);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s %.4f ms\n", mode_name[m], t);
 	}
-	rp_counters_stop(&ctr);
-	rp_counters_add(&timed[m].ctr, &ctr);
 }
 
 /*
@@ -424,7 +418,6 @@ static struct rp_metric *report_mode(enum mode m)
 	snprintf(name, sizeof(name), "%s.%s.latency",
 		 control ? "control" : "membarrier", mode_name[m]);
 	met = rp_metric_add(name, "ms", timed[m].lat.v, timed[m].lat.n);
-	rp_metric_counters(met, &timed[m].ctr, timed[m].lat.n);
 	/*
 	 * A baseline judges expedited GPs on their median: their mean (12 us)
 	 * moves with a few IPIs the host answers late (11.7-15.0 us over 13
@@ -455,7 +448,6 @@ int main(int argc, char **argv)
 	block = p_block.value >= 1 ? p_block.value : 1;
 	min = p_min_samples.value;
 	cpus = rp_nr_online_cpus();
-	rp_counters_open(&ctr);
 	busy_why = start_threads();
 
 	deadline = rp_now_ms() + p_time_budget.value * 1e3;
@@ -474,7 +466,6 @@ int main(int argc, char **argv)
 		       timed[NORMAL_GP].lat.n);
 	}
 	rp_guard_restore();	/* rcu_expedited back before anything else */
-	rp_counters_close(&ctr);
 
 	for (m = 0; m < NR_MODES; m++)
 		if (timed[m].lat.n)

@@ -99,7 +99,7 @@ static const char * const level_name[NR_LEVELS] = {
 
 struct level_data {
 	struct rp_samples lat;		/* ms per op, in the order timed */
-	struct rp_counters ctr;		/* deltas summed over kept blocks */
+	double cpu_s;			/* our thread's CPU time in kept blocks */
 	size_t want;			/* samples to collect */
 	int blocks, rejected;
 	double worst_bg;		/* highest background CPU %, idle only */
@@ -154,7 +154,7 @@ static int tracer_op(void)
 /*
  * blk first: its switch waits for GPs as the seed's function tracer's
  * does, without patching kernel text (seconds of CPU per switch under an
- * emulator, racing with the tracepoint counters' own text changes).
+ * emulator).
  */
 static const char *tracer_setup(char *why, size_t len)
 {
@@ -209,7 +209,6 @@ static struct workload workloads[] = {
 
 #define NR_WORKLOADS	ARRAY_SIZE(workloads)
 
-static struct rp_counters ctr;
 static size_t target, min_n;	/* samples, min_samples */
 static double jiffy;		/* in ms */
 static int fqs;			/* the default FQS interval, in jiffies */
@@ -242,7 +241,16 @@ static int judged_level(const struct workload *w)
 	return d->rejected >= 3 && d->rejected > 2 * d->blocks ? L_ONE : L_IDLE;
 }
 
-/* An idle block is kept only if the CPUs were idle but for our task clock. */
+/* This thread's CPU time in s: its sum_exec_runtime, as perf's task-clock */
+static double own_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* An idle block is kept only if the CPUs were idle but for our thread. */
 static int run_block(struct workload *w, int lvl, double deadline)
 {
 	struct level_data *d = &w->lv[lvl];
@@ -251,7 +259,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	size_t n0 = d->lat.n, late0 = late->n, i;
 	struct rp_cpu_time all0 = { 0 }, all1 = { 0 };
 	struct rp_load *load = NULL;
-	double t0, a, b, bg;
+	double t0, a, b, bg, own;
 	int err = 0, stat_err;
 	bool keep;
 
@@ -261,7 +269,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 		if (!load)
 			return errno ? -errno : -ENOMEM;
 	}
-	/* The timer control, before the CPU times and counters: no op pays. */
+	/* The timer control, before the CPU times: no op pays. */
 	for (i = 0; lvl != L_ALL && i < TIMER_PROBES; i++) {
 		a = rp_now_ms();
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &one, NULL);
@@ -269,7 +277,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 		rp_sample(late, (b - a - jiffy) / jiffy);
 	}
 	stat_err = rp_cpu_times(NULL, 0, &all0);
-	rp_counters_start(&ctr);
+	own = own_cpu_s();
 	t0 = rp_now_ms();
 	do {
 		a = rp_now_ms();
@@ -282,17 +290,15 @@ static int run_block(struct workload *w, int lvl, double deadline)
 			fprintf(stderr, "%s %s %zu %.3f ms\n", w->name,
 				level_name[lvl], d->lat.n, b - a);
 	} while (b - t0 < p_block.value && d->lat.n < d->want && b < deadline);
-	rp_counters_stop(&ctr);
+	own = own_cpu_s() - own;
 	stat_err = stat_err ?: rp_cpu_times(NULL, 0, &all1);
 	rp_load_stop(load);
 
 	keep = !err;
 	if (keep && lvl == L_IDLE && !stat_err &&
 	    rp_cpu_elapsed(&all0, &all1) > 0) {
-		bg = 100 * rp_cpu_others(&all0, &all1,
-					 ctr.supported[RP_CTR_TASK_CLOCK] ?
-					 ctr.delta[RP_CTR_TASK_CLOCK] / 1e9 : 0,
-					 NAN, rp_cpu_elapsed(&all0, &all1));
+		bg = 100 * rp_cpu_others(&all0, &all1, own, NAN,
+					 rp_cpu_elapsed(&all0, &all1));
 		keep = !(bg > p_idle_busy_max.value);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s idle block of %zu ops: background CPU %.1f%%%s\n",
@@ -307,7 +313,7 @@ static int run_block(struct workload *w, int lvl, double deadline)
 		late->n = late0;
 		return err;
 	}
-	rp_counters_add(&d->ctr, &ctr);
+	d->cpu_s += own;
 	d->blocks++;
 	return 0;
 }
@@ -347,7 +353,6 @@ static void report_level(struct workload *w, int lvl)
 	}
 	snprintf(name, sizeof(name), "%s.%s.latency", w->name, level_name[lvl]);
 	m = rp_metric_add(name, "ms", d->lat.v, d->lat.n);
-	rp_metric_counters(m, &d->ctr, d->lat.n);
 	/* one CPU busy: healthy medians of 2 or 4 jiffies, run to run */
 	m->report_only = lvl == L_ONE;
 	/*
@@ -499,14 +504,12 @@ static const char *unjudgeable(struct workload *w, int err, char *buf,
 			      "%zu idle and %zu all-busy ops in the time budget, min_samples %zu",
 			      idle->lat.n, all->lat.n, min_n);
 	/* An op that burns CPU for most of its latency measures that CPU. */
-	if (idle->ctr.supported[RP_CTR_TASK_CLOCK]) {
-		cpu_ms = idle->ctr.delta[RP_CTR_TASK_CLOCK] / 1e6 / idle->lat.n;
-		mean = rp_cmp_stat_of(idle->lat.v, idle->lat.n, RP_CMP_MEAN);
-		if (cpu_ms > mean / 2)
-			return rp_why(buf, len,
-				      "not GP-bound here: %.3g ms of CPU per op of %.3g ms",
-				      cpu_ms, mean);
-	}
+	cpu_ms = 1e3 * idle->cpu_s / idle->lat.n;
+	mean = rp_cmp_stat_of(idle->lat.v, idle->lat.n, RP_CMP_MEAN);
+	if (cpu_ms > mean / 2)
+		return rp_why(buf, len,
+			      "not GP-bound here: %.3g ms of CPU per op of %.3g ms",
+			      cpu_ms, mean);
 	return NULL;
 }
 
@@ -623,7 +626,6 @@ int main(int argc, char **argv)
 		if (w->skip)
 			rp_info(w->name, "skipped: %s", w->skip);
 
-	rp_counters_open(&ctr);
 	err = rp_pin_self(cpus[0]);
 	if (err)
 		rp_fatal("cannot pin to CPU %d: %s", cpus[0], strerror(-err));
@@ -635,6 +637,5 @@ int main(int argc, char **argv)
 		timer_late[L_IDLE].n, timer_lateness(L_IDLE, false),
 		timer_lateness(L_IDLE, true));
 
-	rp_counters_close(&ctr);
 	return rp_finish();
 }

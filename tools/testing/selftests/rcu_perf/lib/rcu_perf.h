@@ -201,34 +201,6 @@ struct rp_load *rp_load_start(const int *cpus, int n);
 void rp_load_stop(struct rp_load *l);		/* NULL is fine */
 int rp_pin_self(int cpu);	/* cpu < 0: all online CPUs */
 
-/* counters.c */
-
-enum rp_ctr {
-	/* per-thread (the thread that called rp_counters_open()) */
-	RP_CTR_TASK_CLOCK, RP_CTR_CTX_SWITCHES, RP_CTR_MIGRATIONS,
-	RP_CTR_PAGE_FAULTS, RP_CTR_CYCLES, RP_CTR_INSTRUCTIONS,
-	/* system-wide tracepoints, over the CPUs online at the open */
-	RP_CTR_RCU_UTIL, RP_CTR_CPU_IDLE, RP_CTR_SOFTIRQ, RP_CTR_SCHED_SWITCH,
-	RP_CTR_RCU_GP, RP_CTR_NR,
-};
-
-struct rp_counters {
-	bool supported[RP_CTR_NR];
-	const char *why[RP_CTR_NR];	/* reason when unsupported (static) */
-	__u64 delta[RP_CTR_NR];	/* from the last start/stop pair */
-	void *priv;
-};
-
-const char *rp_ctr_name(enum rp_ctr c);
-/* Opens every counter that works here; never fails for a missing one. */
-int rp_counters_open(struct rp_counters *c);
-void rp_counters_start(struct rp_counters *c);
-void rp_counters_stop(struct rp_counters *c);	/* fills delta[] */
-void rp_counters_close(struct rp_counters *c);
-
-/* Add @c's deltas to @sum, which takes over what @c supports. */
-void rp_counters_add(struct rp_counters *sum, const struct rp_counters *c);
-
 /* checks.c */
 
 enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
@@ -262,7 +234,6 @@ struct rp_metric {
 	double *samples;
 	size_t n;
 	struct rp_summary sum;
-	double per_op[RP_CTR_NR];	/* counters per op; NAN = none */
 	bool higher_is_better;
 	const char *disturbed;	/* why its baseline check SKIPs */
 	bool report_only;	/* never judged against other runs */
@@ -274,7 +245,6 @@ struct rp_metric {
 
 /* The metric lives until rp_finish(). */
 struct rp_metric *rp_metric_add(const char *name, const char *unit, const double *v, size_t n);
-void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c, double ops);
 /* A fact for the JSON "info" object and a "# key: value" line. */
 __printf(2, 3) void rp_info(const char *key, const char *fmt, ...);
 

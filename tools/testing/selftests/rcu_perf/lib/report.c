@@ -39,7 +39,6 @@ struct rp_metric *rp_metric_add(const char *name, const char *unit, const double
 	if (n)
 		memcpy(m->samples, v, n * sizeof(double));
 	rp_summarize(m->samples, n, &m->sum);	/* n = 0: every one NAN */
-	rp_metric_counters(m, &(struct rp_counters){ 0 }, 0);	/* none: NAN */
 	metrics = rp_xgrow(metrics, nr_metrics, sizeof(*metrics));
 	metrics[nr_metrics++] = m;
 	return m;
@@ -53,16 +52,6 @@ const struct rp_metric *rp_metric_find(const char *name)
 		if (!strcmp(metrics[i]->name, name))
 			return metrics[i];
 	return NULL;
-}
-
-void rp_metric_counters(struct rp_metric *m, const struct rp_counters *c, double ops)
-{
-	int i;
-
-	if (!m || !c)
-		return;
-	for (i = 0; i < RP_CTR_NR; i++)
-		m->per_op[i] = c->supported[i] && ops > 0 ? (double)c->delta[i] / ops : NAN;
 }
 
 void rp_info(const char *key, const char *fmt, ...)
@@ -93,7 +82,6 @@ static void write_metrics(struct rp_jw *w)
 	static const char * const key[] = { "min", "max", "mean", "stddev",
 		"median", "p10", "p90", "mad", "ci_lo", "ci_hi" };
 	size_t i, j;
-	int c;
 
 	rp_jw_arr_begin(w, "metrics");
 	for (i = 0; i < nr_metrics; i++) {
@@ -118,11 +106,6 @@ static void write_metrics(struct rp_jw *w)
 		rp_jw_int(w, "n", s->n);
 		for (j = 0; j < ARRAY_SIZE(key); j++)
 			rp_jw_num(w, key[j], v[j]);
-		rp_jw_obj_end(w);
-		rp_jw_obj_begin(w, "counters_per_op");
-		for (c = 0; c < RP_CTR_NR; c++)
-			if (!isnan(m->per_op[c]))
-				rp_jw_num(w, rp_ctr_name(c), m->per_op[c]);
 		rp_jw_obj_end(w);
 		rp_jw_obj_end(w);
 	}
