@@ -208,7 +208,7 @@ sensitivity: build
 	@ONLY='$(ONLY)' bash selftests/sensitivity.sh $(BIN) $(if $(filter command line environment,$(origin N)),$(N),10)
 
 # The kill sweeps of make check, ROUNDS rounds instead of one: the tests
-# (t21_guard_live.sh), kernbench and the hotplug sweep
+# (t21_guard_live.sh), kernbench and a CPU offlined by --knob
 # (t22_kill_sweep.sh), then tracefs unmounted mid-run (t23).
 ROUNDS ?= 5
 

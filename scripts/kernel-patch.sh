@@ -127,8 +127,9 @@ injected on purpose, e.g. slower grace-period scans.
 
 guard.c holds the lock, the state file, the replay and the restore;
 allow.c the files that may be changed at all; proc.c the temporary
-trees and child process groups, tracefs.c the tracefs mount and cpus.c
-CPU hotplug, each recording its changes through the guard first.
+trees and child process groups, tracefs.c the tracefs mount, each
+recording its changes through the guard first; cpus.c lists the online
+CPUs.
 MSG
 
 defpatch lib/load.c lib/stats.c lib/scaling.c lib/sampler.c lib/kmsg.c <<'MSG'
@@ -304,7 +305,7 @@ build is dominated by path lookups in its kernel part, as the compiler
 searches every -I directory for every #include.
 
 kernbench times builds at each CPU count as GNU time does, restricted to
-N CPUs by affinity (or hotplug, through the guard), of a generated
+N CPUs by affinity, of a generated
 header-heavy tree by default or of a kernel tree (--tree), prints each
 run and the averages in that format, and judges the build's Karp-Flatt
 serial fraction relative to a parallel control timed beside every

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kill sweep of the programs with children, trees and hotplug:
-# kernbench (a generated tree built by make) and dcache_scaling's hotplug
-# sweep each get SIGINT, SIGTERM and SIGKILL at a random point of their
-# run (KILL_SWEEP=N rounds, default 1; "make killsweep" runs more). Each
-# runs in a session of its own; afterwards (after a SIGKILL: after the
-# next run's repair) the knobs, current_tracer, tracing_on and online CPUs
-# are as found, no process of its session is left (make, compilers), no
-# temporary tree, file or state file is left and no mount was added.
+# kernbench (a generated tree built by make) and dcache_scaling with a CPU
+# offlined by --knob each get SIGINT, SIGTERM and SIGKILL at a random
+# point of their run (KILL_SWEEP=N rounds, default 1; "make killsweep"
+# runs more). Each runs in a session of its own; afterwards (after a
+# SIGKILL: after the next run's repair) the knobs, current_tracer,
+# tracing_on and online CPUs are as found, no process of its session is
+# left (make, compilers), no temporary tree, file or state file is left
+# and no mount was added.
 #
 # Like t21_guard_live.sh, the test holds the suite's lock throughout and
 # its runs use a private state dir (and lock), so that the SIGKILL repair
@@ -54,9 +55,11 @@ t_note "before: ${before//$'\n'/ }"
 # The span (s) of each program's run in which the signal comes (a random
 # point of it).
 declare -A span=([kernbench]=8 [dcache_hotplug]=5)
-hotplug_missing=
-[ -w /sys/devices/system/cpu/cpu1/online ] ||
-	hotplug_missing="CPU 1 cannot go offline"
+# dcache_hotplug offlines a CPU: the last online one that can go offline.
+hotplug_file='' hotplug_missing="no CPU can go offline"
+for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	[ -w "$f" ] && [ "$(cat "$f")" = 1 ] && hotplug_file=$f hotplug_missing=
+done
 
 # left SID: what is left of a run: processes of its session, temporary
 # trees, state files; nothing when all is gone.
@@ -89,7 +92,7 @@ for r in $(seq "$rounds"); do
 				cmd=("$RP_BIN/kernbench" --quick) ;;
 			dcache_hotplug)
 				cmd=("$RP_BIN/dcache_scaling" --quick
-				     --set hotplug_sweep=1)
+				     --knob "$hotplug_file=0")
 				why=$hotplug_missing ;;
 			esac
 			if [ -n "$why" ]; then

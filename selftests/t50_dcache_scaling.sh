@@ -5,7 +5,7 @@
 # measured value:
 # - healthy: exit 0, no "not ok", and the efficiency checks a quiet 2-CPU
 #   machine judges (every workload but negative, which tmpfs skips) are
-#   judged ok; also as an unprivileged user and in the hotplug sweep;
+#   judged ok; also as an unprivileged user;
 # - serialize_lookups=1 (one global lock around each lookup, as dcache_lock
 #   did): exit 1 and every rcu-walk workload's check FAILs;
 # - a CFS bandwidth limit of one CPU on the whole program: the machine
@@ -18,8 +18,7 @@
 #   make baseline's are a suite apart, stat_private_n1_ops_vs_baseline is
 #   judged and passes (the others' may FAIL where the host drifts more
 #   than the baseline's runs showed in any workload), and fails a baseline
-#   of an absurd 1e12 ops/s;
-# - the opt-in hotplug sweep offlines CPU 1 for N=1 and brings it back.
+#   of an absurd 1e12 ops/s.
 # Every run leaves the knobs (CPUs online) as found and removes its tree;
 # bad input exits 1 with one line. A run that could not judge what a test
 # needs (the machine busy) is retried, up to three runs; a proof still
@@ -38,7 +37,7 @@ prog=$RP_BIN/dcache_scaling
 effs="stat_private_efficiency stat_shared_efficiency negative_efficiency
 open_shared_efficiency dotdot_symlink_efficiency"
 rcuwalk="stat_private_efficiency negative_efficiency dotdot_symlink_efficiency"
-nr=15
+nr=14
 echo "TAP version 13"
 echo "1..$nr"
 before=$(t_knob_snapshot)
@@ -299,21 +298,7 @@ else
 		judged_ok "$tmp/user.log"
 fi
 
-# 7. The opt-in hotplug sweep: UP, then both CPUs; CPU 1 back online.
-if [ ! -w /sys/devices/system/cpu/cpu1/online ]; then
-	t_skip "hotplug sweep: N=1 with one CPU online, all back after" \
-		"CPU 1 cannot go offline"
-else
-	run_until "$tmp/hp.log" judged_ok "$prog" --quick --set hotplug_sweep=1
-	t_note "hotplug sweep: $(results "$tmp/hp.log")"
-	t_check "hotplug sweep: judged ok; N=1 with one CPU online, all back after" eval \
-		'judged_ok "$tmp/hp.log" &&
-		 grep -q "^# hotplug: 1 CPU(s) online" "$tmp/hp.log" &&
-		 grep -q "^# hotplug: $nproc CPU(s) online" "$tmp/hp.log" &&
-		 ktap_valid "$tmp/hp.log" && t_knobs_unchanged "$before"'
-fi
-
-# 8. Bad input: exit 1, one line.
+# 7. Bad input: exit 1, one line.
 t_check "bad --control, depth, --dir, reps, name: exit 1, one line each" \
 	t_bad_args "$prog" "--control nosuch" "--set depth=3" "--dir /nonexistent" \
 	"--set reps=0" "--set no_such_param=1"
@@ -321,7 +306,7 @@ listed() {
 	local p
 	for p in parallel_efficiency_min serial_fraction_min \
 		 ${effs//_efficiency/_serial_max} serialize_lookups \
-		 baseline_change baseline_alpha hotplug_sweep; do
+		 baseline_change baseline_alpha; do
 		grep -q "^$p " "$tmp/list.log" || return 1
 	done
 }

@@ -1111,20 +1111,6 @@ TEST_F(guard, online_cpu_ids_in_sysfs_lists_truncate)
 	EXPECT_EQ(cpus[0], one[0]);
 }
 
-TEST_F(guard, cpu_set_online_rejects_bad_cpus)
-{
-	EXPECT_EQ(-EINVAL, rp_cpu_set_online(-1, true));
-	EXPECT_EQ(-ENOENT, rp_cpu_set_online(100000, true));
-}
-
-static bool hotpluggable(int cpu)
-{
-	char p[96];
-
-	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return !access(p, F_OK);
-}
-
 /* Is tracefs in /proc/mounts (at /sys/kernel/tracing: *std)? */
 static bool tracefs_mounted(bool *std)
 {
@@ -1184,32 +1170,6 @@ TEST_F(guard, tracefs_finds_the_mounted_tracefs)
 	}
 	if (ours)
 		umount2(mnt, MNT_DETACH);
-}
-
-/*
- * The CPUs (and bogus ids, which cannot go offline either) that cannot go
- * offline move to the front, in their order; the others keep theirs.
- */
-TEST_F(guard, cpus_fixed_first)
-{
-	int cpus[1024], want[1028], got[1028], n, i, k = 0, fixed = 0;
-
-	n = rp_online_cpus(cpus, 1024);
-	got[0] = 100001;
-	for (i = n - 1; i >= 0; i--)
-		got[n - i] = cpus[i];
-	got[n + 1] = 100000;
-	for (i = 0; i < n + 2; i++)
-		if (got[i] >= 100000 || !hotpluggable(got[i]))
-			want[k++] = got[i];
-	fixed = k;
-	for (i = 0; i < n + 2; i++)
-		if (got[i] < 100000 && hotpluggable(got[i]))
-			want[k++] = got[i];
-	TH_LOG("%d fixed first", fixed);
-	ASSERT_EQ(fixed, rp_cpus_fixed_first(got, n + 2));
-	for (i = 0; i < n + 2; i++)
-		EXPECT_EQ(want[i], got[i]);
 }
 
 /* "child MODE": play one of the guarded programs above, in the test's dir. */

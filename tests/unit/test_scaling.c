@@ -62,29 +62,29 @@ TEST_F(scaling, sweep_points_capped)
 	EXPECT_TRUE(pts_are(64, 3, capped, 3));
 }
 
-/* One-CPU runs take the online CPUs in turn; wider runs and hotplug start at 0. */
+/* One-CPU runs take the online CPUs in turn; wider runs start at 0. */
 TEST_F(scaling, sweep_first_cpu_in_turn)
 {
 	struct rp_sweep s = { .nr_online = 3 };
 
 	EXPECT_EQ(3, rp_sweep_round(&s, 1));
 	EXPECT_EQ(1, rp_sweep_round(&s, 2));
-	s.hotplug = true;
+	s.nr_online = 1;
 	EXPECT_EQ(1, rp_sweep_round(&s, 1));
 }
 
-/* Without hotplug the plan only reads: the online CPUs and their counts. */
+/* The plan only reads: the online CPUs and their counts. */
 TEST_F(scaling, sweep_plan_counts)
 {
 	static struct rp_sweep s;
 	int n = rp_nr_online_cpus();
 
-	rp_sweep_plan(&s, 0, false, "hotplug");
+	rp_sweep_plan(&s, 0);
 	EXPECT_EQ(n, s.nr_online);
 	EXPECT_EQ(n, s.max);
 	EXPECT_EQ(n, s.pts[s.nr_pts - 1]);
 	EXPECT_EQ(1, s.pts[0]);
-	rp_sweep_plan(&s, 1, false, "hotplug");
+	rp_sweep_plan(&s, 1);
 	EXPECT_EQ(1, s.max);
 	EXPECT_EQ(1, s.nr_pts);
 }

@@ -75,9 +75,6 @@ static struct rp_param p_depth =
 static struct rp_param p_max_cpus =
 	RP_SETTING("max_cpus", "CPUs", 0,
 		   "largest N of the sweep; 0 = all online CPUs");
-static struct rp_param p_hotplug_sweep =
-	RP_SETTING("hotplug_sweep", "bool", 0,
-		   "1: offline the CPUs beyond N for each point (guarded) instead of pinning only");
 static struct rp_param p_dir =
 	RP_PATH("dir", "DIR",
 		"create the temporary tree under DIR (default $TMPDIR or /tmp)",
@@ -94,8 +91,8 @@ static struct rp_param *params[] = {
 	&p_negative_serial_max, &p_open_shared_serial_max,
 	&p_dotdot_symlink_serial_max, &p_baseline_change, &p_baseline_alpha,
 	&p_serialize_lookups, &p_sample_ms, &p_reps, &p_max_disturbance,
-	&p_time_budget, &p_confirm_time, &p_depth, &p_max_cpus,
-	&p_hotplug_sweep, &p_dir, &p_control, NULL
+	&p_time_budget, &p_confirm_time, &p_depth, &p_max_cpus, &p_dir,
+	&p_control, NULL
 };
 
 /* The lookup workloads' checks, in their order (W_STAT_PRIVATE on). */
@@ -541,12 +538,6 @@ static void sample_retry(int w, int p, int rep)
 	}
 }
 
-static void set_online(int n)
-{
-	rp_sweep_online(&sw, n);
-	printf("# hotplug: %d CPU(s) online\n", rp_nr_online_cpus());
-}
-
 /* A point's repetitions: reps, up to whole rounds of the CPUs (add_rate()) */
 static int point_reps(int p)
 {
@@ -559,17 +550,6 @@ static void measure(void)
 {
 	int w, r, p;
 
-	if (sw.hotplug) {
-		/* Hotplug is slow: all workloads at one point, then the next. */
-		for (p = 0; p < sw.nr_pts; p++) {
-			set_online(sw.pts[p]);
-			for (r = 0; r < reps && (!r || rp_now_ms() < deadline_ms); r++)
-				for (w = 0; w < NR_WORKLOADS; w++)
-					sample_retry(w, p, r);
-		}
-		set_online(sw.max);
-		return;
-	}
 	/*
 	 * Interleave workloads and points, repetition by repetition, so that
 	 * drift and disturbances hit the controls and the workloads alike.
@@ -771,7 +751,7 @@ static void workload_check(int w, const bool *judged, const char *skip)
 		rp_check(check, v, lim);
 }
 
-/* The workloads, the sweep's CPUs (those that cannot go offline first). */
+/* The workloads and the sweep's CPUs. */
 static void setup(void)
 {
 	int w, p, i;
@@ -792,8 +772,7 @@ static void setup(void)
 	reps = (int)p_reps.value;
 	deadline_ms = rp_now_ms() + 1000 * p_time_budget.value;
 
-	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug_sweep.value != 0,
-		      "hotplug sweep");
+	rp_sweep_plan(&sw, p_max_cpus.value);
 	for (i = 0; i < sw.nr_online; i++)
 		if (sw.cpus[i] >= nr_cpu_ids)
 			nr_cpu_ids = sw.cpus[i] + 1;
@@ -818,13 +797,12 @@ int main(int argc, char **argv)
 	setup();
 	for (i = 0; i < sw.nr_pts; i++)
 		at += snprintf(pts + at, sizeof(pts) - at, " %d", sw.pts[i]);
-	rp_info("sweep", "%s CPU(s) by %s; %d x %.0f ms per point", pts + 1,
-		sw.hotplug ? "hotplug" : "affinity", reps, p_sample_ms.value);
+	rp_info("sweep", "%s CPU(s) by affinity; %d x %.0f ms per point",
+		pts + 1, reps, p_sample_ms.value);
 
 	neg_skip = make_tree(sw.max);
 	measure();
-	if (!sw.hotplug)
-		confirm();
+	confirm();
 	for (w = 0; w < NR_WORKLOADS; w++)
 		disturbed[w] = summarize(w, why[w], sizeof(why[w]));
 	remove_tree();

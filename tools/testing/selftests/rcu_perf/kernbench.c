@@ -52,9 +52,6 @@ static struct rp_param p_warmup =
 		   "untimed builds first: page cache and dentries warm", RP_RANGE(0, 100));
 static struct rp_param p_max_cpus =
 	RP_SETTING("max_cpus", "CPUs", 0, "largest CPU count; 0 = all online CPUs");
-static struct rp_param p_hotplug =
-	RP_SETTING("hotplug", "bool", 0,
-		   "1: offline the CPUs beyond N (guarded) instead of restricting affinity");
 static struct rp_param p_max_disturbance =
 	RP_SETTING("max_disturbance", "ratio", 0.15,
 		   "share of the build's CPUs that other tasks and I/O waits took, above which a run is left out");
@@ -73,7 +70,7 @@ static struct rp_param p_keep = RP_FLAG("keep", "keep the work directory");
 static struct rp_param *params[] = {
 	&p_parallel_efficiency_min, &p_serial_fraction_max, &p_control_ms,
 	&p_runs, &p_files, &p_include_dirs, &p_includes, &p_jobs, &p_warmup,
-	&p_max_cpus, &p_hotplug, &p_max_disturbance, &p_baseline_change,
+	&p_max_cpus, &p_max_disturbance, &p_baseline_change,
 	&p_baseline_alpha, &p_tree, &p_workdir, &p_keep, NULL
 };
 
@@ -435,7 +432,7 @@ static void timed_run(struct point *p, int idx, int total)
 	rp_knob_read(ONLINE, on0, sizeof(on0));
 	first_cpu = p->nr % rp_sweep_round(&sw, p->n);
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c0);
-	run_make(tree ? "vmlinux" : NULL, p->jobs, sw.hotplug ? 0 : p->n, t);
+	run_make(tree ? "vmlinux" : NULL, p->jobs, p->n, t);
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c1);
 	rp_knob_read(ONLINE, on1, sizeof(on1));
 	/*
@@ -452,7 +449,7 @@ static void timed_run(struct point *p, int idx, int total)
 	 */
 	iowait = (c1.iowait - c0.iowait) / (used * t->elapsed);
 	/* Someone else's CPU hotplug during the build: not our run. */
-	if (strcmp(on0, on1) || (!sw.hotplug && strcmp(on1, online_at_start)))
+	if (strcmp(on0, on1) || strcmp(on1, online_at_start))
 		others = 1;
 	rp_time_format_run(line, sizeof(line), t);
 	printf("# %d CPU(s) run %d: %s, other tasks %.0f%%, I/O wait %.0f%%\n",
@@ -461,7 +458,7 @@ static void timed_run(struct point *p, int idx, int total)
 	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
 	for (i = 0; i < CONTROL_TRIES; i++)
-		p->ctl_best = fmin(p->ctl_best, control_run(p->n, sw.hotplug ? 0 : p->n));
+		p->ctl_best = fmin(p->ctl_best, control_run(p->n, p->n));
 }
 
 static void add_metric(int n, const char *what, const char *unit,
@@ -610,7 +607,7 @@ int main(int argc, char **argv)
 		rp_exit_skip("make or a C compiler (%s) not found", cc);
 
 	rp_knob_read(ONLINE, online_at_start, sizeof(online_at_start));
-	rp_sweep_plan(&sw, p_max_cpus.value, p_hotplug.value != 0, "hotplug");
+	rp_sweep_plan(&sw, p_max_cpus.value);
 	printf("# CPU counts:");
 	for (p = 0; p < sw.nr_pts; p++) {
 		pt[p].n = sw.pts[p];
@@ -619,26 +616,20 @@ int main(int argc, char **argv)
 		pt[p].clean_elapsed = INFINITY;
 		printf(" %d (-j%d)", pt[p].n, pt[p].jobs);
 	}
-	printf(" by %s; %d run(s) each\n", sw.hotplug ? "hotplug" : "affinity", runs);
+	printf(" by affinity; %d run(s) each\n", runs);
 
 	setup_tree();
 	for (i = 0; i < (int)p_warmup.value; i++) {
 		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
 		run_make("clean", 0, 0, NULL);
 		run_make(tree ? "vmlinux" : NULL, pt[sw.nr_pts - 1].jobs,
-			 sw.hotplug ? 0 : sw.max, NULL);
+			 sw.max, NULL);
 	}
 	control_calibrate();
-	/* Hotplug: a CPU count's runs in a row; else the counts in turn. */
+	/* The CPU counts in turn: drift hits them alike. */
 	total = runs * sw.nr_pts;
-	for (i = 0; i < total; i++) {
-		p = sw.hotplug ? i / runs : i % sw.nr_pts;
-		if (sw.hotplug && !(i % runs))
-			rp_sweep_online(&sw, pt[p].n);
-		timed_run(&pt[p], i + 1, total);
-	}
-	if (sw.hotplug)
-		rp_sweep_online(&sw, sw.max);
+	for (i = 0; i < total; i++)
+		timed_run(&pt[i % sw.nr_pts], i + 1, total);
 	remove_workdir();
 	for (p = 0; p < sw.nr_pts; p++)
 		report_point(&pt[p]);

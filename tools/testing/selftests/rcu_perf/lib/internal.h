@@ -25,7 +25,7 @@ double rp_percentile(const double *v, size_t n, double p);	/* 0..100 */
 /* How far (%) one more run's median may stray: a (1 - @alpha) bound */
 double rp_run_spread_pct(const double *run_medians, size_t r, double alpha);
 
-/* allow.c, cpus.c, proc.c */
+/* allow.c, proc.c */
 
 #define RP_PATH_LEN		512
 #define RP_VAL_LEN		1024
@@ -40,10 +40,6 @@ const char *rp_knob_refusal(int err);	/* an error of the guard in words */
 void rp_knob_allow_dir(const char *dir);	/* unit tests: files in dir too */
 /* "echo VALUE > PATH", no symlink followed; signal-safe: 0 or -errno */
 int rp_write_value(const char *path, const char *val, size_t len);
-/* CPUs that cannot go offline first: how many; then exactly n online */
-int rp_cpus_fixed_first(int *cpus, int nr);
-int rp_cpus_set_online(const int *cpus, int n, int nr);	/* 0 or -errno */
-int rp_cpu_set_online(int cpu, bool online);
 int rp_tmpdir_remove(const char *path);		/* now: 0 or -errno */
 
 /* guard.c */

@@ -397,22 +397,18 @@ int rp_rcu_params(const char *cmdline, char *buf, size_t len);
 	"1 CPU in the sweep (online, or max_cpus): nothing to scale to"
 
 struct rp_sweep {
-	int cpus[RP_SWEEP_CPUS];	/* online; those that cannot go offline first */
+	int cpus[RP_SWEEP_CPUS];	/* the online CPUs */
 	int nr_online;
 	int max;			/* the largest count: max_cpus, else all */
 	int pts[RP_SWEEP_POINTS], nr_pts;	/* rp_sweep_points() */
-	bool hotplug;	/* the CPUs beyond a count offline, not only unused */
 };
 
-/* This machine's sweep, or rp_exit_skip(); @what names the hotplug mode. */
-void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
-		   const char *what);
+/* This machine's sweep, or rp_exit_skip(). */
+void rp_sweep_plan(struct rp_sweep *s, double max_cpus);
 /* Turns of runs of @n CPUs that take each CPU: turn % it, the first's index */
 int rp_sweep_round(const struct rp_sweep *s, int n);
 /* The caller on cpus[first..first+n) (n <= 0: unchanged): 0 or -errno. */
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n);
-/* Hotplug: exactly cpus[0..n) online of cpus[0..max), or rp_fatal(). */
-void rp_sweep_online(const struct rp_sweep *s, int n);
 /* Scaling efficiency ops(N) / (N * ops(1)): 1 is linear; NAN if invalid. */
 double rp_efficiency(double ops_n, double ops_1, int n);
 /* Karp-Flatt serial fraction of a speedup on n >= 2 workers. */

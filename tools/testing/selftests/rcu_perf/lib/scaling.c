@@ -5,8 +5,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -22,48 +20,30 @@ int rp_sweep_points(int max, int *pts, int cap)
 	return n;
 }
 
-void rp_sweep_plan(struct rp_sweep *s, double max_cpus, bool hotplug,
-		   const char *what)
+void rp_sweep_plan(struct rp_sweep *s, double max_cpus)
 {
-	int fixed;
-
-	s->hotplug = hotplug;
 	s->nr_online = rp_online_cpus(s->cpus, RP_SWEEP_CPUS);
 	if (s->nr_online < 1)
 		rp_exit_skip("cannot read the online CPUs");
 	s->max = s->nr_online;
 	if (max_cpus >= 1 && max_cpus < s->nr_online)
 		s->max = (int)max_cpus;
-	fixed = rp_cpus_fixed_first(s->cpus, s->nr_online);
-	if (hotplug && geteuid())
-		rp_exit_skip("%s needs root", what);
-	if (hotplug && fixed > 1)
-		rp_exit_skip("%s: %d CPUs cannot go offline", what, fixed);
 	s->nr_pts = rp_sweep_points(s->max, s->pts, RP_SWEEP_POINTS);
 }
 
 /*
  * A run on one CPU takes the online CPUs in turn, and its best stands:
  * CPUs of unequal speed (vCPUs sharing host cores, hybrid cores) must not
- * make N CPUs look faster than one. With hotplug only cpus[0] is online.
+ * make N CPUs look faster than one.
  */
 int rp_sweep_round(const struct rp_sweep *s, int n)
 {
-	return n == 1 && !s->hotplug && s->nr_online > 1 ? s->nr_online : 1;
+	return n == 1 && s->nr_online > 1 ? s->nr_online : 1;
 }
 
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n)
 {
 	return n > 0 ? rp_pin_cpus(s->cpus + first, n) : 0;
-}
-
-void rp_sweep_online(const struct rp_sweep *s, int n)
-{
-	int err = rp_cpus_set_online(s->cpus, n, s->max);
-
-	if (err)
-		rp_fatal("cannot put %d of %d CPUs online: %s", n, s->max,
-			 strerror(-err));
 }
 
 double rp_efficiency(double ops_n, double ops_1, int n)
