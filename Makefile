@@ -324,8 +324,8 @@ ab: static
 		$(if $(APPEND_A),--append-a '$(APPEND_A)') \
 		$(if $(APPEND_B),--append-b '$(APPEND_B)') $(AB_ARGS)
 
-# Timed builds at each CPU count; KB_ARGS="--quick", "--tree DIR"
-# (or KBUILD_TREE=DIR: a kernel tree) and "--set NAME=VALUE" pass through.
+# Timed builds at each CPU count; KB_ARGS="--quick" and "--set NAME=VALUE"
+# pass through.
 kernbench: build
 	@$(BIN)/kernbench $(KB_ARGS)
 

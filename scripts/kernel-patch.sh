@@ -306,7 +306,7 @@ searches every -I directory for every #include.
 
 kernbench times builds at each CPU count as GNU time does, restricted to
 N CPUs by affinity, of a generated
-header-heavy tree by default or of a kernel tree (--tree), prints each
+header-heavy tree, prints each
 run and the averages in that format, and judges the build's Karp-Flatt
 serial fraction relative to a parallel control timed beside every
 build. System time is kept in the results for a comparison with a

@@ -16,7 +16,7 @@ source "$(dirname "$0")/../tests/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prog=$RP_BIN/kernbench
-nr=7
+nr=6
 echo "TAP version 13"
 echo "1..$nr"
 before=$(t_knob_snapshot)
@@ -94,33 +94,8 @@ else
 	t_fail "jobs=1: speedup FAILs, exit 1"
 fi
 
-# 3. The kernel-tree mode's plumbing, on a stand-in tree that records what
-# it is asked: defconfig once into the O= directory, then per build an
-# untimed clean and a timed "vmlinux" with -jN.
-mkdir -p "$tmp/ktree" "$tmp/kwork"
-touch "$tmp/ktree/Kbuild"
-cat >"$tmp/ktree/Makefile" <<'EOF2'
-defconfig clean vmlinux:
-	@test -d "$(O)" && echo "$@ $(filter -j%,$(MAKEFLAGS))" >>"$(CALLS)"
-	@if [ $@ = vmlinux ]; then sleep 0.2; fi
-EOF2
-CALLS=$tmp/calls KBUILD_TREE=$tmp/ktree t_run "$tmp/k.log" "$prog" --quick \
-	--workdir "$tmp/kwork"
-# warm-up at -j2, then 2 runs at -j1 and -j2, alternating
-want="defconfig clean vmlinux -j2 clean vmlinux -j1 clean vmlinux -j2 clean vmlinux -j1 clean vmlinux -j2"
-got=$(tr '\n' ' ' <"$tmp/calls" 2>/dev/null | sed 's/ *$//; s/  */ /g')
-t_note "stand-in kernel tree was asked: $got"
-[ "$got" = "$want" ] || t_note "expected: $want"
-t_check "KBUILD_TREE: defconfig once (O=), clean + timed vmlinux -jN per run" eval \
-	'test "$T_RC" = 0 -o "$T_RC" = 1 -o "$T_RC" = 4 && test "$got" = "$want" &&
-	 grep -q "^# tree: $tmp/ktree (kernel" "$tmp/k.log" && test -z "$(ls -A "$tmp/kwork")"'
-
-# 4. Bad input: exit 1, one line each.
-bad_ok=1
-t_bad_args "$prog" "--tree $tmp" "--workdir /nonexistent" "--set runs=0" \
-	"--set includes=100000" "--no-such-option" || bad_ok=0
-KBUILD_TREE=/ t_run "$tmp/bad.log" "$prog"
-[ "$T_RC" = 1 ] || bad_ok=0
-t_check "not a kernel tree (--tree, KBUILD_TREE), bad settings: exit 1, one line" \
-	test $bad_ok = 1
+# 3. Bad input: exit 1, one line each.
+t_check "bad --workdir, bad settings: exit 1, one line each" \
+	t_bad_args "$prog" "--workdir /nonexistent" "--set runs=0" \
+	"--set includes=100000" "--no-such-option"
 t_check "knobs as found" t_knobs_unchanged "$before"

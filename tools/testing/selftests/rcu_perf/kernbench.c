@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernbench: "make -jN" of a generated header-heavy tree (or a kernel tree)
- * on N CPUs, reported as dcache_rcu's evidence was (Linux 2.5.62: UP, 2, 4
+ * kernbench: "make -jN" of a generated header-heavy tree on N CPUs,
+ * reported as dcache_rcu's evidence was (Linux 2.5.62: UP, 2, 4
  * and 16 CPUs): a build's kernel part is mostly path lookups, the compiler
  * searching every -I directory for every #include. Too long for the
  * default run: "make kernbench".
@@ -59,11 +59,9 @@ static struct rp_param p_baseline_change =
 	RP_BASELINE_CHANGE(5,
 			   "the seed's dcache regression: +10% system time; builds repeat to ~2%");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
-static struct rp_param p_tree =
-	RP_PATH("tree", "DIR", "build the kernel tree DIR (also KBUILD_TREE=DIR)", RP_DIR);
 static struct rp_param p_workdir =
 	RP_PATH("workdir", "DIR",
-		"where the generated tree or kernel objects go (default $TMPDIR or /tmp)",
+		"where the generated tree goes (default $TMPDIR or /tmp)",
 		RP_DIR);
 static struct rp_param p_keep = RP_FLAG("keep", "keep the work directory");
 
@@ -71,7 +69,7 @@ static struct rp_param *params[] = {
 	&p_parallel_efficiency_min, &p_serial_fraction_max, &p_control_ms,
 	&p_runs, &p_files, &p_include_dirs, &p_includes, &p_jobs, &p_warmup,
 	&p_max_cpus, &p_max_disturbance, &p_baseline_change,
-	&p_baseline_alpha, &p_tree, &p_workdir, &p_keep, NULL
+	&p_baseline_alpha, &p_workdir, &p_keep, NULL
 };
 
 #define CHECK		"kernbench_speedup"
@@ -90,27 +88,12 @@ static const char * const baseline_metrics[] = {
 
 #define ONLINE		"/sys/devices/system/cpu/online"
 
-static const char *tree;	/* the kernel tree built, or NULL */
-
-/* Bad input beyond the parameters' ranges (exit 1); also which tree. */
+/* Bad input beyond the parameters' ranges (exit 1). */
 static const char *check_input(void)
 {
 	static char why[2 * PATH_MAX + 128];
-	char path[PATH_MAX], r[PATH_MAX + 96];
+	char r[PATH_MAX + 96];
 
-	tree = p_tree.str ?: getenv("KBUILD_TREE");
-	tree = tree && *tree ? tree : NULL;
-	if (tree) {
-		snprintf(path, sizeof(path), "%s/Kbuild", tree);
-		if (access(path, F_OK))
-			return rp_why(why, sizeof(why),
-				      "%s is not a kernel source tree (no Kbuild)", tree);
-		/* Its Makefiles run as us: as root, no one else's tree. */
-		snprintf(path, sizeof(path), "%s/Makefile", tree);
-		if (rp_check_dir(tree, false, r, sizeof(r)) ||
-		    rp_check_trusted(path, -1, r, sizeof(r)))
-			return rp_why(why, sizeof(why), "--tree %s: %s", tree, r);
-	}
 	/* Where the work directory goes: no one else may swap it. */
 	if (p_workdir.str && rp_check_dir(p_workdir.str, false, r, sizeof(r)))
 		return rp_why(why, sizeof(why), "--workdir %s: %s", p_workdir.str, r);
@@ -131,7 +114,6 @@ static const struct rp_test test = {
 
 static char workdir[900];	/* ours: removed at the end unless --keep */
 static char srcdir[1024];	/* what "make -C" builds */
-static char outdir[1200];	/* kernel tree: O= directory */
 static char logpath[1200];	/* make's output */
 
 /* Directory @fmt (@dir), or file @fmt returned open for writing. */
@@ -268,17 +250,14 @@ static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
  */
 static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
 {
-	char obj[sizeof(outdir) + 2], j[16];
-	char *argv[8] = { "make", "-s", "-C", srcdir };
+	char *argv[7] = { "make", "-s", "-C", srcdir };
+	char j[16];
 	double t0 = rp_now_ms();
 	int n = 4, status, fd;
 	struct rusage ru;
 	pid_t pid;
 
-	snprintf(obj, sizeof(obj), "O=%s", outdir);
 	snprintf(j, sizeof(j), "-j%d", jobs);
-	if (tree)
-		argv[n++] = obj;
 	if (jobs)
 		argv[n++] = j;
 	argv[n] = (char *)target;
@@ -329,17 +308,8 @@ static void setup_tree(void)
 		rp_tmpdir_keep(workdir);
 	atexit(remove_workdir);
 	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
-	if (!tree) {
-		snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
-		generate();
-		return;
-	}
-	snprintf(srcdir, sizeof(srcdir), "%s", tree);
-	snprintf(outdir, sizeof(outdir), "%s/obj", workdir);
-	create(true, "%s", outdir);
-	rp_info("tree", "%s (kernel, defconfig, make vmlinux, O=%s)", srcdir, outdir);
-	fprintf(stderr, "kernbench: make defconfig in %s\n", outdir);
-	run_make("defconfig", 0, 0, NULL);
+	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
+	generate();
 }
 
 #define CONTROL_STEPS	256	/* multiply-adds per getppid() */
@@ -432,7 +402,7 @@ static void timed_run(struct point *p, int idx, int total)
 	rp_knob_read(ONLINE, on0, sizeof(on0));
 	first_cpu = p->nr % rp_sweep_round(&sw, p->n);
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c0);
-	run_make(tree ? "vmlinux" : NULL, p->jobs, p->n, t);
+	run_make(NULL, p->jobs, p->n, t);
 	rp_cpu_time_sum(sw.cpus + first_cpu, p->n, &c1);
 	rp_knob_read(ONLINE, on1, sizeof(on1));
 	/*
@@ -622,8 +592,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < (int)p_warmup.value; i++) {
 		fprintf(stderr, "kernbench: warm-up build %d\n", i + 1);
 		run_make("clean", 0, 0, NULL);
-		run_make(tree ? "vmlinux" : NULL, pt[sw.nr_pts - 1].jobs,
-			 sw.max, NULL);
+		run_make(NULL, pt[sw.nr_pts - 1].jobs, sw.max, NULL);
 	}
 	control_calibrate();
 	/* The CPU counts in turn: drift hits them alike. */
