@@ -148,7 +148,7 @@ Add what the tests measure with and how they judge it:
   could not have seen it);
 - scaling.c: CPU-count sweeps and the Karp-Flatt serial fraction of a
   workload relative to a parallel and a serial control measured in the
-  same run, and kernbench's "Elapsed: User: System: CPU:" reports;
+  same run;
 - sampler.c: what the programs' measurement loops share, written once:
   samples kept, intervals that have all settled, the reasons a check
   cannot be judged, a work directory of the run's own;

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of lib/scaling.c and lib/sampler.c: the CPU-count sweep,
- * the efficiency arithmetic of dcache_scaling and kernbench, kernbench's
- * report of build times, and the helpers of the programs' loops. The
- * seed's report line ("Elapsed: 19.622s User: 193.366s System: 42.498s",
- * the dcache_rcu evidence on 16 CPUs) must come out of five plausible runs.
+ * the efficiency arithmetic of dcache_scaling and kernbench, and the
+ * helpers of the programs' loops.
  */
 #include <math.h>
 
@@ -205,60 +203,6 @@ TEST_F(scaling, controls_judge_reasons)
 	EXPECT_HAS(why, "serial control");
 	EXPECT_NE(NULL, rp_controls_judge(4, NAN, 0.25, 0.75, 0.5, why, sizeof(why)));
 	EXPECT_HAS(why, "no valid sample");
-}
-
-/*
- * Five runs on 16 CPUs whose averages are the seed's report; its CPU%
- * (1201.6) was the mean of GNU time's integer %P, here it is the
- * averages' (user + sys) / elapsed.
- */
-static const struct rp_time seed_runs[5] = {
-	{ 19.60, 193.36, 42.49 }, { 19.63, 193.37, 42.50 },
-	{ 19.62, 193.36, 42.50 }, { 19.64, 193.37, 42.50 },
-	{ 19.62, 193.37, 42.50 },
-};
-
-/* The seed's average, and one of its runs. */
-TEST_F(scaling, report_seed_format)
-{
-	struct rp_time avg;
-	char line[128];
-
-	rp_time_average(seed_runs, 5, &avg);
-	rp_time_format(line, sizeof(line), &avg);
-	EXPECT_STREQ("Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1202.0%",
-		     line);
-	rp_time_format_run(line, sizeof(line), &seed_runs[1]);
-	EXPECT_STREQ("real 19.63s user 193.37s sys 42.50s CPU 1202%", line);
-}
-
-/* One run averaged is itself; no runs are all NAN. */
-TEST_F(scaling, report_cpu_from_times)
-{
-	struct rp_time run = { 4.58, 3.46, 0.61 }, avg, none;
-	char line[128];
-
-	rp_time_average(&run, 1, &avg);
-	rp_time_format(line, sizeof(line), &avg);
-	EXPECT_STREQ("Elapsed: 4.580s User: 3.460s System: 0.610s CPU: 88.9%",
-		     line);
-	rp_time_average(&run, 0, &none);
-	EXPECT_TRUE(isnan(none.elapsed));
-}
-
-/*
- * The seed's system share, and its -10.6% system time against the
- * 47.548 s of the kernel without dcache_rcu.
- */
-TEST_F(scaling, system_share)
-{
-	struct rp_time avg, none;
-
-	rp_time_average(seed_runs, 5, &avg);
-	rp_time_average(seed_runs, 0, &none);
-	EXPECT_GT(0.0001, fabs(rp_time_system_share(&avg) - 0.1802));
-	EXPECT_GT(0.01, fabs(100 * (avg.sys - 47.548) / 47.548 + 10.62));
-	EXPECT_TRUE(isnan(rp_time_system_share(&none)));
 }
 
 TEST_HARNESS_MAIN

@@ -112,6 +112,17 @@ static const struct rp_test test = {
 	.check_params = check_input,
 };
 
+/* One build's times (wait4()'s rusage), or their average */
+struct build_time {
+	double elapsed, user, sys;	/* s */
+};
+
+/* GNU time's %P: the CPU time of a build (or the averages) per elapsed */
+static double cpu_pct(const struct build_time *t)
+{
+	return t->elapsed > 0 ? 100 * (t->user + t->sys) / t->elapsed : NAN;
+}
+
 static char workdir[900];	/* ours: removed at the end unless --keep */
 static char srcdir[1024];	/* what "make -C" builds */
 static char logpath[1200];	/* make's output */
@@ -138,13 +149,22 @@ static void finish_file(FILE *f)
 		rp_fatal("cannot write the generated tree: %s", strerror(errno));
 }
 
+static void remove_workdir(void)
+{
+	if (workdir[0] && p_keep.value) {
+		printf("# kept %s\n", workdir);
+		workdir[0] = '\0';
+	}
+	rp_workdir_remove(workdir);
+}
+
 /*
  * inc/dNNN/hNNN_MM.h: structs and static inline functions; src/fNNNNN.c
  * includes "includes" of them spread over all directories, so that the
  * preprocessor misses in about half of the -I directories for each.
- * Deterministic: the same tree each time.
+ * Deterministic: the same tree each time, in a new work directory.
  */
-static void generate(void)
+static void setup_tree(void)
 {
 	static int pick[MAX_DIRS * HDRS_PER_DIR];
 	unsigned long long lcg = 88172645463325252ULL;
@@ -153,6 +173,12 @@ static void generate(void)
 	int d, h, i, j, k;
 	FILE *f;
 
+	rp_workdir(p_workdir.str, "kernbench", workdir, sizeof(workdir));
+	if (p_keep.value)
+		rp_tmpdir_keep(workdir);
+	atexit(remove_workdir);
+	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
+	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
 	create(true, "%s", srcdir);
 	create(true, "%s/inc", srcdir);
 	create(true, "%s/src", srcdir);
@@ -213,15 +239,6 @@ static void generate(void)
 		files, dirs, includes, srcdir);
 }
 
-static void remove_workdir(void)
-{
-	if (workdir[0] && p_keep.value) {
-		printf("# kept %s\n", workdir);
-		workdir[0] = '\0';
-	}
-	rp_workdir_remove(workdir);
-}
-
 /* A failed make's last 20 lines; the work directory stays. */
 static void show_log(void)
 {
@@ -248,7 +265,8 @@ static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
  * make on @ncpus CPUs (0: any), timed into @t as GNU time does: wait4()
  * gives make's rusage with that of every descendant it waited for.
  */
-static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
+static void run_make(const char *target, int jobs, int ncpus,
+		     struct build_time *t)
 {
 	char *argv[7] = { "make", "-s", "-C", srcdir };
 	char j[16];
@@ -299,17 +317,6 @@ static void run_make(const char *target, int jobs, int ncpus, struct rp_time *t)
 		build_failed("make %s failed (status %d); log: %s",
 			     target ?: "all", WIFSIGNALED(status) ?
 			     128 + WTERMSIG(status) : WEXITSTATUS(status), logpath);
-}
-
-static void setup_tree(void)
-{
-	rp_workdir(p_workdir.str, "kernbench", workdir, sizeof(workdir));
-	if (p_keep.value)
-		rp_tmpdir_keep(workdir);
-	atexit(remove_workdir);
-	snprintf(logpath, sizeof(logpath), "%s/make.log", workdir);
-	snprintf(srcdir, sizeof(srcdir), "%s/tree", workdir);
-	generate();
 }
 
 #define CONTROL_STEPS	256	/* multiply-adds per getppid() */
@@ -375,7 +382,7 @@ static void control_calibrate(void)
 
 struct point {
 	int n, jobs;
-	struct rp_time run[MAX_RUNS];
+	struct build_time run[MAX_RUNS];
 	double dist[MAX_RUNS];		/* share others and I/O waits took */
 	int nr, nr_ok;			/* runs, those undisturbed */
 	char busy_why[160];		/* none undisturbed: its metrics' why */
@@ -390,10 +397,10 @@ static char online_at_start[256];
 /* A timed build, then the parallel control on the same CPUs. */
 static void timed_run(struct point *p, int idx, int total)
 {
-	struct rp_time *t = &p->run[p->nr];
+	struct build_time *t = &p->run[p->nr];
 	struct rp_cpu_time c0, c1;
 	double others, iowait;
-	char line[160], on0[256], on1[256];
+	char on0[256], on1[256];
 	int used = p->jobs < p->n ? p->jobs : p->n, i;
 
 	run_make("clean", 0, 0, NULL);
@@ -421,9 +428,9 @@ static void timed_run(struct point *p, int idx, int total)
 	/* Someone else's CPU hotplug during the build: not our run. */
 	if (strcmp(on0, on1) || strcmp(on1, online_at_start))
 		others = 1;
-	rp_time_format_run(line, sizeof(line), t);
-	printf("# %d CPU(s) run %d: %s, other tasks %.0f%%, I/O wait %.0f%%\n",
-	       p->n, p->nr + 1, line, 100 * others, 100 * iowait);
+	printf("# %d CPU(s) run %d: real %.2fs user %.2fs sys %.2fs CPU %.0f%%,",
+	       p->n, p->nr + 1, t->elapsed, t->user, t->sys, cpu_pct(t));
+	printf(" other tasks %.0f%%, I/O wait %.0f%%\n", 100 * others, 100 * iowait);
 	p->dist[p->nr] = others + (iowait > 0 ? iowait : 0);
 	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
@@ -453,19 +460,16 @@ static void report_point(struct point *p)
 		"elapsed", "user", "system", "elapsed_per_user", "system_per_user"
 	};
 	double v[ARRAY_SIZE(what)][MAX_RUNS], d, max = p_max_disturbance.value;
+	struct build_time avg = { 0 }, *t;
 	const char *busy = NULL;
-	struct rp_time avg, *t;
-	char line[160];
 	int r, m, nr = 0, k = 0;
 
-	rp_time_average(p->run, p->nr, &avg);
-	rp_time_format(line, sizeof(line), &avg);
-	printf("# %d CPU(s): %s [average of %d]\n", p->n, line, p->nr);
-	printf("# %d CPU(s): system share %.3f of the CPU time\n", p->n,
-	       rp_time_system_share(&avg));
 	for (r = 0; r < p->nr; r++) {
 		d = p->dist[r];
 		t = &p->run[r];
+		avg.elapsed += t->elapsed;
+		avg.user += t->user;
+		avg.sys += t->sys;
 		if (p->nr_ok && d > max)
 			continue;
 		v[0][nr] = t->elapsed;
@@ -485,6 +489,14 @@ static void report_point(struct point *p)
 		v[3][k] = t->elapsed * (d < 1 ? 1 - d : 0) / t->user;
 		v[4][k++] = t->sys / t->user;
 	}
+	avg.elapsed /= p->nr;
+	avg.user /= p->nr;
+	avg.sys /= p->nr;
+	printf("# %d CPU(s): Elapsed: %.3fs User: %.3fs System: %.3fs CPU: %.1f%%",
+	       p->n, avg.elapsed, avg.user, avg.sys, cpu_pct(&avg));
+	printf(" [average of %d]\n", p->nr);
+	printf("# %d CPU(s): system share %.3f of the CPU time\n", p->n,
+	       avg.user + avg.sys > 0 ? avg.sys / (avg.user + avg.sys) : NAN);
 	if (!p->nr_ok)
 		busy = rp_why(p->busy_why, sizeof(p->busy_why),
 			      "machine busy: other tasks or I/O waits took more than %.0f%% of the CPUs in every %d-CPU build (max_disturbance)",

@@ -420,18 +420,6 @@ const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 			      double par_min, double ser_min, char *why,
 			      size_t len);
 
-/* One run (its wait4() rusage), or an average; CPU% is (user + sys) / elapsed */
-struct rp_time {
-	double elapsed, user, sys;	/* s */
-};
-
-void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg);
-/* "Elapsed: 19.622s User: 193.366s System: 42.498s CPU: 1202.0%" */
-int rp_time_format(char *buf, size_t len, const struct rp_time *avg);
-/* One run: "real 19.62s user 193.37s sys 42.50s CPU 1202%" */
-int rp_time_format_run(char *buf, size_t len, const struct rp_time *t);
-double rp_time_system_share(const struct rp_time *t); /* sys/(user+sys) */
-
 /* sampler.c: what the programs' measurement loops share */
 
 /* rp_samples_add() that ends the run (rp_fatal()) when out of memory. */

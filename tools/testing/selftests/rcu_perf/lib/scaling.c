@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU-count sweeps, scaling efficiency against a parallel and a serial
- * control, and build times: dcache_scaling's and kernbench's.
+ * CPU-count sweeps and scaling efficiency against a parallel and a serial
+ * control: dcache_scaling's and kernbench's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -99,46 +99,4 @@ const char *rp_controls_judge(int n, double eff_par, double eff_ser,
 			      "at N=%d the serial control (one global lock) came out at serial fraction %.2f < %.2f, not near 1/N: the harness is not measuring parallel work",
 			      n, e_ser, ser_min);
 	return NULL;
-}
-
-/* GNU time's %P: the CPU time of the run (or the averages) per elapsed */
-static double cpu_pct_of(const struct rp_time *t)
-{
-	return t->elapsed > 0 ? 100 * (t->user + t->sys) / t->elapsed : NAN;
-}
-
-void rp_time_average(const struct rp_time *runs, int n, struct rp_time *avg)
-{
-	double z = n < 1 ? NAN : 0;	/* no runs: all NAN, after /= n too */
-	int i;
-
-	*avg = (struct rp_time){ z, z, z };
-	for (i = 0; i < n; i++) {
-		avg->elapsed += runs[i].elapsed;
-		avg->user += runs[i].user;
-		avg->sys += runs[i].sys;
-	}
-	avg->elapsed /= n;
-	avg->user /= n;
-	avg->sys /= n;
-}
-
-int rp_time_format(char *buf, size_t len, const struct rp_time *avg)
-{
-	return snprintf(buf, len,
-			"Elapsed: %.3fs User: %.3fs System: %.3fs CPU: %.1f%%",
-			avg->elapsed, avg->user, avg->sys, cpu_pct_of(avg));
-}
-
-int rp_time_format_run(char *buf, size_t len, const struct rp_time *t)
-{
-	return snprintf(buf, len, "real %.2fs user %.2fs sys %.2fs CPU %.0f%%",
-			t->elapsed, t->user, t->sys, cpu_pct_of(t));
-}
-
-double rp_time_system_share(const struct rp_time *t)
-{
-	double cpu = t->user + t->sys;
-
-	return cpu > 0 ? t->sys / cpu : NAN;
 }
