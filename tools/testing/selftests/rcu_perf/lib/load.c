@@ -113,17 +113,14 @@ struct rp_load *rp_load_start(const int *cpus, int n)
 	return l;
 }
 
+/* CPU_SET() ignores a CPU from CPU_SETSIZE on: the empty set is -EINVAL. */
 int rp_pin_self(int cpu)
 {
-	int cpus[CPU_SETSIZE];
-	int n;
+	cpu_set_t all;
 
-	if (cpu >= CPU_SETSIZE)
-		return -EINVAL;
 	if (cpu >= 0)
 		return rp_pin_cpus(&cpu, 1);
-	n = rp_online_cpus(cpus, CPU_SETSIZE);
-	if (n <= 0)
-		return n < 0 ? n : -ENOENT;
-	return rp_pin_cpus(cpus, n);
+	/* The kernel keeps the CPUs of it that are online and allowed. */
+	memset(&all, 0xff, sizeof(all));
+	return -pthread_setaffinity_np(pthread_self(), sizeof(all), &all);
 }
