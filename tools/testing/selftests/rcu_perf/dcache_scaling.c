@@ -314,7 +314,7 @@ static const char *make_tree(int nworkers)
 struct point {
 	struct rp_samples rate;	/* ops/s of each accepted sample */
 	struct rp_samples turn;	/* and the repetition it was */
-	double best;		/* the best of them; NAN: none yet */
+	double best;		/* the best of them */
 	double ops, secs;	/* totals over the accepted samples */
 	double user, sys;	/* CPU seconds, totals */
 	int rejected;
@@ -565,9 +565,11 @@ static void measure(void)
 					sample_retry(w, p, r);
 }
 
+/* NAN where either point has no sample */
 static double eff(int w, int p)
 {
-	return rp_efficiency(res[w][p].best, res[w][0].best, sw.pts[p]);
+	return res[w][p].rate.n ? rp_efficiency(res[w][p].best, res[w][0].best,
+						sw.pts[p]) : NAN;
 }
 
 static double serial_share(int w, int p)
@@ -754,7 +756,7 @@ static void workload_check(int w, const bool *judged, const char *skip)
 /* The workloads and the sweep's CPUs. */
 static void setup(void)
 {
-	int w, p, i;
+	int w;
 
 	if (p_control.str) {
 		for (w = 0; strcmp(p_control.str, wls[w].name); w++)
@@ -773,17 +775,12 @@ static void setup(void)
 	deadline_ms = rp_now_ms() + 1000 * p_time_budget.value;
 
 	rp_sweep_plan(&sw, p_max_cpus.value);
-	for (i = 0; i < sw.nr_online; i++)
-		if (sw.cpus[i] >= nr_cpu_ids)
-			nr_cpu_ids = sw.cpus[i] + 1;
+	nr_cpu_ids = sw.cpus[sw.nr_online - 1] + 1;	/* in ascending order */
 	workers = calloc(sw.nr_online, sizeof(*workers));
 	ct0 = calloc(nr_cpu_ids, sizeof(*ct0));
 	ct1 = calloc(nr_cpu_ids, sizeof(*ct1));
 	if (!workers || !ct0 || !ct1)
 		rp_fatal("out of memory");
-	for (w = 0; w < NR_WORKLOADS; w++)
-		for (p = 0; p < sw.nr_pts; p++)
-			res[w][p].best = NAN;
 }
 
 int main(int argc, char **argv)
