@@ -4,7 +4,6 @@
  * control: dcache_scaling's and kernbench's.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "internal.h"
 
@@ -38,7 +37,7 @@ void rp_sweep_plan(struct rp_sweep *s, double max_cpus)
  */
 int rp_sweep_round(const struct rp_sweep *s, int n)
 {
-	return n == 1 && s->nr_online > 1 ? s->nr_online : 1;
+	return n == 1 ? s->nr_online : 1;
 }
 
 int rp_sweep_pin(const struct rp_sweep *s, int first, int n)
