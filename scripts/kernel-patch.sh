@@ -304,9 +304,8 @@ dcache_rcu was merged on kernbench numbers: "make -j" on UP, 2, 4 and
 build is dominated by path lookups in its kernel part, as the compiler
 searches every -I directory for every #include.
 
-kernbench times builds at each CPU count as GNU time does, restricted to
-N CPUs by affinity, of a generated
-header-heavy tree, prints each
+kernbench times builds of a generated header-heavy tree at each CPU
+count as GNU time does, restricted to N CPUs by affinity, prints each
 run and the averages in that format, and judges the build's Karp-Flatt
 serial fraction relative to a parallel control timed beside every
 build. System time is kept in the results for a comparison with a
