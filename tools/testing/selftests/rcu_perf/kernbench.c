@@ -331,8 +331,8 @@ static void run_make(const char *target, int jobs, int ncpus,
 
 static unsigned long ctl_iters;	/* the control's work per process */
 
-/* Seconds for n processes of the control on @ncpus CPUs (0: any); NAN if one failed. */
-static double control_run(int n, int ncpus)
+/* Seconds for n processes of the control on n CPUs; NAN if one failed. */
+static double control_run(int n)
 {
 	double t0 = rp_now_ms();
 	unsigned long x, it;
@@ -345,7 +345,7 @@ static double control_run(int n, int ncpus)
 		bad = pid < 0;
 		if (pid)
 			continue;
-		if (rp_sweep_pin(&sw, first_cpu, ncpus))
+		if (rp_sweep_pin(&sw, first_cpu, n))
 			_exit(126);
 		for (x = it = ctl_iters; it; it--) {
 			for (k = 0; k < CONTROL_STEPS; k++)
@@ -369,14 +369,14 @@ static void control_calibrate(void)
 	int i;
 
 	for (ctl_iters = 1000; ctl_iters < (1UL << 40); ctl_iters *= 2) {
-		t = control_run(1, 1);
+		t = control_run(1);
 		if (isnan(t))
 			rp_fatal("cannot fork the parallel control: %s", strerror(errno));
 		if (t > want / 8)
 			break;
 	}
 	for (i = 0; i < CONTROL_TRIES; i++)
-		best = fmin(best, control_run(1, 1));
+		best = fmin(best, control_run(1));
 	ctl_iters = (unsigned long)(ctl_iters * want / best) + 1;
 }
 
@@ -435,7 +435,7 @@ static void timed_run(struct point *p, int idx, int total)
 	p->nr_ok += !(p->dist[p->nr] > p_max_disturbance.value);
 	p->nr++;
 	for (i = 0; i < CONTROL_TRIES; i++)
-		p->ctl_best = fmin(p->ctl_best, control_run(p->n, p->n));
+		p->ctl_best = fmin(p->ctl_best, control_run(p->n));
 }
 
 static void add_metric(int n, const char *what, const char *unit,
