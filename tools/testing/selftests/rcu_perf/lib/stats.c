@@ -164,26 +164,23 @@ static double nonzero(double v)
 	return fabs(v) < DBL_MIN / DBL_EPSILON ? DBL_MIN / DBL_EPSILON : v;
 }
 
-/* One step of Lentz's method: the factor it changes the fraction by. */
-static double lentz_step(double aa, double *c, double *d)
-{
-	*d = 1 / nonzero(1 + aa * *d);
-	*c = nonzero(1 + aa / *c);
-	return *d * *c;
-}
-
+/* The continued fraction of I_x(a, b): an even and an odd term per step m */
 static double betacf(double a, double b, double x)
 {
-	double c = 1, d = 1 / nonzero(1 - (a + b) * x / (a + 1)), h = d, del;
-	int m;
+	double c = 1, d = 1 / nonzero(1 - (a + b) * x / (a + 1)), h = d, aa, del;
+	int k, m;
 
-	for (m = 1; m <= 1000; m++) {
-		h *= lentz_step(m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-				&c, &d);
-		del = lentz_step(-(a + m) * (a + b + m) * x /
-				 ((a + 2 * m) * (a + 2 * m + 1)), &c, &d);
+	for (k = 2; k <= 2001; k++) {
+		m = k / 2;
+		if (k % 2)
+			aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		else
+			aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 / nonzero(1 + aa * d);
+		c = nonzero(1 + aa / c);
+		del = d * c;
 		h *= del;
-		if (fabs(del - 1) < 4 * DBL_EPSILON)
+		if (k % 2 && fabs(del - 1) < 4 * DBL_EPSILON)
 			break;
 	}
 	return h;
@@ -455,16 +452,11 @@ static const struct {
 	[RP_CMP_P25] = { "p25", "Welch t over the runs' p25s", 25 },
 };
 
-static double stat_pct(enum rp_cmp_stat st)
-{
-	return st < RP_CMP_NR ? stats[st].pct : 50;
-}
-
 double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 {
 	/* no sample: rp_percentile()'s NAN, not the mean's 0 / 0 */
 	return st == RP_CMP_MEAN && n ? mean_of(v, n) :
-	       rp_percentile(v, n, stat_pct(st));
+	       rp_percentile(v, n, stats[st].pct);
 }
 
 /*
@@ -655,7 +647,7 @@ struct run_side {
 static double stat_sampling_var(const double *v, size_t n,
 				enum rp_cmp_stat st)
 {
-	double q = stat_pct(st) / 100, prev = 0, m1 = 0, m2 = 0;
+	double q = stats[st].pct / 100, prev = 0, m1 = 0, m2 = 0;
 	size_t j, k;
 	double *s;
 
@@ -747,11 +739,8 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	     satterthwaite(ta, dfa, tb, dfb);
 	t_test(sb.mean, sa.mean, se, isfinite(df) && df >= 1 ? df : 1, alpha,
 	       false, out);
-	if (nra > 1 && nrb > 1)
-		out->test = st < RP_CMP_NR ? stats[st].runs_test :
-				     "Welch t over the runs";
-	else
-		out->test = "Student t prediction interval over the runs";
+	out->test = nra > 1 && nrb > 1 ? stats[st].runs_test :
+		    "Student t prediction interval over the runs";
 	decide(out, higher_is_better, allowed_pct, alpha);
 }
 
