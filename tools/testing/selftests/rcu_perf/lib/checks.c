@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KTAP checks, recorded for the results document. kselftest.h's counters
+ * KTAP checks, and their part of the results document. kselftest.h's counters
  * are per translation unit: every KTAP line that counts is printed here.
  */
 #include <math.h>
@@ -9,6 +9,14 @@
 
 #include "../../kselftest.h"
 #include "internal.h"
+
+struct rp_check_rec {
+	char *name;
+	enum rp_verdict verdict;
+	double measured, ci_lo, ci_hi, limit;	/* NAN when unknown */
+	const char *unit, *op, *param;
+	char *reason;
+};
 
 static struct rp_check_rec *checks;
 static size_t nr_checks;
@@ -223,7 +231,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 		      b->param ? b->param->name : NULL);
 }
 
-int rp_ktap_planned(void)
+static int planned(void)
 {
 	return (rp_current_test && rp_current_test->nr_checks > 0 ?
 		rp_current_test->nr_checks : 0) + (int)nr_more;
@@ -237,7 +245,7 @@ void rp_ktap_plan_check(const char *name)
 
 void rp_ktap_plan(void)
 {
-	ksft_set_plan(rp_ktap_planned());
+	ksft_set_plan(planned());
 }
 
 bool rp_check_reported(const char *name)
@@ -294,11 +302,11 @@ bool rp_ktap_fill(enum rp_verdict v, const char *reason)
 {
 	const char * const *names = rp_current_test ?
 				    rp_current_test->checks : NULL;
-	bool any = (int)ksft_test_num() < rp_ktap_planned();
+	bool any = (int)ksft_test_num() < planned();
 	char buf[32];
 	size_t i;
 
-	while ((int)ksft_test_num() < rp_ktap_planned()) {
+	while ((int)ksft_test_num() < planned()) {
 		const char *name = NULL;
 
 		for (i = 0; names && names[i] && !name; i++)
@@ -329,7 +337,7 @@ void rp_skip_rest(const char *fmt, ...)
 
 void rp_ktap_close(void)
 {
-	int extra = (int)ksft_test_num() - rp_ktap_planned();
+	int extra = (int)ksft_test_num() - planned();
 
 	if (extra < 0) {
 		printf("# error: %d planned check(s) not reported\n", -extra);
@@ -337,7 +345,7 @@ void rp_ktap_close(void)
 	} else if (extra > 0) {
 		/* The plan is wrong: make it fail so that it gets fixed. */
 		printf("# error: %d check(s) reported beyond the plan of %d\n",
-		       extra, rp_ktap_planned());
+		       extra, planned());
 		totals[RP_ERROR]++;
 	}
 }
@@ -357,8 +365,32 @@ void rp_ktap_print_totals(void)
 	ksft_print_cnts();
 }
 
-const struct rp_check_rec *rp_check_records(size_t *n)
+void rp_ktap_write(struct rp_jw *w)
 {
-	*n = nr_checks;
-	return checks;
+	static const char * const verdicts[] = { "pass", "fail", "skip", "error" };
+	size_t i;
+
+	rp_jw_arr_begin(w, "checks");
+	for (i = 0; i < nr_checks; i++) {
+		const struct rp_check_rec *c = &checks[i];
+
+		rp_jw_obj_begin(w, NULL);
+		rp_jw_str(w, "name", c->name);
+		rp_jw_str(w, "verdict", verdicts[c->verdict]);
+		rp_jw_num(w, "measured", c->measured);
+		rp_jw_num(w, "ci_lo", c->ci_lo);
+		rp_jw_num(w, "ci_hi", c->ci_hi);
+		rp_jw_str(w, "unit", c->unit);
+		rp_jw_str(w, "op", c->op);
+		rp_jw_num(w, "limit", c->limit);
+		rp_jw_str(w, "param", c->param);
+		rp_jw_str(w, "reason", c->reason);
+		rp_jw_obj_end(w);
+	}
+	rp_jw_arr_end(w);
+	rp_jw_obj_begin(w, "totals");
+	rp_jw_int(w, "planned", planned());
+	for (i = RP_PASS; i <= RP_ERROR; i++)
+		rp_jw_int(w, verdicts[i], totals[i]);
+	rp_jw_obj_end(w);
 }

@@ -68,24 +68,15 @@ const char *rp_kind_name(enum rp_param_kind k);	/* "max", "min", ... */
 
 /* checks.c */
 
-struct rp_check_rec {
-	char *name;
-	enum rp_verdict verdict;
-	double measured, ci_lo, ci_hi, limit;	/* NAN when unknown */
-	const char *unit, *op, *param;
-	char *reason;
-};
-
 char *rp_vformat_line(const char *fmt, va_list ap);	/* one line */
 void rp_ktap_plan_check(const char *name);	/* a baseline check */
 void rp_ktap_plan(void);
-int rp_ktap_planned(void);
 bool rp_ktap_fill(enum rp_verdict v, const char *reason);	/* any filled? */
 void rp_ktap_close(void);	/* unreported and extra checks: errors */
 void rp_ktap_count_error(void);		/* a failure outside any check */
 unsigned int rp_ktap_total(enum rp_verdict v);
 void rp_ktap_print_totals(void);	/* kselftest's "# Totals:" line */
-const struct rp_check_rec *rp_check_records(size_t *n);
+void rp_ktap_write(struct rp_jw *w);	/* "checks" and "totals" */
 bool rp_check_reported(const char *check);
 bool rp_bound_settled(const struct rp_bound *b); /* wholly on one side */
 /* rp_compare_runs()'s verdict on @m as a check against @limit (>= @p's value) */

@@ -74,9 +74,6 @@ void rp_info(const char *key, const char *fmt, ...)
 	infos[i].val = val;
 }
 
-/* By enum rp_verdict */
-static const char * const verdicts[] = { "pass", "fail", "skip", "error" };
-
 static void write_metrics(struct rp_jw *w)
 {
 	static const char * const key[] = { "min", "max", "mean", "stddev",
@@ -107,31 +104,6 @@ static void write_metrics(struct rp_jw *w)
 		for (j = 0; j < ARRAY_SIZE(key); j++)
 			rp_jw_num(w, key[j], v[j]);
 		rp_jw_obj_end(w);
-		rp_jw_obj_end(w);
-	}
-	rp_jw_arr_end(w);
-}
-
-static void write_checks(struct rp_jw *w)
-{
-	size_t i, nr_checks;
-	const struct rp_check_rec *checks = rp_check_records(&nr_checks);
-
-	rp_jw_arr_begin(w, "checks");
-	for (i = 0; i < nr_checks; i++) {
-		const struct rp_check_rec *c = &checks[i];
-
-		rp_jw_obj_begin(w, NULL);
-		rp_jw_str(w, "name", c->name);
-		rp_jw_str(w, "verdict", verdicts[c->verdict]);
-		rp_jw_num(w, "measured", c->measured);
-		rp_jw_num(w, "ci_lo", c->ci_lo);
-		rp_jw_num(w, "ci_hi", c->ci_hi);
-		rp_jw_str(w, "unit", c->unit);
-		rp_jw_str(w, "op", c->op);
-		rp_jw_num(w, "limit", c->limit);
-		rp_jw_str(w, "param", c->param);
-		rp_jw_str(w, "reason", c->reason);
 		rp_jw_obj_end(w);
 	}
 	rp_jw_arr_end(w);
@@ -196,13 +168,7 @@ static int results_write(FILE *f, int code)
 	rp_jw_obj_end(&w);
 
 	write_metrics(&w);
-	write_checks(&w);
-
-	rp_jw_obj_begin(&w, "totals");
-	rp_jw_int(&w, "planned", rp_ktap_planned());
-	for (i = RP_PASS; i <= RP_ERROR; i++)
-		rp_jw_int(&w, verdicts[i], rp_ktap_total(i));
-	rp_jw_obj_end(&w);
+	rp_ktap_write(&w);
 	rp_jw_str(&w, "verdict", code == KSFT_PASS ? "pass" : code == KSFT_SKIP ? "skip" : "fail");
 	rp_jw_int(&w, "exit_code", code);
 	rp_jw_obj_end(&w);
