@@ -269,19 +269,19 @@ static void sc_skips(void)
 	rp_check_skip("first", "no %s", "root");
 	rp_check_fail("second", "cannot\nmeasure %d", 2);
 	rp_check("two words", 1, &p_max_lat);
-	rp_skip_rest("too few CPUs");
+	rp_ktap_fill(RP_SKIP, "too few CPUs");
 }
 
 static void sc_all_skip(void)
 {
 	rp_check_skip("first", "no root");
-	rp_skip_rest("no root");
+	rp_ktap_fill(RP_SKIP, "no root");
 }
 
 static void sc_pass_skip(void)
 {
 	rp_check("lat", 1, &p_max_lat);
-	rp_skip_rest("not on this kernel");
+	rp_ktap_fill(RP_SKIP, "not on this kernel");
 }
 
 /* Check skip, fail with a reason (one line), bad name, skip rest. */

@@ -323,18 +323,6 @@ bool rp_ktap_fill(enum rp_verdict v, const char *reason)
 	return any;
 }
 
-void rp_skip_rest(const char *fmt, ...)
-{
-	va_list ap;
-	char *r;
-
-	va_start(ap, fmt);
-	r = rp_vformat_line(fmt, ap);
-	va_end(ap);
-	rp_ktap_fill(RP_SKIP, r);
-	free(r);
-}
-
 void rp_ktap_close(void)
 {
 	int extra = (int)ksft_test_num() - planned();

@@ -224,7 +224,6 @@ __printf(3, 4) void rp_check_say(const char *check, enum rp_verdict v,
 				 const char *fmt, ...);
 #define rp_check_fail(check, ...)	rp_check_say(check, RP_FAIL, __VA_ARGS__)
 #define rp_check_skip(check, ...)	rp_check_say(check, RP_SKIP, __VA_ARGS__)
-__printf(1, 2) void rp_skip_rest(const char *fmt, ...);
 
 /* report.c */
 
