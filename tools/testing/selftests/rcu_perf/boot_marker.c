@@ -57,8 +57,7 @@ static struct rp_test test = {
  * --log's, else this boot's log, where it came from and its marker: 0,
  * -1 (none) or -2 (malformed) with why in @err; -3: unreadable (errno).
  */
-static int find_marker(char **log, const char **src, struct rp_marker *m,
-		       char *err, size_t len)
+static int find_marker(char **log, const char **src, struct rp_marker *m, char *err, size_t len)
 {
 	*log = p_log.str ? rp_read_log(p_log.str) : rp_read_kmsg();
 	*src = p_log.str ?: "/dev/kmsg";
@@ -140,8 +139,7 @@ int main(int argc, char **argv)
 	if (r == -3 && p_log.str)
 		rp_check_skip(CHECK, "cannot read %s: %s", src, strerror(errno));
 	else if (r == -3)
-		rp_exit_skip("cannot read the kernel log (/dev/kmsg): %s",
-			     strerror(errno));
+		rp_exit_skip("cannot read the kernel log (/dev/kmsg): %s", strerror(errno));
 	else
 		rp_info("log_source", "%s", src);
 	if (r == -1)

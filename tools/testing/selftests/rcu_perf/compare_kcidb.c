@@ -84,11 +84,9 @@ static bool kcidb_date_time(const char *s)
 	size_t i, n = strlen(s);
 
 	for (i = 0; i < sizeof(form) - 1; i++)
-		if (form[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') :
-		    s[i] != form[i])
+		if (form[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != form[i])
 			return false;
-	return s[n - 1] == 'Z' ||
-	       (n >= 25 && strchr("+-", s[n - 6]) && s[n - 3] == ':');
+	return s[n - 1] == 'Z' || (n >= 25 && strchr("+-", s[n - 6]) && s[n - 3] == ':');
 }
 
 void write_kcidb(const struct compare *cmp, bool compared)
@@ -122,8 +120,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 				      rp_cmp_verdict_name(c->verdict);
 		struct rp_summary s = c->b;
 
-		if (!selected(cmp, m->key) || !m->v[BASE].n ||
-		    (compared && !m->v[CAND].n))
+		if (!selected(cmp, m->key) || !m->v[BASE].n || (compared && !m->v[CAND].n))
 			continue;
 		/* DONE: measured, but no verdict on the code */
 		if (!compared) {
@@ -164,8 +161,7 @@ void write_kcidb(const struct compare *cmp, bool compared)
 			kcidb_num(&w, "allowed_change_pct", m->allowed);
 			kcidb_num(&w, "alpha", o->alpha.value);
 			if (cmp->r.kernel_release[BASE][0])
-				rp_jw_str(&w, "baseline_kernel",
-					  cmp->r.kernel_release[BASE]);
+				rp_jw_str(&w, "baseline_kernel", cmp->r.kernel_release[BASE]);
 		}
 		if (*rel)
 			rp_jw_str(&w, compared ? "candidate_kernel" : "kernel", rel);

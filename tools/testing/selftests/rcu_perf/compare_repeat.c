@@ -15,8 +15,7 @@ static const char * const side_name[NR_SIDES] = { "baseline", "candidate" };
 static const char * const side_file[NR_SIDES] = { "base", "cand" };
 
 /* Progress of --repeat: on stderr under --ktap, which must start the output. */
-static __printf(2, 3) void progress(const struct compare *cmp,
-				    const char *fmt, ...)
+static __printf(2, 3) void progress(const struct compare *cmp, const char *fmt, ...)
 {
 	FILE *f = cmp->o.ktap.value ? stderr : stdout;
 	va_list ap;
@@ -45,8 +44,7 @@ static void run_one(struct compare *cmp, int side, int nn)
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
-			      0644);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 
 		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 			_exit(126);
@@ -62,8 +60,7 @@ static void run_one(struct compare *cmp, int side, int nn)
 	progress(cmp, "%s run %02d: exit %d, %.1f s, %s\n", side_name[side], nn,
 		 rc, (rp_now_ms() - t0) / 1000, log);
 	if (rc == EXIT_SKIP) {
-		fprintf(stderr, PROG ": %s command skipped (see %s)\n",
-			side_name[side], log);
+		fprintf(stderr, PROG ": %s command skipped (see %s)\n", side_name[side], log);
 		exit(EXIT_SKIP);
 	}
 	/* 0 and 1 (a failed check) are measurements; anything else is not. */

@@ -43,8 +43,7 @@ static struct rp_param p_dotdot_symlink_serial_max =
 	RP_MAX("dotdot_symlink_serial_max", "share", 0.5,
 	       "\"..\" and fast symlinks stay in rcu-walk: ~0");
 static struct rp_param p_baseline_change =
-	RP_BASELINE_CHANGE(10,
-			   "1-CPU lookup rates of repeat runs agree within ~5%");
+	RP_BASELINE_CHANGE(10, "1-CPU lookup rates of repeat runs agree within ~5%");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 static struct rp_param p_parallel_efficiency_min = RP_PARALLEL_EFFICIENCY_MIN;
 static struct rp_param p_serialize_lookups =
@@ -73,12 +72,10 @@ static struct rp_param p_depth =
 		   "directories in each deep path (>= 6 for the .. and symlink walk)",
 		   RP_RANGE(6, 64));
 static struct rp_param p_max_cpus =
-	RP_SETTING("max_cpus", "CPUs", 0,
-		   "largest N of the sweep; 0 = all online CPUs");
+	RP_SETTING("max_cpus", "CPUs", 0, "largest N of the sweep; 0 = all online CPUs");
 static struct rp_param p_dir =
 	RP_PATH("dir", "DIR",
-		"create the temporary tree under DIR (default $TMPDIR or /tmp)",
-		RP_DIR);
+		"create the temporary tree under DIR (default $TMPDIR or /tmp)", RP_DIR);
 static const char *control_ok(const char *name);
 static struct rp_param p_control =
 	RP_STRING("control", "WORKLOAD",
@@ -283,8 +280,7 @@ static const char *make_tree(int nworkers)
 	rp_workdir(p_dir.str, "dcache_scaling", root, sizeof(root));
 	atexit(remove_tree);
 	for (i = 0; i < (int)p_depth.value; i++) {
-		d += snprintf(deep + d, sizeof(deep) - d, "%sd%d",
-			      i ? "/" : "", i);
+		d += snprintf(deep + d, sizeof(deep) - d, "%sd%d", i ? "/" : "", i);
 		/* d1, d4: down, up, down again; l3: through the symlink */
 		if (i == 1 || i == 4)
 			k += snprintf(walk + k, sizeof(walk) - k, "/d%d/..", i);
@@ -357,8 +353,7 @@ static void *worker_main(void *arg)
 	}
 	w->tid = syscall(SYS_gettid);
 	pthread_barrier_wait(&start_barrier);
-	while (!err && !w->moved &&
-	       !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+	while (!err && !w->moved && !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
 		if (lock)
 			pthread_spin_lock(&big_lock);
 		err = wl->op(w);
@@ -392,13 +387,10 @@ static void thread_times(int n, bool since)
 	double c, d;
 
 	for (w = workers; w < workers + n; w++) {
-		c = clock_gettime(w->clock, &ts) ? NAN :
-		    ts.tv_sec + ts.tv_nsec / 1e9;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat",
-			 (int)w->tid);
+		c = clock_gettime(w->clock, &ts) ? NAN : ts.tv_sec + ts.tv_nsec / 1e9;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)w->tid);
 		d = rp_knob_read(path, buf, sizeof(buf)) < 0 ||
-		    sscanf(buf, "%llu %llu", &run, &delay) != 2 ? NAN :
-		    delay / 1e9;
+		    sscanf(buf, "%llu %llu", &run, &delay) != 2 ? NAN : delay / 1e9;
 		w->cpu_s = since ? c - w->cpu_s : c;
 		w->delay_s = since ? d - w->delay_s : d;
 	}
@@ -454,8 +446,7 @@ static bool sample(int w, int p, int rep)
 		wk->err = 0;
 		wk->ops = 0;
 		if (wl->leaf)
-			snprintf(wk->path, sizeof(wk->path), "%s/s/%s/%s", root,
-				 deep, wl->leaf);
+			snprintf(wk->path, sizeof(wk->path), "%s/s/%s/%s", root, deep, wl->leaf);
 		else
 			snprintf(wk->path, sizeof(wk->path), "%s/p%d/%s/file",
 				 root, i, wl->walk ? walk : deep);
@@ -499,8 +490,7 @@ static bool sample(int w, int p, int rep)
 		if (wk->err)
 			rp_fatal("%s: worker on CPU %d: %s (%s)", wl->name,
 				 wk->cpu, strerror(-wk->err), wk->path);
-		others += rp_cpu_others(&ct0[wk->cpu], &ct1[wk->cpu], wk->cpu_s,
-					wk->delay_s, 1);
+		others += rp_cpu_others(&ct0[wk->cpu], &ct1[wk->cpu], wk->cpu_s, wk->delay_s, 1);
 		if (wk->moved)
 			others += secs;
 	}
@@ -556,8 +546,7 @@ static void measure(void)
 	 * After the first repetition the time budget bounds the run; after
 	 * the last, points without a clean sample get MAX_ATTEMPTS more.
 	 */
-	for (r = 0; r < point_reps(0) + MAX_ATTEMPTS &&
-	     (!r || rp_now_ms() < deadline_ms); r++)
+	for (r = 0; r < point_reps(0) + MAX_ATTEMPTS && (!r || rp_now_ms() < deadline_ms); r++)
 		for (w = 0; w < NR_WORKLOADS; w++)
 			for (p = 0; p < sw.nr_pts; p++)
 				if (r < point_reps(p) || (!res[w][p].rate.n &&
@@ -568,14 +557,12 @@ static void measure(void)
 /* NAN where either point has no sample */
 static double eff(int w, int p)
 {
-	return res[w][p].rate.n ? rp_efficiency(res[w][p].best, res[w][0].best,
-						sw.pts[p]) : NAN;
+	return res[w][p].rate.n ? rp_efficiency(res[w][p].best, res[w][0].best, sw.pts[p]) : NAN;
 }
 
 static double serial_share(int w, int p)
 {
-	return rp_serial_share(sw.pts[p], eff(w, p), eff(W_PARALLEL, p),
-			       eff(W_SERIAL, p));
+	return rp_serial_share(sw.pts[p], eff(w, p), eff(W_PARALLEL, p), eff(W_SERIAL, p));
 }
 
 /*
@@ -613,8 +600,7 @@ static struct rp_metric *add_metric(int w, int p, const char *what,
 	struct rp_metric *m;
 	char name[96];
 
-	snprintf(name, sizeof(name), "%s.n%d.%s", wls[w].name, sw.pts[p],
-		 what);
+	snprintf(name, sizeof(name), "%s.n%d.%s", wls[w].name, sw.pts[p], what);
 	m = rp_metric_add(name, unit, v, nr);
 	m->higher_is_better = higher_is_better;
 	return m;
@@ -713,8 +699,7 @@ static const char *judge_controls(const char *ctl, bool *judged)
 		ser = eff(W_SERIAL, p);
 		r = rp_controls_judge(n, par, ser,
 				      p_parallel_efficiency_min.value,
-				      p_serial_fraction_min.value, buf,
-				      sizeof(buf));
+				      p_serial_fraction_min.value, buf, sizeof(buf));
 		printf("# controls N=%d: parallel efficiency %.3f, serial fraction %.3f%s%s\n",
 		       n, par, rp_serial_fraction(n * ser / par, n),
 		       r ? ": not judged: " : "", r ?: "");
@@ -764,8 +749,7 @@ static void setup(void)
 		/* Unlocked, under the control's name (metrics stay unique). */
 		wls[W_SERIAL] = (struct workload){ .name = "serial", .op = wls[w].op,
 						   .leaf = wls[w].leaf, .walk = wls[w].walk };
-		printf("# serial control replaced by %s, unlocked (--control)\n",
-		       p_control.str);
+		printf("# serial control replaced by %s, unlocked (--control)\n", p_control.str);
 	}
 	if (p_serialize_lookups.value)
 		printf("# serialize_lookups=1: one global lock around each lookup (injected)\n");
@@ -806,8 +790,7 @@ int main(int argc, char **argv)
 
 	/* The controls first: the verdicts depend on them. */
 	ctl = sw.nr_pts < 2 ? RP_SWEEP_ONE_CPU :
-	      judge_controls(disturbed[W_PARALLEL] ?: disturbed[W_SERIAL],
-			     judged);
+	      judge_controls(disturbed[W_PARALLEL] ?: disturbed[W_SERIAL], judged);
 	for (w = W_STAT_PRIVATE; w < NR_WORKLOADS; w++) {
 		/* The machine's limit first: it explains a disturbance too. */
 		skip = sw.nr_pts >= 2 && w == W_NEGATIVE && neg_skip ?

@@ -29,8 +29,7 @@ static struct rp_param p_expedited_ipis =
 	RP_MAX("expedited_ipis", "controls", 2,
 	       "a busy CPU: an IPI and a wake-up, the control the same with no RCU; healthy 0.86-1.48 (VM, icount, TCG)");
 static struct rp_param p_baseline_change =
-	RP_BASELINE_CHANGE(20,
-			   "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run");
+	RP_BASELINE_CHANGE(20, "normal GPs move by whole jiffies (25-50%), IPIs ~10% run to run");
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 static struct rp_param p_baseline_resolution =
 	RP_MAX("baseline_resolution", "round trips", 0.5,
@@ -40,8 +39,7 @@ static struct rp_param p_samples =
 		   "GPs timed per mode: ~1 s of normal GPs at ~10 ms each; --quick: the CI still holds 20x margins",
 		   RP_QUICK(30));
 static struct rp_param p_block =
-	RP_SETTING("block", "count", 10,
-		   "GPs per mode before switching: drift hits both modes");
+	RP_SETTING("block", "count", 10, "GPs per mode before switching: drift hits both modes");
 static struct rp_param p_min_samples =
 	RP_SETTING("min_samples", "count", 10,
 		   "fewer GPs per mode give no usable confidence interval: SKIP");
@@ -228,13 +226,11 @@ static const char *start_threads(void)
 	for (i = 1; i < n; i++) {
 		p[i - 1]->cpu = cpus[i];
 		if (pipe(p[i - 1]->to) || pipe(p[i - 1]->from) ||
-		    pthread_create(&t, NULL, partner, p[i - 1]) ||
-		    pthread_detach(t))
+		    pthread_create(&t, NULL, partner, p[i - 1]) || pthread_detach(t))
 			break;
 	}
 	if (n < 2 || i < n)
-		rp_exit_skip("cannot start the wake-up control: %s",
-			     strerror(errno));
+		rp_exit_skip("cannot start the wake-up control: %s", strerror(errno));
 	control_cpu = cpus[0];
 	if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		return "membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) failed";
@@ -296,8 +292,7 @@ static void controls(size_t n, bool busy, bool ipi_first)
 	for (i = 0; i <= n; i++) {
 		t = round_trip(&idle_partner);
 		if (t < 0)
-			rp_exit_skip("the wake-up control failed: %s",
-				     strerror(EIO));
+			rp_exit_skip("the wake-up control failed: %s", strerror(EIO));
 		if (i)
 			rp_sample(&timed[WAKEUP].lat, t);
 	}
@@ -311,8 +306,7 @@ static void controls(size_t n, bool busy, bool ipi_first)
 		set_spinning(0);
 		/* the same call with no thread of ours to interrupt: no IPI */
 		for (i = 0; i < n; i++)
-			rp_sample(&no_ipi,
-				  timed_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED));
+			rp_sample(&no_ipi, timed_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED));
 	}
 	if (saved)
 		sched_setaffinity(0, sizeof(own), &own);
@@ -324,8 +318,7 @@ static void collect(size_t want, size_t block, double deadline, bool busy)
 	size_t k;
 
 	for (k = 0; timed[NORMAL_GP].lat.n < want || timed[EXPEDITED_GP].lat.n < want; k++) {
-		enum mode mode = (k % 4 == 1 || k % 4 == 2) ?
-				 EXPEDITED_GP : NORMAL_GP;
+		enum mode mode = (k % 4 == 1 || k % 4 == 2) ? EXPEDITED_GP : NORMAL_GP;
 		size_t left = want - timed[mode].lat.n;
 
 		if (timed[mode].lat.n >= want)
@@ -346,8 +339,7 @@ static void collect(size_t want, size_t block, double deadline, bool busy)
  * control 0.6-1.0 ms) and a wake-up beside the busy CPU costs more than
  * an idle one. Why the busy level cannot be judged, or NULL.
  */
-static const char *host_overcommitted(struct rp_samples *busy,
-				      struct rp_samples *idle)
+static const char *host_overcommitted(struct rp_samples *busy, struct rp_samples *idle)
 {
 	double b = median(busy), i = median(idle);
 	static char why[160];
@@ -427,8 +419,7 @@ static struct rp_metric *report_mode(enum mode m)
 	met->median_only = m == EXPEDITED_GP;
 	printf("# %s %s: n %zu mean %.4f ms median %.4f p10 %.4f p90 %.4f max %.4f\n",
 	       mode_name[m], control ? "round trip" : "GP", met->sum.n,
-	       met->sum.mean, met->sum.median,
-	       met->sum.p10, met->sum.p90, met->sum.max);
+	       met->sum.mean, met->sum.median, met->sum.p10, met->sum.p90, met->sum.max);
 	return met;
 }
 

@@ -48,8 +48,7 @@ static struct rp_param p_confidence =
 	RP_SETTING("confidence", "ratio", 0.9,
 		   "two-sided interval: each end is a one-sided 95% bound");
 static struct rp_param p_baseline_change =
-	RP_BASELINE_CHANGE(10,
-			   "FQS 1 -> 2 jiffies makes idle GPs +50%; healthy runs move <1%");
+	RP_BASELINE_CHANGE(10, "FQS 1 -> 2 jiffies makes idle GPs +50%; healthy runs move <1%");
 static struct rp_param p_baseline_busy_change =
 	RP_MAX("baseline_busy_change", "%", 10,
 	       "all-busy GPs repeat to 0.1% run to run; icount2 guests, whose hogs any code change reshuffles, set 50");
@@ -135,8 +134,7 @@ static const char *membarrier_setup(char *why, size_t len)
 	long mask = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 
 	if (mask < 0)
-		return rp_why(why, len, "membarrier() unavailable: %s",
-			      strerror(errno));
+		return rp_why(why, len, "membarrier() unavailable: %s", strerror(errno));
 	return mask & MEMBARRIER_CMD_GLOBAL ? NULL :
 	       "membarrier(MEMBARRIER_CMD_GLOBAL) not supported (nohz_full CPUs?)";
 }
@@ -171,13 +169,11 @@ static const char *tracer_setup(char *why, size_t len)
 	snprintf(path, sizeof(path), "%s/available_tracers", tfs);
 	err = rp_knob_read(path, avail + 1, sizeof(avail) - 2);
 	if (err < 0)
-		return rp_why(why, len, "cannot read available_tracers: %s",
-			      strerror(-err));
+		return rp_why(why, len, "cannot read available_tracers: %s", strerror(-err));
 	strcat(avail, " ");	/* each name between blanks */
 	for (i = 0; i < ARRAY_SIZE(prefs) && !tracer; i++) {
 		snprintf(word, sizeof(word), " %s ", prefs[i]);
-		err = strstr(avail, word) ?
-		      rp_knob_write(current_tracer, prefs[i]) : 1;
+		err = strstr(avail, word) ? rp_knob_write(current_tracer, prefs[i]) : 1;
 		n = strlen(refused);
 		if (!err)
 			tracer = prefs[i];
@@ -295,15 +291,12 @@ static int run_block(struct workload *w, int lvl, double deadline)
 	rp_load_stop(load);
 
 	keep = !err;
-	if (keep && lvl == L_IDLE && !stat_err &&
-	    rp_cpu_elapsed(&all0, &all1) > 0) {
-		bg = 100 * rp_cpu_others(&all0, &all1, own, NAN,
-					 rp_cpu_elapsed(&all0, &all1));
+	if (keep && lvl == L_IDLE && !stat_err && rp_cpu_elapsed(&all0, &all1) > 0) {
+		bg = 100 * rp_cpu_others(&all0, &all1, own, NAN, rp_cpu_elapsed(&all0, &all1));
 		keep = !(bg > p_idle_busy_max.value);
 		if (rp_opts.verbose)
 			fprintf(stderr, "%s idle block of %zu ops: background CPU %.1f%%%s\n",
-				w->name, d->lat.n - n0, bg,
-				keep ? "" : ", thrown away");
+				w->name, d->lat.n - n0, bg, keep ? "" : ", thrown away");
 		d->bg_sum += keep ? bg : 0;
 		d->rejected += !keep;
 		d->worst_bg = fmax(d->worst_bg, bg);	/* kept ones are lower */
@@ -379,8 +372,7 @@ static void report_level(struct workload *w, int lvl)
 	if (lvl == L_IDLE)
 		printf(", background CPU %.1f%%", d->blocks ? d->bg_sum / d->blocks : 0);
 	if (d->rejected)
-		printf(", %d blocks thrown away (up to %.0f%%)", d->rejected,
-		       d->worst_bg);
+		printf(", %d blocks thrown away (up to %.0f%%)", d->rejected, d->worst_bg);
 	printf("\n");
 }
 
@@ -405,8 +397,7 @@ static int idle_gp_pace;
  * one busy CPU the GP kthread's wake-ups wait for the hog's tick: one
  * jiffy more per GP, and the mean gets the tail's slack.
  */
-static double allowance(const struct workload *w, int lvl, int kind,
-			char *how, size_t len)
+static double allowance(const struct workload *w, int lvl, int kind, char *how, size_t len)
 {
 	bool one = lvl == L_ONE, pace = kind == C_PACE, tail = kind == C_TAIL;
 	const char *tick = one ? " + busy CPU's tick 1" : "";
@@ -481,8 +472,7 @@ static bool all_slow(struct workload *w)
 }
 
 /* Why this workload cannot be judged (@err: its op failed), or NULL. */
-static const char *unjudgeable(struct workload *w, int err, char *buf,
-			       size_t len)
+static const char *unjudgeable(struct workload *w, int err, char *buf, size_t len)
 {
 	struct level_data *idle = &w->lv[judged_level(w)], *all = &w->lv[L_ALL];
 	double cpu_ms, mean;
@@ -508,8 +498,7 @@ static const char *unjudgeable(struct workload *w, int err, char *buf,
 	mean = rp_cmp_stat_of(idle->lat.v, idle->lat.n, RP_CMP_MEAN);
 	if (cpu_ms > mean / 2)
 		return rp_why(buf, len,
-			      "not GP-bound here: %.3g ms of CPU per op of %.3g ms",
-			      cpu_ms, mean);
+			      "not GP-bound here: %.3g ms of CPU per op of %.3g ms", cpu_ms, mean);
 	return NULL;
 }
 
@@ -634,8 +623,7 @@ int main(int argc, char **argv)
 		run_workload(w);
 	rp_info("timer_control",
 		"%zu one-jiffy sleeps at idle, late by mean %.3f, p90 %.3f jiffies",
-		timer_late[L_IDLE].n, timer_lateness(L_IDLE, false),
-		timer_lateness(L_IDLE, true));
+		timer_late[L_IDLE].n, timer_lateness(L_IDLE, false), timer_lateness(L_IDLE, true));
 
 	return rp_finish();
 }

@@ -61,8 +61,7 @@ static struct rp_param p_baseline_change =
 static struct rp_param p_baseline_alpha = RP_BASELINE_ALPHA;
 static struct rp_param p_workdir =
 	RP_PATH("workdir", "DIR",
-		"where the generated tree goes (default $TMPDIR or /tmp)",
-		RP_DIR);
+		"where the generated tree goes (default $TMPDIR or /tmp)", RP_DIR);
 static struct rp_param p_keep = RP_FLAG("keep", "keep the work directory");
 
 static struct rp_param *params[] = {
@@ -265,8 +264,7 @@ static int first_cpu;	/* the run's in sw.cpus[]: turn % rp_sweep_round() */
  * make on @ncpus CPUs (0: any), timed into @t as GNU time does: wait4()
  * gives make's rusage with that of every descendant it waited for.
  */
-static void run_make(const char *target, int jobs, int ncpus,
-		     struct build_time *t)
+static void run_make(const char *target, int jobs, int ncpus, struct build_time *t)
 {
 	char *argv[7] = { "make", "-s", "-C", srcdir };
 	char j[16];

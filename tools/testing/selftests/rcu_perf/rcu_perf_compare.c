@@ -19,8 +19,7 @@ static struct compare cmp = { .o = {
 	.repeat_budget = RP_SETTING("repeat_budget", "s", 600,
 		"--repeat stops starting rounds after this much time"),
 	.repeat_min_rounds = RP_SETTING("repeat_min_rounds", "count", 2,
-		"a single run per side says nothing about run-to-run noise",
-		RP_RANGE(1, INFINITY)),
+		"a single run per side says nothing about run-to-run noise", RP_RANGE(1, INFINITY)),
 	.repeat_max_rounds = RP_SETTING("repeat_max_rounds", "count", 10,
 		"beyond this the metric is too noisy for the allowed change",
 		RP_RANGE(1, INFINITY)),
@@ -32,14 +31,12 @@ static struct compare cmp = { .o = {
 	.origin = RP_STRING("origin", "NAME", "KCIDB origin: the submitting CI system's name"),
 	.build_id = RP_STRING("build-id", "ORIGIN:ID",
 		"KCIDB id of the tested build, as its CI submitted it"),
-	.run_id = RP_STRING("run-id", "ID",
-		"unique part of KCIDB test ids (default host-time)"),
+	.run_id = RP_STRING("run-id", "ID", "unique part of KCIDB test ids (default host-time)"),
 	.repeat = RP_STRING("repeat", "DIR",
 		"run the commands alternately into\n"
 		"DIR/{base,cand}-NN.json until conclusive"),
 	.cmd = {
-		RP_STRING("base-cmd", "CMD",
-			  "shell command producing a baseline run"),
+		RP_STRING("base-cmd", "CMD", "shell command producing a baseline run"),
 		RP_STRING("cand-cmd", "CMD",
 			  "shell command producing a candidate run\n"
 			  "(each gets RCU_PERF_JSON=<its results file>)"),
@@ -66,8 +63,7 @@ static const char *add_cand(const char *v)
 
 static const char *add_metric(const char *v)
 {
-	return add(cmp.o.metric_globs, &cmp.o.nr_metric_globs, v,
-		   "too many --metric options");
+	return add(cmp.o.metric_globs, &cmp.o.nr_metric_globs, v, "too many --metric options");
 }
 
 static const char *add_allow(const char *v)
@@ -107,36 +103,28 @@ static const char *set_labels(const char *v)
 static const char *set_stat(const char *v)
 {
 	cmp.o.stat_set = true;
-	return rp_cmp_stat_parse(v, &cmp.o.stat) ? "median, mean, p90 or p25" :
-	       NULL;
+	return rp_cmp_stat_parse(v, &cmp.o.stat) ? "median, mean, p90 or p25" : NULL;
 }
 
 static struct rp_param p_base =
-	RP_STRING("base", "PATH", "a baseline input (repeatable)",
-		  RP_EACH(add_base));
+	RP_STRING("base", "PATH", "a baseline input (repeatable)", RP_EACH(add_base));
 static struct rp_param p_cand =
-	RP_STRING("cand", "PATH", "a candidate input (repeatable)",
-		  RP_EACH(add_cand));
+	RP_STRING("cand", "PATH", "a candidate input (repeatable)", RP_EACH(add_cand));
 static struct rp_param p_metric =
 	RP_STRING("metric", "GLOB",
-		  "only <test>.<metric> matching GLOB (repeatable)",
-		  RP_EACH(add_metric));
+		  "only <test>.<metric> matching GLOB (repeatable)", RP_EACH(add_metric));
 static struct rp_param p_allow =
 	RP_STRING("allow", "GLOB=PCT",
 		  "allowed change of matching metrics (repeatable,\n"
-		  "the last match wins)",
-		  RP_EACH(add_allow));
+		  "the last match wins)", RP_EACH(add_allow));
 static struct rp_param p_stat =
 	RP_STRING("stat", "STAT",
 		  "median, mean, p90 or p25 (default: a metric's own\n"
-		  "\"stat\", else the median)",
-		  RP_EACH(set_stat));
+		  "\"stat\", else the median)", RP_EACH(set_stat));
 static struct rp_param p_labels =
-	RP_STRING("labels", "BASE,CAND",
-		  "the sides' names in the table", RP_EACH(set_labels));
+	RP_STRING("labels", "BASE,CAND", "the sides' names in the table", RP_EACH(set_labels));
 static struct rp_param p_machine_key =
-	RP_FLAG("machine-key",
-		"print this machine's key, to name its baselines");
+	RP_FLAG("machine-key", "print this machine's key, to name its baselines");
 
 static struct rp_param *params[] = {
 	&cmp.o.allowed_change, &cmp.o.alpha, &cmp.o.repeat_budget,
@@ -153,8 +141,7 @@ static const struct rp_test test = {
 	.params = params,
 	.operands = &p_base,
 	.operands_after = &p_cand,
-	.extra_usage =
-	"Inputs (PATH: a results file or a directory of *.json results):\n"
+	.extra_usage = "Inputs (PATH: a results file or a directory of *.json results):\n"
 	"  BASE... -- CAND...     baseline and candidate results (or --base, --cand)\n"
 	"  Several runs: each run's statistic is one value; else the samples.\n"
 	"  Without a candidate, the inputs are summarized (or converted).\n"
@@ -202,8 +189,7 @@ static void parse_options(int argc, char **argv)
 	if (o->origin.str && !kcidb_name(o->origin.str, false))
 		die("--origin %s: KCIDB origins are [a-z0-9_]+", o->origin.str);
 	if (o->build_id.str && !kcidb_name(o->build_id.str, true))
-		die("--build-id %s: KCIDB ids are ORIGIN:ID, ORIGIN [a-z0-9_]+",
-		    o->build_id.str);
+		die("--build-id %s: KCIDB ids are ORIGIN:ID, ORIGIN [a-z0-9_]+", o->build_id.str);
 	if (o->table.value && o->ktap.value)
 		die("--table and --ktap: choose one");
 	if (o->repeat.str && !o->cmd[BASE].str && !o->cmd[CAND].str)
@@ -231,12 +217,10 @@ static const char *pfx(void)
 	return cmp.o.ktap.value ? "# " : "";
 }
 
-static void print_summary_row(const char *label, const struct rp_summary *s,
-			      int runs)
+static void print_summary_row(const char *label, const struct rp_summary *s, int runs)
 {
 	printf("%s  %-9s %5zu %4d %11.5g +- %-10.4g %11.5g %11.5g %11.5g\n",
-	       pfx(), label, s->n, runs, s->mean, s->stddev, s->median, s->min,
-	       s->max);
+	       pfx(), label, s->n, runs, s->mean, s->stddev, s->median, s->min, s->max);
 }
 
 static void print_header(const struct rp_rmetric *m)
@@ -286,10 +270,8 @@ static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 		return;
 	/* The same "measured vs limit" line as every other check. */
 	printf("# %s: measured %+.1f %% worse vs limit <= %.4g %% (allowed_change);",
-	       ktap_name(m), (m->higher_is_better ? -1 : 1) * c->change_pct,
-	       m->allowed);
-	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, cmp.o.alpha.value,
-	       c->mde_pct);
+	       ktap_name(m), (m->higher_is_better ? -1 : 1) * c->change_pct, m->allowed);
+	printf(" p %.2g vs < %.4g (alpha); MDE %.1f %%\n", c->p, cmp.o.alpha.value, c->mde_pct);
 	if (m->report_only) {
 		skip = " # SKIP reported only: it varies between runs by nature";
 	} else if (c->verdict == RP_CMP_INCONCLUSIVE) {
@@ -299,8 +281,7 @@ static void print_compared(const struct rp_rmetric *m, int *ktap_nr)
 		      "fewer than 2 samples on a side";
 	}
 	printf("%sok %d %s%s%s\n", !m->report_only &&
-	       c->verdict == RP_CMP_REGRESSED ? "not " : "", ++*ktap_nr,
-	       ktap_name(m), skip, why);
+	       c->verdict == RP_CMP_REGRESSED ? "not " : "", ++*ktap_nr, ktap_name(m), skip, why);
 }
 
 static int report_compare(void)
@@ -311,8 +292,7 @@ static int report_compare(void)
 
 	compare_all(&cmp, &t);
 	for (i = 0; i < cmp.r.nr_metrics; i++)
-		if (selected(&cmp, cmp.r.metrics[i].key) &&
-		    (int)strlen(cmp.r.metrics[i].key) > w)
+		if (selected(&cmp, cmp.r.metrics[i].key) && (int)strlen(cmp.r.metrics[i].key) > w)
 			w = strlen(cmp.r.metrics[i].key);
 	nr = t.n[0] + t.n[1] + t.n[2] + t.n[3] + t.reported + t.missing;
 	if (!nr)
@@ -342,8 +322,7 @@ static int report_compare(void)
 				printf("ok %d %s # SKIP no candidate samples\n",
 				       ++ktap_nr, ktap_name(m));
 		} else if (!m->v[BASE].n) {
-			printf("%s%s: only in the candidate (not compared)\n",
-			       pfx(), m->key);
+			printf("%s%s: only in the candidate (not compared)\n", pfx(), m->key);
 		} else if (cmp.o.table.value) {
 			print_table_row(m, w);
 		} else {
@@ -360,8 +339,7 @@ static int report_compare(void)
 	if (cmp.o.ktap.value)
 		printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
 		       t.n[RP_CMP_SAME] + t.n[RP_CMP_IMPROVED],
-		       t.n[RP_CMP_REGRESSED],
-		       t.n[RP_CMP_INCONCLUSIVE] + t.missing + t.reported);
+		       t.n[RP_CMP_REGRESSED], t.n[RP_CMP_INCONCLUSIVE] + t.missing + t.reported);
 	if (t.n[RP_CMP_REGRESSED])
 		return EXIT_REGRESSED;
 	return t.n[RP_CMP_INCONCLUSIVE] || t.missing ? EXIT_INCONCL : 0;

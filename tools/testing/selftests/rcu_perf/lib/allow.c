@@ -41,8 +41,7 @@ static char test_dir[RP_PATH_LEN];	/* rp_knob_allow_dir() */
 /* One path component: not empty, not "." or "..", no '/'. */
 static bool plain_name(const char *name)
 {
-	return *name && !strchr(name, '/') && strcmp(name, ".") &&
-	       strcmp(name, "..");
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
 /* The name of path's file if path is "dir/name", else NULL. */
@@ -50,8 +49,7 @@ static const char *in_dir(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 
-	if (!n || strncmp(path, dir, n) || path[n] != '/' ||
-	    !plain_name(path + n + 1))
+	if (!n || strncmp(path, dir, n) || path[n] != '/' || !plain_name(path + n + 1))
 		return NULL;
 	return path + n + 1;
 }
@@ -65,8 +63,7 @@ static bool cpu_online_file(const char *path)
 		return false;
 	path += strlen(CPU_DIR);
 	d = strspn(path, "0123456789");
-	return d && d <= 6 && (path[0] != '0' || d == 1) &&
-	       !strcmp(path + d, "/online");
+	return d && d <= 6 && (path[0] != '0' || d == 1) && !strcmp(path + d, "/online");
 }
 
 /* Its tracefs_files[] entry if name (or NULL) is one, else NULL. */
@@ -107,16 +104,14 @@ static int knob_kind(const char *path, bool any_tracefs)
 		return KNOB_TEST;
 	name = strrchr(path, '/');
 	if (any_tracefs && name > path && tracer_file(name + 1) &&
-	    !strstr(path, "/./") && !strstr(path, "/../") &&
-	    !strstr(path, "//"))
+	    !strstr(path, "/./") && !strstr(path, "/../") && !strstr(path, "//"))
 		return KNOB_TRACEFS;
 	return 0;
 }
 
 const char *rp_tracer_file(const char *path)
 {
-	return knob_kind(path, true) == KNOB_TRACEFS ?
-	       tracer_file(strrchr(path, '/') + 1) : NULL;
+	return knob_kind(path, true) == KNOB_TRACEFS ? tracer_file(strrchr(path, '/') + 1) : NULL;
 }
 
 int rp_knob_allowed(const char *path)
@@ -131,8 +126,7 @@ static bool tracefs_root(const char *path)
 	struct stat st, up;
 	struct statfs sfs;
 
-	snprintf(dir, sizeof(dir), "%.*s/..", (int)(strrchr(path, '/') - path),
-		 path);
+	snprintf(dir, sizeof(dir), "%.*s/..", (int)(strrchr(path, '/') - path), path);
 	if (stat(dir, &up))
 		return false;
 	dir[strlen(dir) - 3] = '\0';
@@ -177,8 +171,7 @@ const char *rp_knob_refusal(int err)
 {
 	if (err == -EPERM)
 		return "not a file rcu_perf may change (see --help)";
-	return err == -ELOOP ? "the path goes through a symlink or '..'" :
-	       strerror(-err);
+	return err == -ELOOP ? "the path goes through a symlink or '..'" : strerror(-err);
 }
 
 bool rp_knob_mount_allowed(const char *path)

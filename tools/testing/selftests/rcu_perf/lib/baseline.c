@@ -57,14 +57,12 @@ static double jnum(const struct rp_jval *obj, const char *key)
 }
 
 /* A machine-shaping boot parameter of @a missing from @b, or NULL. */
-static const char *cmdline_extra(const struct rp_jval *a,
-				 const struct rp_jval *b)
+static const char *cmdline_extra(const struct rp_jval *a, const struct rp_jval *b)
 {
 	size_t i, j;
 
 	for (i = 0; a && a->type == RP_JARR && i < a->len; i++) {
-		const char *t = a->items[i]->type == RP_JSTR ?
-				a->items[i]->str : NULL;
+		const char *t = a->items[i]->type == RP_JSTR ? a->items[i]->str : NULL;
 		bool found = false;
 
 		/* RCU's own parameters are the behaviour under test */
@@ -72,8 +70,7 @@ static const char *cmdline_extra(const struct rp_jval *a,
 		    !strncmp(t, "rcutree.", 8) || !strncmp(t, "srcutree.", 9))
 			continue;
 		for (j = 0; b && b->type == RP_JARR && j < b->len && !found; j++)
-			found = b->items[j]->type == RP_JSTR &&
-				!strcmp(b->items[j]->str, t);
+			found = b->items[j]->type == RP_JSTR && !strcmp(b->items[j]->str, t);
 		if (!found)
 			return t;
 	}
@@ -82,14 +79,12 @@ static const char *cmdline_extra(const struct rp_jval *a,
 
 /* A config symbol of @a whose value differs in @b (absent: "n"), or NULL. */
 static const char *config_diff(const struct rp_jval *a,
-			       const struct rp_jval *b, const char **va,
-			       const char **vb)
+			       const struct rp_jval *b, const char **va, const char **vb)
 {
 	size_t i;
 
 	for (i = 0; a && a->type == RP_JOBJ && i < a->len; i++) {
-		const char *x = a->items[i]->type == RP_JSTR ?
-				a->items[i]->str : "?";
+		const char *x = a->items[i]->type == RP_JSTR ? a->items[i]->str : "?";
 		const char *y = jstr(b, a->keys[i]);
 
 		if (strcmp(x, y ? y : "n")) {
@@ -107,8 +102,7 @@ static bool config_known(const struct rp_jval *c)
 }
 
 const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
-				 const struct rp_jval *cur, char *why,
-				 size_t len)
+				 const struct rp_jval *cur, char *why, size_t len)
 {
 	static const char * const strs[] = { "machine", "cpu_model" };
 	static const char * const nums[] = { "nr_cpus_online", "hz" };
@@ -226,8 +220,7 @@ static int load_dir(const char *dir, int depth, const struct rp_jval *cur)
 		    !stat(path, &st)) {
 			if (S_ISDIR(st.st_mode) && depth == 0)
 				ret = load_dir(path, 1, cur);
-			else if (S_ISREG(st.st_mode) && len > 5 &&
-				 !strcmp(e + len - 5, ".json"))
+			else if (S_ISREG(st.st_mode) && len > 5 && !strcmp(e + len - 5, ".json"))
 				ret = load_run(path, cur);
 		}
 		free(ents[i]);
@@ -259,8 +252,7 @@ int rp_baseline_load(void)
 	if (!bl.change || bl.change->kind != RP_LIMIT_MAX || !bl.alpha)
 		return rp_err("bug: rp_test.baseline without its limits");
 	if (!(bl.alpha->value > 0 && bl.alpha->value < 1))
-		return rp_err("baseline_alpha %g: must be between 0 and 1",
-			      bl.alpha->value);
+		return rp_err("baseline_alpha %g: must be between 0 and 1", bl.alpha->value);
 	e = stat(dir, &st) ? strerror(errno) : S_ISDIR(st.st_mode) ? NULL : "not a directory";
 	if (e)
 		return rp_err("baseline %s (%s): %s", dir, rp_opts.baseline_from, e);
@@ -274,8 +266,7 @@ int rp_baseline_load(void)
 		for (j = 0; j < i; j++)
 			if (!strcmp(bl.check[j], bl.check[i]))
 				return rp_err("bug: %s and %s are both %s",
-					      t->baseline[j], t->baseline[i],
-					      bl.check[i]);
+					      t->baseline[j], t->baseline[i], bl.check[i]);
 		rp_ktap_plan_check(bl.check[i]);
 	}
 	cur = rp_system_facts();
@@ -312,8 +303,7 @@ void rp_baseline_describe(void)
 }
 
 /* How far the baseline's runs spread in statistic @st (%), *@sum theirs */
-static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st,
-			double *sum)
+static double spread_of(const struct rp_rmetric *b, enum rp_cmp_stat st, double *sum)
 {
 	size_t i, k = 0, n = b->runs[0];
 	double *v = rp_xrealloc(NULL, (n ? n : 1) * sizeof(*v)), spread;
@@ -375,8 +365,7 @@ static void look(struct look *l, const struct rp_rmetric *b,
 }
 
 /* The check of metric @i, its baseline @b and its samples of this run @m. */
-static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *m,
-		  const char *vs)
+static void judge(size_t i, const struct rp_rmetric *b, const struct rp_metric *m, const char *vs)
 {
 	const struct rp_param *lim = bl.change;
 	struct look own, mean, *l = &own;
@@ -416,8 +405,7 @@ static void shared_drift(void)
 
 	for (i = 0; t->baseline_shared_drift && !bl.why && i < bl.nr; i++) {
 		const struct rp_metric *m = rp_metric_find(t->baseline[i]);
-		const struct rp_rmetric *b = rp_results_find(&bl.res, t->name,
-							     t->baseline[i]);
+		const struct rp_rmetric *b = rp_results_find(&bl.res, t->name, t->baseline[i]);
 
 		if (!m || !b || !b->v[0].n)
 			continue;
@@ -425,8 +413,7 @@ static void shared_drift(void)
 		if (x > bl.drift) {
 			bl.drift = x;
 			snprintf(bl.drift_why, sizeof(bl.drift_why),
-				 "the spread of the baseline's runs of %s",
-				 t->baseline[i]);
+				 "the spread of the baseline's runs of %s", t->baseline[i]);
 		}
 	}
 }
@@ -465,8 +452,7 @@ void rp_baseline_report(void)
 	for (i = 0; i < bl.nr; i++) {
 		const char *name = rp_current_test->baseline[i], *check = bl.check[i];
 		const struct rp_metric *m = rp_metric_find(name);
-		const struct rp_rmetric *b = rp_results_find(&bl.res, rp_current_test->name,
-							     name);
+		const struct rp_rmetric *b = rp_results_find(&bl.res, rp_current_test->name, name);
 
 		if (rp_check_reported(check))
 			continue;

@@ -70,8 +70,7 @@ static char *format_line(const char *fmt, ...)
 }
 
 /* A check's record and its KTAP line (@reason shown with a SKIP or error) */
-static struct rp_check_rec *record(const char *name, enum rp_verdict v,
-				   char *reason)
+static struct rp_check_rec *record(const char *name, enum rp_verdict v, char *reason)
 {
 	static void (* const inc[])(void) = { ksft_inc_pass_cnt,
 		ksft_inc_fail_cnt, ksft_inc_xskip_cnt, ksft_inc_error_cnt };
@@ -102,14 +101,12 @@ static bool bad_name(const char *check)
 		return false;
 	snprintf(buf, sizeof(buf), "check_%u", ksft_test_num() + 1);
 	record(buf, RP_ERROR,
-	       format_line("bug: check name '%s' is not one token",
-			   check ? check : "(null)"));
+	       format_line("bug: check name '%s' is not one token", check ? check : "(null)"));
 	return true;
 }
 
 static enum rp_verdict judged(struct rp_check_rec *c, double measured,
-			      double limit, const char *unit, const char *op,
-			      const char *param)
+			      double limit, const char *unit, const char *op, const char *param)
 {
 	c->measured = measured;
 	c->limit = limit;
@@ -127,10 +124,8 @@ static bool bad_param(const char *check, const struct rp_param *p, bool max)
 {
 	struct rp_param * const *pp;
 
-	for (pp = rp_current_test ? rp_current_test->params : NULL;
-	     p && pp && *pp; pp++)
-		if (*pp == p && (max ? p->kind == RP_LIMIT_MAX :
-				 p->kind != RP_SETTING))
+	for (pp = rp_current_test ? rp_current_test->params : NULL; p && pp && *pp; pp++)
+		if (*pp == p && (max ? p->kind == RP_LIMIT_MAX : p->kind != RP_SETTING))
 			return false;
 	record(check, RP_ERROR, format_line("bug: '%s' is not %s",
 					    p ? p->name : "(null)", max ?
@@ -138,8 +133,7 @@ static bool bad_param(const char *check, const struct rp_param *p, bool max)
 	return true;
 }
 
-enum rp_verdict rp_check(const char *check, double measured,
-			 const struct rp_param *p)
+enum rp_verdict rp_check(const char *check, double measured, const struct rp_param *p)
 {
 	char m[NUM_LEN], l[NUM_LEN];
 	const char *unit, *op;
@@ -189,8 +183,7 @@ static enum rp_verdict bound_verdict(const struct rp_bound *b)
 		return RP_SKIP;
 	if (past(b, e->value) <= 0)
 		return RP_PASS;
-	return isfinite(favourable) && past(b, favourable) > 0 ?
-	       RP_FAIL : RP_SKIP;
+	return isfinite(favourable) && past(b, favourable) > 0 ? RP_FAIL : RP_SKIP;
 }
 
 bool rp_bound_settled(const struct rp_bound *b)
@@ -227,8 +220,7 @@ enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b)
 		c = record(check, v, b->how ? rp_xstrdup(b->how) : NULL);
 	c->ci_lo = b->est.lo;
 	c->ci_hi = b->est.hi;
-	return judged(c, b->est.value, b->limit, unit, op,
-		      b->param ? b->param->name : NULL);
+	return judged(c, b->est.value, b->limit, unit, op, b->param ? b->param->name : NULL);
 }
 
 static int planned(void)
@@ -281,11 +273,9 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
 	       vs, pv, num(mde, c->mde_pct, NULL), num(l, limit, NULL), p->name,
 	       w ? ", widened to " : "", w ? w : "");
 	if (c->verdict == RP_CMP_REGRESSED)
-		rec = record(check, RP_FAIL,
-			     format_line("regressed against %s (p %s)", vs, pv));
+		rec = record(check, RP_FAIL, format_line("regressed against %s (p %s)", vs, pv));
 	else if (c->verdict != RP_CMP_INCONCLUSIVE)
-		rec = record(check, RP_PASS,
-			     rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
+		rec = record(check, RP_PASS, rp_xstrdup(rp_cmp_verdict_name(c->verdict)));
 	else if (!c->a.n || !c->b.n)
 		rec = record(check, RP_SKIP, format_line("no samples %s", c->b.n ?
 				"in the baseline" : "in this run"));
@@ -300,8 +290,7 @@ enum rp_verdict rp_check_cmp(const char *check, const struct rp_cmp *c,
  */
 bool rp_ktap_fill(enum rp_verdict v, const char *reason)
 {
-	const char * const *names = rp_current_test ?
-				    rp_current_test->checks : NULL;
+	const char * const *names = rp_current_test ? rp_current_test->checks : NULL;
 	bool any = (int)ksft_test_num() < planned();
 	char buf[32];
 	size_t i;
@@ -314,8 +303,7 @@ bool rp_ktap_fill(enum rp_verdict v, const char *reason)
 		for (i = 0; i < nr_more && !name; i++)
 			name = rp_check_reported(more[i]) ? NULL : more[i];
 		if (!name) {
-			snprintf(buf, sizeof(buf), "check_%u",
-				 ksft_test_num() + 1);
+			snprintf(buf, sizeof(buf), "check_%u", ksft_test_num() + 1);
 			name = buf;
 		}
 		record(name, v, rp_xstrdup(reason));
@@ -332,8 +320,7 @@ void rp_ktap_close(void)
 		rp_ktap_fill(RP_ERROR, "not reported (bug in the test)");
 	} else if (extra > 0) {
 		/* The plan is wrong: make it fail so that it gets fixed. */
-		printf("# error: %d check(s) reported beyond the plan of %d\n",
-		       extra, planned());
+		printf("# error: %d check(s) reported beyond the plan of %d\n", extra, planned());
 		totals[RP_ERROR]++;
 	}
 }

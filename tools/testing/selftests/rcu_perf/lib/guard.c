@@ -51,8 +51,7 @@ static const struct {
 };
 
 /* false if the restore value did not fit */
-static bool fill_entry(struct rp_entry *e, int kind, const char *path,
-		       const char *orig)
+static bool fill_entry(struct rp_entry *e, int kind, const char *path, const char *orig)
 {
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
@@ -162,8 +161,7 @@ static void do_restore(void)
 	if (syscall(SYS_getpid) != owner_pid ||
 	    __atomic_exchange_n(&restoring, 1, __ATOMIC_ACQ_REL))
 		return;
-	for (i = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE) - 1; i >= 0;
-	     i--) {
+	for (i = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE) - 1; i >= 0; i--) {
 		if (!entries[i].done && undo_entry(&entries[i]) < 0)
 			failed++;
 		entries[i].done = 1;
@@ -187,8 +185,7 @@ static void guard_signal(int sig)
 	__atomic_store_n(&dying, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&closing, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 5000 && (__atomic_load_n(&restoring, __ATOMIC_ACQUIRE) ||
-				 __atomic_load_n(&changing, __ATOMIC_SEQ_CST));
-	     i++)
+				 __atomic_load_n(&changing, __ATOMIC_SEQ_CST)); i++)
 		nanosleep(&ms, NULL);
 	do_restore();
 	signal(sig, SIG_DFL);
@@ -298,8 +295,7 @@ static int take_lock(void)
 		timeout = strtod(env, &end);
 		if (errno || *end || !(timeout >= 0) || timeout > 1e6) {
 			fprintf(stderr,
-				"rcu_perf: bad RCU_PERF_LOCK_TIMEOUT '%s' (seconds)\n",
-				env);
+				"rcu_perf: bad RCU_PERF_LOCK_TIMEOUT '%s' (seconds)\n", env);
 			return -EINVAL;
 		}
 	}
@@ -433,8 +429,7 @@ static int replay(const char *path, pid_t pid)
 			continue;
 		}
 		e->orig[e->orig_len - 1] = '\0';
-		printf("# repaired %s = %s (left by pid %d)\n", e->path,
-		       e->orig, (int)pid);
+		printf("# repaired %s = %s (left by pid %d)\n", e->path, e->orig, (int)pid);
 		restored++;
 	}
 	fflush(stdout);
@@ -456,8 +451,7 @@ static int repair_locked(void)
 	while ((d = readdir(dir))) {
 		int pid, end = 0;
 
-		if (sscanf(d->d_name, "state.%d%n", &pid, &end) != 1 ||
-		    d->d_name[end] || pid <= 0)
+		if (sscanf(d->d_name, "state.%d%n", &pid, &end) != 1 || d->d_name[end] || pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", state_dir, d->d_name);
 		if (state_is_stale(path, pid))
@@ -475,8 +469,7 @@ static int setup_state_dir(void)
 
 	if (!d || !*d)
 		d = RP_STATE_DIR_DEFAULT;
-	if ((size_t)snprintf(state_dir, sizeof(state_dir), "%s", d) >=
-	    sizeof(state_dir))
+	if ((size_t)snprintf(state_dir, sizeof(state_dir), "%s", d) >= sizeof(state_dir))
 		return -ENAMETOOLONG;
 	if ((mkdir(state_dir, 0755) && errno != EEXIST) || lstat(state_dir, &st))
 		return -errno;
@@ -529,10 +522,8 @@ static void new_owner(void)
 	__atomic_store_n(&nr_entries, 0, __ATOMIC_RELEASE);
 	pthread_mutex_init(&guard_mutex, NULL);
 	state_created = false;
-	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir,
-		 (int)self);
-	snprintf(private_tracefs, sizeof(private_tracefs), "%s/tracefs.%d",
-		 state_dir, (int)self);
+	snprintf(state_path, sizeof(state_path), "%s/state.%d", state_dir, (int)self);
+	snprintf(private_tracefs, sizeof(private_tracefs), "%s/tracefs.%d", state_dir, (int)self);
 	owner_pid = self;
 }
 
@@ -551,8 +542,7 @@ int rp_guard_init(void)
 	err = setup_state_dir();
 	if (err) {
 		/* Not root: nothing can be changed anyway; say why once. */
-		printf("# guard: cannot use state dir %s: %s\n", state_dir,
-		       strerror(-err));
+		printf("# guard: cannot use state dir %s: %s\n", state_dir, strerror(-err));
 	} else {
 		lock_fd = take_lock();
 		err = lock_fd < 0 ? lock_fd : 0;
@@ -563,8 +553,7 @@ int rp_guard_init(void)
 			printf("# guard: %s\n",
 			       "another run holds the lock: not waiting, changing nothing");
 		else if (err && err != -EACCES)
-			printf("# guard: cannot lock %s: %s\n", state_dir,
-			       strerror(-err));
+			printf("# guard: cannot lock %s: %s\n", state_dir, strerror(-err));
 	}
 	guard_err = err;
 	new_owner();	/* set up: rp_guard_get() answers now */
@@ -686,8 +675,7 @@ void rp_guard_forget(int kind, const char *path, pid_t pgrp)
 	n = __atomic_load_n(&nr_entries, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++)
 		if (entries[i].kind == kind &&
-		    (path ? !strcmp(entries[i].path, path) :
-		     entries[i].pgrp == pgrp))
+		    (path ? !strcmp(entries[i].path, path) : entries[i].pgrp == pgrp))
 			entries[i].done = 1;
 	/* Free the slots of finished children at the end (most runs). */
 	while (n && entries[n - 1].done && entries[n - 1].kind == RP_ENT_PGRP)

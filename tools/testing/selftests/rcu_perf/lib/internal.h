@@ -105,7 +105,6 @@ void rp_baseline_describe(void);	/* "# baseline: ..." */
 void rp_baseline_report(void);	/* rp_finish(): every check reported */
 /* NULL if @base_doc can be a baseline where @cur are the facts, else why */
 const char *rp_baseline_mismatch(const struct rp_jval *base_doc,
-				 const struct rp_jval *cur, char *why,
-				 size_t len);
+				 const struct rp_jval *cur, char *why, size_t len);
 
 #endif /* RCU_PERF_INTERNAL_H */

@@ -52,8 +52,7 @@ struct marker_seen {
 enum occ { OCC_NONE, OCC_OK, OCC_BAD };
 
 /* "what 's..e'" in bad, at most 40 bytes of s..e quoted on one line */
-static enum occ malformed(char *bad, size_t len, const char *what,
-			  const char *s, const char *e)
+static enum occ malformed(char *bad, size_t len, const char *what, const char *s, const char *e)
 {
 	char q[41];
 	size_t i = 0;
@@ -106,16 +105,14 @@ static int parse_time_bracket(const char *s, const char *e, double *t)
 	if (e - s < 3 || e - s > 32)
 		return -1;
 	e--;
-	if (q == p || q >= e || *q != '.' ||
-	    q + 1 + strspn(q + 1, DIGITS) != e || e[-1] == '.')
+	if (q == p || q >= e || *q != '.' || q + 1 + strspn(q + 1, DIGITS) != e || e[-1] == '.')
 		return -1;
 	*t = strtod(p, NULL);	/* up to the ']' */
 	return 0;
 }
 
 /* Is marker text m of a line the start of a kernel message, and when? */
-static enum occ dmesg_time(const char *line, const char *m, double *t,
-			   char *bad, size_t badlen)
+static enum occ dmesg_time(const char *line, const char *m, double *t, char *bad, size_t badlen)
 {
 	const char *e = m, *b, *p;
 
@@ -128,22 +125,19 @@ static enum occ dmesg_time(const char *line, const char *m, double *t,
 	b = memrchr(line, '[', e - line);
 	if (e[-1] != ']') {
 		if (b && !memchr(b, ']', e - b))
-			return malformed(bad, badlen, "unterminated timestamp",
-					 b, e);
+			return malformed(bad, badlen, "unterminated timestamp", b, e);
 		return OCC_NONE;
 	}
 	/* "[    T1]" or "[   C0]" of CONFIG_PRINTK_CALLER before the time */
 	p = b ? b + 1 + strspn(b + 1, " ") : NULL;
-	if (b && (*p == 'T' || *p == 'C') && p < e - 2 &&
-	    p + 1 + strspn(p + 1, DIGITS) == e - 1) {
+	if (b && (*p == 'T' || *p == 'C') && p < e - 2 && p + 1 + strspn(p + 1, DIGITS) == e - 1) {
 		e = b;
 		while (e > line && e[-1] == ' ')
 			e--;
 		b = (e > line && e[-1] == ']') ? memrchr(line, '[', e - line) : NULL;
 	}
 	if (!b || parse_time_bracket(b, e, t))
-		return malformed(bad, badlen, "malformed timestamp",
-				 b ? b : line, e);
+		return malformed(bad, badlen, "malformed timestamp", b ? b : line, e);
 	return OCC_OK;
 }
 
@@ -181,8 +175,7 @@ static bool marker_at(const char *name, const char *msg)
 	return len > n + tn && !strcmp(msg + len - tn, name + n + 2);
 }
 
-static void record(struct marker_seen *ms, enum occ o, double t,
-		   const char *why, size_t lineno)
+static void record(struct marker_seen *ms, enum occ o, double t, const char *why, size_t lineno)
 {
 	if (o == OCC_BAD && !ms->bad[0])
 		snprintf(ms->bad, sizeof(ms->bad), "line %zu: %s", lineno, why);
@@ -191,8 +184,7 @@ static void record(struct marker_seen *ms, enum occ o, double t,
 		ms->t[ms->nr++] = t;
 }
 
-static void scan_line(const char *line, struct marker_seen *seen,
-		      size_t lineno, double *first_t)
+static void scan_line(const char *line, struct marker_seen *seen, size_t lineno, double *first_t)
 {
 	const char *d = line + strspn(line, DIGITS);	/* a /dev/kmsg record? */
 	const char *semi = d > line && *d == ',' ? strchr(d, ';') : NULL;
@@ -203,8 +195,7 @@ static void scan_line(const char *line, struct marker_seen *seen,
 	size_t i, n;
 
 	if (semi && kmsg_time(line, semi, &t))
-		o = malformed(why, sizeof(why),
-			      "malformed /dev/kmsg record prefix", line, semi);
+		o = malformed(why, sizeof(why), "malformed /dev/kmsg record prefix", line, semi);
 	if (*first_t < 0 && (semi ? o == OCC_OK : p && strchr(p, ']') &&
 			     !parse_time_bracket(p, strchr(p, ']') + 1, &t)))
 		*first_t = t;
@@ -224,8 +215,7 @@ static void scan_line(const char *line, struct marker_seen *seen,
 	}
 }
 
-int rp_find_boot_marker(const char *log, struct rp_marker *m,
-			char *err, size_t errlen)
+int rp_find_boot_marker(const char *log, struct rp_marker *m, char *err, size_t errlen)
 {
 	struct marker_seen seen[NR_MARKERS] = { 0 };
 	const char *s, *e;
@@ -344,8 +334,7 @@ int rp_log_cmdline(const char *log, char *buf, size_t len)
 		return -1;
 	/* the message, not an echo of it: after "] " or the record's ';' */
 	for (p = strstr(log, key); p; p = strstr(p + 1, key))
-		if (p > log && (p[-1] == ';' ||
-				(p[-1] == ' ' && p - 1 > log && p[-2] == ']')))
+		if (p > log && (p[-1] == ';' || (p[-1] == ' ' && p - 1 > log && p[-2] == ']')))
 			break;
 	if (!p)
 		return -1;

@@ -205,8 +205,7 @@ int rp_pin_self(int cpu);	/* cpu < 0: all online CPUs */
 
 enum rp_verdict { RP_PASS, RP_FAIL, RP_SKIP, RP_ERROR };
 
-enum rp_verdict rp_check(const char *check, double measured,
-			 const struct rp_param *limit);
+enum rp_verdict rp_check(const char *check, double measured, const struct rp_param *limit);
 
 /* A limit derived at run time against an estimate with its interval. */
 struct rp_bound {
@@ -220,8 +219,7 @@ struct rp_bound {
 
 enum rp_verdict rp_check_bound(const char *check, const struct rp_bound *b);
 /* A verdict with its reason and no number: a skip, or a failure. */
-__printf(3, 4) void rp_check_say(const char *check, enum rp_verdict v,
-				 const char *fmt, ...);
+__printf(3, 4) void rp_check_say(const char *check, enum rp_verdict v, const char *fmt, ...);
 #define rp_check_fail(check, ...)	rp_check_say(check, RP_FAIL, __VA_ARGS__)
 #define rp_check_skip(check, ...)	rp_check_say(check, RP_SKIP, __VA_ARGS__)
 
@@ -259,16 +257,13 @@ struct rp_cpu_time {
 };
 
 /* per_cpu[] by CPU id (ids >= max ignored); all: the sum. 0 or -errno. */
-int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
-		 struct rp_cpu_time *all);
+int rp_cpu_times(struct rp_cpu_time *per_cpu, int max, struct rp_cpu_time *all);
 /* cpus[0..n)'s summed (ids from 1024 on left out); all NAN if unreadable */
 void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum);
-double rp_cpu_elapsed(const struct rp_cpu_time *t0,
-		      const struct rp_cpu_time *t1);
+double rp_cpu_elapsed(const struct rp_cpu_time *t0, const struct rp_cpu_time *t1);
 /* The share of @capacity_s that others took: busy (<= @delay_s), stolen */
 double rp_cpu_others(const struct rp_cpu_time *t0,
-		     const struct rp_cpu_time *t1, double own_s,
-		     double delay_s, double capacity_s);
+		     const struct rp_cpu_time *t1, double own_s, double delay_s, double capacity_s);
 
 int rp_machine_key(char *buf, size_t len);
 
@@ -360,8 +355,7 @@ struct rp_results {
 };
 
 /* 0 with *doc; else why in @err: -1 not JSON, 1 JSON but not results */
-int rp_results_open(const char *path, struct rp_jval **doc, char *err,
-		    size_t len);
+int rp_results_open(const char *path, struct rp_jval **doc, char *err, size_t len);
 /* Its metrics and checks into @r on @side: 0, or -1 with why in @err. */
 int rp_results_add(struct rp_results *r, const char *path,
 		   const struct rp_jval *doc, int side, char *err, size_t len);
@@ -375,8 +369,7 @@ struct rp_marker {
 };
 
 /* 0 found, -1 not found, -2 malformed (err set) */
-int rp_find_boot_marker(const char *log, struct rp_marker *m,
-			char *err, size_t errlen);
+int rp_find_boot_marker(const char *log, struct rp_marker *m, char *err, size_t errlen);
 char *rp_read_kmsg(void);	/* this boot's log; NULL with errno */
 char *rp_read_log(const char *path);	/* "-": stdin; NULL with errno */
 int rp_log_cmdline(const char *log, char *buf, size_t len);	/* 0 or -1 */
@@ -416,8 +409,7 @@ double rp_serial_fraction(double speedup, int n);
 double rp_serial_share(int n, double eff, double eff_par, double eff_ser);
 /* NULL if n can be judged, else why (n < 2, a control missing or off). */
 const char *rp_controls_judge(int n, double eff_par, double eff_ser,
-			      double par_min, double ser_min, char *why,
-			      size_t len);
+			      double par_min, double ser_min, char *why, size_t len);
 
 /* sampler.c: what the programs' measurement loops share */
 

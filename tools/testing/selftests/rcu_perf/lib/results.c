@@ -35,8 +35,7 @@ static __printf(2, 3) int fail(struct rd *rd, const char *fmt, ...)
 
 /* @key of @obj if it has @type; NULL if absent (or null, if optional). */
 static const struct rp_jval *get(struct rd *rd, const struct rp_jval *obj,
-				 const char *key, enum rp_jtype type,
-				 bool required)
+				 const char *key, enum rp_jtype type, bool required)
 {
 	static const char * const tname[] = {
 		"null", "a boolean", "a number", "a string", "an array",
@@ -107,26 +106,22 @@ static int add_metric(struct rp_results *r, struct rd *rd, int side,
 	if (stat && m->stat == RP_CMP_NR)
 		m->stat = st;
 	if (strcmp(m->unit, u))
-		return fail(rd, "metric %s in '%s', elsewhere in '%s'", m->key,
-			    u, m->unit);
+		return fail(rd, "metric %s in '%s', elsewhere in '%s'", m->key, u, m->unit);
 	if (m->higher_is_better != higher)
-		return fail(rd, "metric %s: \"better\" differs from other files",
-			    m->key);
+		return fail(rd, "metric %s: \"better\" differs from other files", m->key);
 	for (i = 0; i < samples->len; i++) {
 		const struct rp_jval *s = samples->items[i];
 
 		if (s->type == RP_JNULL)
 			continue;	/* could not be measured */
 		if (s->type != RP_JNUM || !isfinite(s->num))
-			return fail(rd, "metric %s: sample %zu is not a finite number",
-				    m->key, i);
+			return fail(rd, "metric %s: sample %zu is not a finite number", m->key, i);
 		if (rp_samples_add(&m->v[side], s->num))
 			return fail(rd, "out of memory");
 		added++;
 	}
 	if (added) {
-		m->run_n[side] = rp_xgrow(m->run_n[side], m->runs[side],
-					  sizeof(*m->run_n[side]));
+		m->run_n[side] = rp_xgrow(m->run_n[side], m->runs[side], sizeof(*m->run_n[side]));
 		m->run_n[side][m->runs[side]++] = added;
 	}
 	return 0;
@@ -169,8 +164,7 @@ static int add_check(struct rp_results *r, struct rd *rd, const char *test,
 	return 0;
 }
 
-int rp_results_open(const char *path, struct rp_jval **doc, char *err,
-		    size_t len)
+int rp_results_open(const char *path, struct rp_jval **doc, char *err, size_t len)
 {
 	const struct rp_jval *schema;
 
@@ -178,8 +172,7 @@ int rp_results_open(const char *path, struct rp_jval **doc, char *err,
 	if (!*doc)
 		return -1;
 	schema = rp_json_get(*doc, "schema");
-	if (schema && schema->type == RP_JSTR &&
-	    !strcmp(schema->str, RP_RESULTS_SCHEMA))
+	if (schema && schema->type == RP_JSTR && !strcmp(schema->str, RP_RESULTS_SCHEMA))
 		return 0;
 	snprintf(err, len, "%s: not an rcu_perf results file (%s)", path,
 		 (*doc)->type == RP_JOBJ ? "\"schema\" is not \"" RP_RESULTS_SCHEMA "\"" :
@@ -216,8 +209,7 @@ int rp_results_add(struct rp_results *r, const char *path,
 		return -1;
 	rel = rp_json_get(sys, "kernel_release");
 	if (rel && rel->type == RP_JSTR && !r->kernel_release[side][0])
-		snprintf(r->kernel_release[side],
-			 sizeof(r->kernel_release[side]), "%s", rel->str);
+		snprintf(r->kernel_release[side], sizeof(r->kernel_release[side]), "%s", rel->str);
 	r->nr_files[side]++;
 	return 0;
 }

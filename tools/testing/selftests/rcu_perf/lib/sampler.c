@@ -42,8 +42,7 @@ void rp_workdir_remove(char *path)
 	int err = path[0] ? rp_tmpdir_remove(path) : 0;
 
 	if (err)
-		printf("# warning: cannot remove %s: %s\n", path,
-		       strerror(-err));
+		printf("# warning: cannot remove %s: %s\n", path, strerror(-err));
 	path[0] = '\0';
 }
 

@@ -78,16 +78,14 @@ double rp_serial_share(int n, double eff, double eff_par, double eff_ser)
 }
 
 const char *rp_controls_judge(int n, double eff_par, double eff_ser,
-			      double par_min, double ser_min, char *why,
-			      size_t len)
+			      double par_min, double ser_min, char *why, size_t len)
 {
 	double e_ser;
 
 	if (n < 2)
 		return rp_why(why, len, "1 CPU: nothing to scale to");
 	if (isnan(eff_par) || isnan(eff_ser))
-		return rp_why(why, len, "at N=%d a control has no valid sample",
-			      n);
+		return rp_why(why, len, "at N=%d a control has no valid sample", n);
 	if (eff_par < par_min)
 		return rp_why(why, len,
 			      "at N=%d the parallel control reached efficiency %.2f < %.2f: this machine cannot run %d workers at once (CPU quota, overcommitted vCPUs, SMT siblings or other load)",

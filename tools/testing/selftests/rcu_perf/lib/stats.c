@@ -91,8 +91,7 @@ static size_t median_ci_rank(size_t n)
 	size_t k;
 
 	for (k = 0; k < n / 2; k++) {
-		cdf += exp(lc - lgamma((double)k + 1) -
-			   lgamma((double)(n - k) + 1));
+		cdf += exp(lc - lgamma((double)k + 1) - lgamma((double)(n - k) + 1));
 		if (cdf > 0.025)
 			break;	/* P(B <= k - 1) <= 0.025 */
 	}
@@ -195,8 +194,7 @@ static double betai(double a, double b, double x)
 		return 0;
 	if (x >= 1)
 		return 1;
-	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) +
-	      a * log(x) + b * log1p(-x);
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
 	/* The fraction converges fast below the mean of the distribution. */
 	if (x < (a + 1) / (a + b + 2))
 		return exp(lbt) * betacf(a, b, x) / a;
@@ -237,13 +235,11 @@ double rp_run_spread_pct(const double *run_medians, size_t r, double alpha)
 	sd = sqrt(var_of(run_medians, r, mean));
 	if (mean == 0 || !isfinite(mean) || !isfinite(sd))
 		return 0;
-	return 100 * student_t_quantile(alpha, r - 1) * sd *
-		sqrt(1 + 1.0 / r) / fabs(mean);
+	return 100 * student_t_quantile(alpha, r - 1) * sd * sqrt(1 + 1.0 / r) / fabs(mean);
 }
 
 /* The U of (a, b shifted by d), a and b sorted: sum over b of a below */
-static double shifted_u(const double *a, size_t na, const double *b,
-			size_t nb, double d)
+static double shifted_u(const double *a, size_t na, const double *b, size_t nb, double d)
 {
 	size_t i, lo = 0, hi = 0;
 	double s = 0;
@@ -269,8 +265,7 @@ static double tie_sum(const double *a, size_t na, const double *b, size_t nb)
 	double tie = 0;
 
 	while (i < na || j < nb) {
-		double v = j == nb || (i < na && cmp_double(&a[i], &b[j]) < 0) ?
-			   a[i] : b[j], t = 0;
+		double v = j == nb || (i < na && cmp_double(&a[i], &b[j]) < 0) ? a[i] : b[j], t = 0;
 
 		for (; i < na && !cmp_double(&a[i], &v); i++)
 			t++;
@@ -330,8 +325,7 @@ static double pct_of(double d, double ref)
 /* t(alpha / 2) + t(1 - power) at @df: the MDE in standard errors */
 static double mde_z(double alpha, double df)
 {
-	return student_t_quantile(alpha / 2, df) +
-	       student_t_quantile(1 - CMP_POWER, df);
+	return student_t_quantile(alpha / 2, df) + student_t_quantile(1 - CMP_POWER, df);
 }
 
 /*
@@ -405,12 +399,10 @@ static bool rank_test(const double *a, size_t na, const double *b,
 	if (!tie && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX)
 		out->p = 2 * mw_exact_cdf(na, nb, (size_t)((u < mu ? u : 2 * mu - u) + 0.5));
 	else if (nn / 12 * v12 > 0)
-		out->p = 2 * norm_sf(fmax((fabs(u - mu) - 0.5) /
-					  sqrt(nn / 12 * v12), 0));
+		out->p = 2 * norm_sf(fmax((fabs(u - mu) - 0.5) / sqrt(nn / 12 * v12), 0));
 	if (out->p > 1)
 		out->p = 1;
-	if (!isfinite(sa[0]) || !isfinite(sa[na - 1]) ||
-	    !isfinite(sb[0]) || !isfinite(sb[nb - 1]))
+	if (!isfinite(sa[0]) || !isfinite(sa[na - 1]) || !isfinite(sb[0]) || !isfinite(sb[nb - 1]))
 		goto out;
 	/* in standard deviations of U / (na nb) */
 	need = mde_z(alpha, INFINITY) * sqrt(v12 / (12 * nn));
@@ -455,8 +447,7 @@ static const struct {
 double rp_cmp_stat_of(const double *v, size_t n, enum rp_cmp_stat st)
 {
 	/* no sample: rp_percentile()'s NAN, not the mean's 0 / 0 */
-	return st == RP_CMP_MEAN && n ? mean_of(v, n) :
-	       rp_percentile(v, n, stats[st].pct);
+	return st == RP_CMP_MEAN && n ? mean_of(v, n) : rp_percentile(v, n, stats[st].pct);
 }
 
 /*
@@ -471,8 +462,7 @@ static void one_vs_many(const double *a, size_t na, const double *b,
 	double x = na > 1 ? b[0] : a[0];
 	double m = mean_of(many, n), sd = sqrt(var_of(many, n, m));
 
-	t_test(x, m, sd * sqrt(1 + 1 / (double)n), (double)(n - 1), alpha,
-	       false, out);
+	t_test(x, m, sd * sqrt(1 + 1 / (double)n), (double)(n - 1), alpha, false, out);
 	out->test = "Student t prediction interval";
 }
 
@@ -508,14 +498,12 @@ static void resample(const double *v, size_t n, double *out, uint64_t *seed)
 
 static double combine(double sa, double sb, enum rp_boot_op op)
 {
-	return op == RP_BOOT_ONE ? sa : op == RP_BOOT_DIFF ? sa - sb :
-	       sb ? sa / sb : NAN;
+	return op == RP_BOOT_ONE ? sa : op == RP_BOOT_DIFF ? sa - sb : sb ? sa / sb : NAN;
 }
 
 /* BOOT_ROUNDS block resamples of sa(a) op sb(b), malloc'd */
 static double *boot_rounds(const double *a, size_t na, enum rp_cmp_stat sa,
-			   const double *b, size_t nb, enum rp_cmp_stat sb,
-			   enum rp_boot_op op)
+			   const double *b, size_t nb, enum rp_cmp_stat sb, enum rp_boot_op op)
 {
 	/* the estimates, then room for one resample of a and one of b */
 	double *est = rp_xrealloc(NULL, (BOOT_ROUNDS + na + nb) * sizeof(*est));
@@ -539,8 +527,7 @@ static double *boot_rounds(const double *a, size_t na, enum rp_cmp_stat sa,
  * zero. Latencies that repeat exactly have no spread: any change counts.
  */
 static void quantile_test(const double *a, size_t na, const double *b,
-			  size_t nb, enum rp_cmp_stat st, double alpha,
-			  struct rp_cmp *out)
+			  size_t nb, enum rp_cmp_stat st, double alpha, struct rp_cmp *out)
 {
 	double *d = boot_rounds(a, na, st, b, nb, st, RP_BOOT_DIFF);
 	double sum = 0, sum2 = 0, var;
@@ -596,8 +583,7 @@ static bool nothing_to_test(const double *a, size_t na, const double *b,
 }
 
 /* The verdicts of Documentation/dev-tools/rcu_perf.rst's table */
-static void decide(struct rp_cmp *out, bool higher_is_better,
-		   double allowed_pct, double alpha)
+static void decide(struct rp_cmp *out, bool higher_is_better, double allowed_pct, double alpha)
 {
 	double ch = out->change_pct;
 	bool sig = out->p < alpha;
@@ -616,8 +602,7 @@ void rp_compare_stat(const double *a, size_t na, const double *b, size_t nb,
 		     double allowed_pct, double alpha, struct rp_cmp *out)
 {
 	if (nothing_to_test(a, na, b, nb, na, nb, st, rp_cmp_stat_of(a, na, st),
-			    rp_cmp_stat_of(b, nb, st), "none: too few samples",
-			    out))
+			    rp_cmp_stat_of(b, nb, st), "none: too few samples", out))
 		return;
 	if (na == 1 || nb == 1)
 		one_vs_many(a, na, b, nb, alpha, out);
@@ -644,8 +629,7 @@ struct run_side {
  * ceil(n q), P(Bin(n, j / n) >= k) = I_{j/n}(k, n - k + 1): jiffy-quantized
  * latencies whose middle is one value get ~0, as their medians repeat.
  */
-static double stat_sampling_var(const double *v, size_t n,
-				enum rp_cmp_stat st)
+static double stat_sampling_var(const double *v, size_t n, enum rp_cmp_stat st)
 {
 	double q = stats[st].pct / 100, prev = 0, m1 = 0, m2 = 0;
 	size_t j, k;
@@ -658,8 +642,7 @@ static double stat_sampling_var(const double *v, size_t n,
 	s = sorted_copy(v, n);
 	k = (size_t)ceil((double)n * q);	/* >= 1: n >= 2, q >= 0.25 */
 	for (j = 1; j <= n; j++) {
-		double f = betai((double)k, (double)(n - k + 1),
-				 (double)j / (double)n);
+		double f = betai((double)k, (double)(n - k + 1), (double)j / (double)n);
 		double d = s[j - 1] - s[0];	/* shifted: no cancellation */
 
 		m1 += (f - prev) * d;
@@ -705,8 +688,7 @@ static void run_side(const double *v, const size_t *r, size_t nr,
  * sampling alone gives (*@floored), pooled over both sides as when nothing
  * changed (three baseline runs within 1% made a healthy one look +7.2%).
  */
-static double run_var(const struct run_side *s, const struct run_side *o,
-		      double *df, bool *floored)
+static double run_var(const struct run_side *s, const struct run_side *o, double *df, bool *floored)
 {
 	double between = s->nr > 1 ? s->var : o->var;
 	double dfw = s->df_within + o->df_within;
@@ -735,10 +717,8 @@ void rp_compare_runs(const double *a, const size_t *ra, size_t nra,
 	tb = run_var(&sb, &sa, &dfb, &fb) / (double)nrb;
 	se = sqrt(ta + tb);
 	/* One estimate in both terms, dfa = dfb: its df (two floors: too few) */
-	df = (nra == 1 || nrb == 1) && !fa && !fb ? dfa :
-	     satterthwaite(ta, dfa, tb, dfb);
-	t_test(sb.mean, sa.mean, se, isfinite(df) && df >= 1 ? df : 1, alpha,
-	       false, out);
+	df = (nra == 1 || nrb == 1) && !fa && !fb ? dfa : satterthwaite(ta, dfa, tb, dfb);
+	t_test(sb.mean, sa.mean, se, isfinite(df) && df >= 1 ? df : 1, alpha, false, out);
 	out->test = nra > 1 && nrb > 1 ? stats[st].runs_test :
 		    "Student t prediction interval over the runs";
 	decide(out, higher_is_better, allowed_pct, alpha);

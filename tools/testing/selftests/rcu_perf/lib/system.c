@@ -59,8 +59,7 @@ static const char *kernel_config(void)
 }
 
 /* After *pos: "CONFIG_X=v", or "# CONFIG_X is not set" as "n"; 0 at the end */
-static int next_config(const char **pos, char *sym, size_t slen, char *val,
-		       size_t vlen)
+static int next_config(const char **pos, char *sym, size_t slen, char *val, size_t vlen)
 {
 	const char *s;
 
@@ -96,8 +95,7 @@ int rp_kernel_config(const char *sym, char *buf, size_t len)
 
 	if (!pos || !sym || !len)
 		return -1;
-	snprintf(want, sizeof(want), "%s%s",
-		 strncmp(sym, "CONFIG_", 7) ? "CONFIG_" : "", sym);
+	snprintf(want, sizeof(want), "%s%s", strncmp(sym, "CONFIG_", 7) ? "CONFIG_" : "", sym);
 	while (next_config(&pos, s, sizeof(s), v, sizeof(v)))
 		if (!strcmp(s, want)) {
 			snprintf(buf, len, "%s", v);
@@ -141,8 +139,7 @@ int rp_default_fqs_jiffies(void)
 	return hz ? 1 + (hz > 250) + (hz > 500) + nr_possible_cpus() / 256 : 0;
 }
 
-int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
-		 struct rp_cpu_time *all)
+int rp_cpu_times(struct rp_cpu_time *per_cpu, int max, struct rp_cpu_time *all)
 {
 	double tick = 1.0 / sysconf(_SC_CLK_TCK);
 	unsigned long long v[8];
@@ -163,8 +160,7 @@ int rp_cpu_times(struct rp_cpu_time *per_cpu, int max,
 			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
 		if (!off)
 			err = n >= 5 ? 0 : -EINVAL;
-		t = !off ? all :
-		    n >= 5 && id >= 0 && id < max ? &per_cpu[id] : NULL;
+		t = !off ? all : n >= 5 && id >= 0 && id < max ? &per_cpu[id] : NULL;
 		if (!t)
 			continue;
 		t->busy = (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
@@ -194,16 +190,13 @@ void rp_cpu_time_sum(const int *cpus, int n, struct rp_cpu_time *sum)
 }
 
 /* Stolen time counts as busy: the hypervisor ran something else. */
-double rp_cpu_elapsed(const struct rp_cpu_time *t0,
-		      const struct rp_cpu_time *t1)
+double rp_cpu_elapsed(const struct rp_cpu_time *t0, const struct rp_cpu_time *t1)
 {
-	return t1->busy + t1->steal + t1->idle -
-	       (t0->busy + t0->steal + t0->idle);
+	return t1->busy + t1->steal + t1->idle - (t0->busy + t0->steal + t0->idle);
 }
 
 double rp_cpu_others(const struct rp_cpu_time *t0,
-		     const struct rp_cpu_time *t1, double own_s,
-		     double delay_s, double capacity_s)
+		     const struct rp_cpu_time *t1, double own_s, double delay_s, double capacity_s)
 {
 	double o = t1->busy - t0->busy - own_s;
 
@@ -247,8 +240,7 @@ void rp_system_snapshot(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rcu_sysfs); i++)
-		rp_knob_read(rcu_sysfs[i], rcu_sysfs_val[i],
-			     sizeof(rcu_sysfs_val[i]));
+		rp_knob_read(rcu_sysfs[i], rcu_sysfs_val[i], sizeof(rcu_sysfs_val[i]));
 }
 
 /*
@@ -371,10 +363,8 @@ static const char *preempt_model(void)
 
 	rp_knob_read("/proc/cmdline", cmd, sizeof(cmd));
 	p = strstr(cmd, "preempt=");
-	if (p && (p == cmd || p[-1] == ' ') &&
-	    config_yes("CONFIG_PREEMPT_DYNAMIC")) {
-		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"),
-			 p + 8);
+	if (p && (p == cmd || p[-1] == ' ') && config_yes("CONFIG_PREEMPT_DYNAMIC")) {
+		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p + 8, " \t\n"), p + 8);
 		return mode;
 	}
 	for (i = 0; i < ARRAY_SIZE(models); i++)
