@@ -172,7 +172,8 @@ they were measured on. Add:
   tells whether a baseline was recorded on the same machine;
 - report.c: the results document of a run, written with --json FILE
   or --outdir DIR: kernel release and configuration, per metric the
-  samples, summary and unit, and each check's threshold and verdict (schema "rcu_perf-results", version 1);
+  samples, summary and unit, and each check's threshold and verdict
+  (schema "rcu_perf-results", version 1);
 - json.c: a small JSON writer and a strict RFC 8259 reader;
 - results.c: the one reader of results files, for baselines and for
   before/after comparisons: each metric's samples merged over the runs
@@ -263,12 +264,12 @@ actual boot time.
 
 boot_marker reads this boot's kernel log (/dev/kmsg), finds that marker
 or the fallback of other architectures and configurations, and reports
-its time and the RCU boot parameters in effect. How long a boot should take depends on the machine, so the one
-check judges the time against earlier boots of it (--baseline; a kernel
-that boots 3% slower fails it); without a baseline it skips, and the
-time goes to the JSON results, a baseline's run. "--parse" prints only
-the marker's time and name, of this boot or of a saved log (--log
-FILE), for scripts.
+its time and the RCU boot parameters in effect. How long a boot should
+take depends on the machine, so the one check judges the time against
+earlier boots of it (--baseline; a kernel that boots 3% slower fails
+it); without a baseline it skips, and the time goes to the JSON
+results, a baseline's run. "--parse" prints only the marker's time and
+name, of this boot or of a saved log (--log FILE), for scripts.
 MSG
 
 defpatch dcache_scaling.c <<'MSG'
