@@ -630,6 +630,22 @@ TEST_F(guard, repair_after_sigkill)
 	EXPECT_EQ(0, nr_state_files());
 }
 
+/* A run killed while it restored through a private tracefs (t23). */
+TEST_F(guard, repair_removes_a_private_tracefs_left)
+{
+	pid_t pid = spawn("wait", NULL, NULL, true);
+	char dir[400];
+
+	ASSERT_LT(0, pid);
+	snprintf(dir, sizeof(dir), "%s/tracefs.%d", statedir, (int)pid);
+	ASSERT_EQ(0, mkdir(dir, 0700));
+	kill(pid, SIGKILL);
+	ASSERT_TRUE(killed_by(reap(pid), SIGKILL));
+	EXPECT_EQ(3, rp_guard_repair());
+	EXPECT_NE(0, access(dir, F_OK));
+	EXPECT_EQ(0, nr_state_files());
+}
+
 TEST_F(guard, second_repair_finds_nothing)
 {
 	sigkill_child(_metadata);

@@ -454,8 +454,13 @@ static int repair_locked(void)
 		if (sscanf(d->d_name, "state.%d%n", &pid, &end) != 1 || d->d_name[end] || pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", state_dir, d->d_name);
-		if (state_is_stale(path, pid))
-			count += replay(path, pid);
+		if (!state_is_stale(path, pid))
+			continue;
+		count += replay(path, pid);
+		/* Killed inside restore_private_tracefs(): its mount point, or mount */
+		snprintf(path, sizeof(path), "%s/tracefs.%d", state_dir, pid);
+		umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
+		rmdir(path);
 	}
 	closedir(dir);
 	return count;
